@@ -1,0 +1,27 @@
+"""borabora_sim: a fast, faithful Bora Bora rules engine with AI players and strategy statistics.
+
+>>> import borabora_sim
+>>> state = borabora_sim.new_game(players=4, seed=1)
+>>> state.apply(state.legal_actions()[0])
+"""
+
+from borabora_sim._engine import COMPILED, SOURCES, State, random_playouts
+from borabora_sim.components import ComponentError, Components, load_components
+from borabora_sim.errors import IllegalActionError, StateFormatError
+from borabora_sim.game import NUM_ACTIONS, BoraBora, new_game, rules_for
+
+__all__ = [
+    "COMPILED",
+    "NUM_ACTIONS",
+    "SOURCES",
+    "BoraBora",
+    "ComponentError",
+    "Components",
+    "IllegalActionError",
+    "State",
+    "StateFormatError",
+    "load_components",
+    "new_game",
+    "random_playouts",
+    "rules_for",
+]

@@ -1,0 +1,536 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Compiled Bora Bora engine: the C kernels and their thin Python wrapper `State`."""
+
+from cpython.pycapsule cimport PyCapsule_New
+from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, uint64_t
+from libc.string cimport memcpy
+
+from state cimport *
+from game_api cimport GameVTable
+
+include "engine_core.pxi"
+include "engine_flow.pxi"
+include "engine_check.pxi"
+
+import hashlib
+import json
+
+import numpy as np
+
+from borabora_sim.errors import IllegalActionError, StateFormatError
+
+include "engine_layout.pxi"
+
+COMPILED = True
+NUM_DISTINCT_ACTIONS = NUM_ACTIONS
+STATE_BYTES = sizeof(GameState)
+FORMAT_VERSION = 1
+
+DIE_ACTIONS = ("fishing", "helper", "temple", "build", "man", "woman", "land_path", "water_path")
+GOD_EFFECTS = ("blue", "white", "red", "green_double", "green_extra", "yellow")
+GOD_COLOUR_NAMES = ("blue", "white", "red", "green", "yellow")
+SOURCES = ("start", "fishing", "helper", "person", "temple", "status", "buildings", "tasks",
+           "red_god", "jewelry", "fish_tiles", "god_tiles", "goal_tasks", "goal_jewelry",
+           "goal_ceremony", "goal_buildings", "goal_regions", "goal_persons")
+PHASES = ("setup", "A", "B", "C_jewelry", "C_task", "C_take_task", "final", "end")
+DECISIONS = ("setup_hut", "die", "helper", "expand", "red_god", "material", "material_any",
+             "person", "temple", "build_tile", "build_pair", "fire_bonus_god", "fire_bonus_status",
+             "take_god_card", "phase_b", "jewelry", "task", "take_task", "final_tasks")
+INVARIANTS = (
+    "player count is 2..4", "round / phase out of range",
+    "decision stack inconsistent with the phase", "turn order is not a permutation of the seats",
+    "action tile die out of range", "temple holds an unknown seat",
+    "region owner without a hut in the region", "fish tiles are not a permutation",
+    "person tiles duplicated or misplaced", "task tiles duplicated", "jewelry tiles duplicated",
+    "God cards: not 12 of each colour", "huts: not 12 per player",
+    "person spaces over-full", "more than 4 priests in the temple", "status out of range",
+    "die value out of range", "ceremony spaces inconsistent with buildings",
+    "negative victory points", "fish scored for a region without a hut", "too many God tiles",
+)
+
+# =============================================================================
+# Game-agnostic C interface (game_api.pxd)
+# =============================================================================
+cdef int vt_legal(const void* r, const void* s, int* out) noexcept nogil:
+    return legal_actions(<const Comp*>r, <const GameState*>s, out)
+
+cdef int vt_step(const void* r, void* s, int a, int* out) noexcept nogil:
+    return step(<const Comp*>r, <GameState*>s, a, out)
+
+cdef int vt_current(const void* s) noexcept nogil:
+    return current_player(<const GameState*>s)
+
+cdef int vt_num_players(const void* s) noexcept nogil:
+    return (<const GameState*>s).n_players
+
+cdef void vt_returns(const void* r, const void* s, double* out) noexcept nogil:
+    cdef const GameState* g = <const GameState*>s
+    cdef int i, w = winner(g)
+    for i in range(g.n_players):
+        out[i] = 1.0 if i == w else 0.0
+
+cdef void vt_determinize(const void* r, void* s, int player, uint64_t seed) noexcept nogil:
+    determinize(<const Comp*>r, <GameState*>s, player, seed)
+
+cdef GameVTable BORA_BORA_VTABLE
+BORA_BORA_VTABLE.state_size = sizeof(GameState)
+BORA_BORA_VTABLE.num_actions = NUM_ACTIONS
+BORA_BORA_VTABLE.max_players = MAX_PLAYERS
+BORA_BORA_VTABLE.legal_actions = vt_legal
+BORA_BORA_VTABLE.step = vt_step
+BORA_BORA_VTABLE.current_player = vt_current
+BORA_BORA_VTABLE.num_players = vt_num_players
+BORA_BORA_VTABLE.returns = vt_returns
+BORA_BORA_VTABLE.determinize = vt_determinize
+VTABLE = PyCapsule_New(&BORA_BORA_VTABLE, b"borabora_sim.GameVTable", NULL)
+
+cdef inline uint64_t mix_seed(uint64_t seed, uint64_t index) noexcept nogil:
+    cdef uint64_t z = seed + (index + 1) * <uint64_t>0x9E3779B97F4A7C15
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+def derive_seed(seed, index):
+    """The seed of game `index` of a run with master `seed` (the same in every process)."""
+    return mix_seed(<uint64_t>seed, <uint64_t>index)
+
+cdef int random_rollout(const GameVTable* vt, const void* rules, void* state, int n_legal,
+                        int* buf, uint64_t* rng) noexcept nogil:
+    """Plays uniformly random legal actions to the end; returns the number of decisions."""
+    cdef int decisions = 0
+    while n_legal > 0:
+        rng[0] += <uint64_t>0x9E3779B97F4A7C15
+        n_legal = vt.step(rules, state, buf[<int>(((mix_seed(rng[0], 0) >> 32) * <uint64_t>n_legal) >> 32)], buf)
+        decisions += 1
+    return decisions
+
+# =============================================================================
+# Component tables
+# =============================================================================
+cdef class Rules:
+    """Component tables in C form, shared read-only by every state of a game."""
+    cdef Comp c
+    cdef readonly object components
+    cdef readonly str fingerprint
+    cdef readonly tuple action_names
+    cdef readonly dict action_ids
+
+    def __cinit__(self, components):
+        cdef int i, j, t, s, r, q
+        self.components = components
+        self.fingerprint = hashlib.sha256(
+            json.dumps(components.to_json_dict(), sort_keys=True).encode()).hexdigest()[:16]
+        for r in range(N_REGIONS):
+            self.c.region_island[r] = components.region_island[r]
+            self.c.region_terrain[r] = components.region_terrain[r]
+            self.c.region_resource[r] = components.region_resource[r]
+            self.c.fish_value[r] = components.fish_value[r]
+            self.c.fish_type[r] = components.fish_type[r]
+        paths = (components.land_path, components.water_path)
+        for t in range(2):
+            for s in range(7):
+                for r in range(N_REGIONS):
+                    self.c.reach[t][s][r] = 0
+                    for q in range(N_REGIONS):
+                        if 0 < paths[t][r, q] <= s:
+                            self.c.reach[t][s][r] |= <uint16_t>(1 << q)
+        for i in range(N_PERSON_TILES):
+            self.c.person_type[i] = components.person_type[i]
+            self.c.person_symbols[i] = components.person_symbols[i]
+        for i in range(N_TASKS):
+            self.c.task_crane[i] = bool(components.task_crane[i])
+            for j in range(MAX_TASK_REQS):
+                self.c.task_req_kind[i][j] = components.task_req_kind[i, j]
+                self.c.task_req_count[i][j] = components.task_req_count[i, j]
+                self.c.task_req_param[i][j] = components.task_req_param[i, j]
+        for i in range(N_JEWELRY):
+            self.c.jewelry_kind[i] = components.jewelry_kind[i]
+            self.c.jewelry_cost[i] = components.jewelry_cost[i]
+            self.c.jewelry_vp[i] = components.jewelry_vp[i]
+        for i in range(STATUS_TOP + 1):
+            self.c.status_vp[i] = components.status_vp[i]
+        for i in range(TEMPLE_SPACES):
+            self.c.temple_values[i] = components.temple_values[i]
+        for i in range(CEREMONY_SPACES):
+            self.c.ceremony_material[i] = components.ceremony_material[i]
+        rows, cols = components.ceremony_rows, components.ceremony_cols
+        pairs = [(y * cols + x, y * cols + x + 1) for y in range(rows) for x in range(cols - 1)]
+        pairs += [(y * cols + x, (y + 1) * cols + x) for y in range(rows - 1) for x in range(cols)]
+        self.c.n_pairs = len(pairs)
+        for q, (a, b) in enumerate(pairs):
+            self.c.pair_a[q] = a
+            self.c.pair_b[q] = b
+        for i in range(N_BUILDINGS):
+            self.c.building_values[i] = components.building_values[i]
+        for i in range(N_ROUNDS):
+            self.c.building_vp[i] = components.building_vp_by_round[i]
+            self.c.temple_vp[i] = components.temple_vp_by_round[i]
+        for i in range(MAX_PLAYERS):
+            self.c.start_vp[i] = components.start_vp[i]
+        for i in range(N_HELPER_ITEMS):
+            self.c.helper_cost[i] = components.helper_cost[i]
+        self.c.fishing_vp = components.fishing_vp
+        self.c.start_huts_12th = components.start_huts_on_12th_space
+        self.c.regular_spaces = components.regular_person_spaces
+        self.action_names = tuple(_action_names(components, pairs))
+        self.action_ids = {name: a for a, name in enumerate(self.action_names)}
+
+
+def _action_names(components, pairs):
+    from borabora_sim.components import MATERIALS, PERSON_TYPES
+    names = []
+    for v in range(1, 7):
+        names += [f"place {v} on {act}" for act in DIE_ACTIONS]
+    pays = ["card"] + [f"pair of {col}" for col in GOD_COLOUR_NAMES] + ["god tile"]
+    for effect in GOD_EFFECTS:
+        names += [f"play {effect} god with {pay}" for pay in pays]
+    names += [f"region {r}" for r in components.region_ids]
+    names += [f"ceremony space {s + 1} ({MATERIALS[m]})" for s, m in enumerate(components.ceremony_material)]
+    names += [f"{m} beside board" for m in MATERIALS]
+    names += [f"take person at position {i + 1}" for i in range(DISPLAY_SIZE)]
+    names += [f"temple space {i + 1} (value {v})" for i, v in enumerate(components.temple_values)]
+    names += [f"building tile {k + 1} (value {v})" for k, v in enumerate(components.building_values)]
+    names += [f"ceremony pair {a + 1}+{b + 1}" for a, b in pairs]
+    names += [f"unused ceremony pair {q + 1}" for q in range(len(pairs), MAX_CEREMONY_PAIRS)]
+    names += ["god card from pile"] + [f"god card from display {i + 1}" for i in range(GOD_DISPLAY_SIZE)]
+    names += ["offering", "status step", "shell", "victory point", "move hut to 12th space"]
+    names += [f"shift down person {i + 1}" for i in range(PERSON_SPACES)]
+    names += [f"use {sex} {t}" for sex in ("man", "woman") for t in PERSON_TYPES]
+    names += [f"buy jewelry row {j + 1}" for j in range(JEWELRY_ROWS)]
+    names += [f"complete task {i + 1}" for i in range(TASK_SLOTS)]
+    names += [f"surrender task {i + 1}" for i in range(TASK_SLOTS)]
+    names += [f"take task {i + 1} from display" for i in range(DISPLAY_SIZE)]
+    names.append("done")
+    assert len(names) == NUM_ACTIONS
+    return names
+
+# =============================================================================
+# Python wrapper
+# =============================================================================
+cdef class State:
+    """A Bora Bora game in progress. Create one with `borabora_sim.new_game()`.
+
+    The state always waits on a real decision (two or more legal actions) or is terminal:
+    decisions with a single legal action are taken automatically.
+    """
+    cdef GameState s
+    cdef Rules rules
+
+    @staticmethod
+    def _new(Rules rules, int players, uint64_t seed):
+        cdef State st = State.__new__(State)
+        cdef int buf[NUM_ACTIONS]
+        st.rules = rules
+        start(&rules.c, &st.s, players, seed, buf)
+        return st
+
+    # ---- read-only views --------------------------------------------------------
+    @property
+    def rules(self):
+        return self.rules
+
+    @property
+    def components(self):
+        return self.rules.components
+
+    @property
+    def num_players(self):
+        return self.s.n_players
+
+    @property
+    def current_player(self):
+        """Seat to move (0..players-1), or -1 when the game is over."""
+        return current_player(&self.s)
+
+    @property
+    def round(self):
+        return self.s.round
+
+    @property
+    def phase(self):
+        return PHASES[self.s.phase]
+
+    @property
+    def decision(self):
+        """Kind of the pending sub-decision (see docs/actions.md), or None when terminal."""
+        return DECISIONS[self.s.stack[self.s.sp - 1].kind] if self.s.sp else None
+
+    @property
+    def turn_order(self):
+        return [self.s.order[i] for i in range(self.s.n_players)]
+
+    @property
+    def move_count(self):
+        return self.s.n_moves
+
+    def is_terminal(self):
+        return self.s.phase == PH_END
+
+    def legal_actions(self):
+        cdef int buf[NUM_ACTIONS]
+        cdef int n = legal_actions(&self.rules.c, &self.s, buf)
+        return [buf[i] for i in range(n)]
+
+    def legal_action_mask(self):
+        cdef int buf[NUM_ACTIONS]
+        cdef int n = legal_actions(&self.rules.c, &self.s, buf), i
+        mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+        cdef unsigned char[:] m = mask.view(np.uint8)
+        for i in range(n):
+            m[buf[i]] = 1
+        return mask
+
+    def apply(self, action):
+        """Applies a legal action; an illegal one raises IllegalActionError and changes nothing."""
+        cdef int buf[NUM_ACTIONS]
+        cdef int n = legal_actions(&self.rules.c, &self.s, buf), i, a
+        try:
+            a = action
+        except (TypeError, OverflowError):
+            raise IllegalActionError(f"action must be an int in [0, {NUM_ACTIONS}), got {action!r}") from None
+        for i in range(n):
+            if buf[i] == a:
+                step(&self.rules.c, &self.s, a, buf)
+                return
+        raise IllegalActionError(self._illegal_message(action, [buf[i] for i in range(n)]))
+
+    def _illegal_message(self, action, legal):
+        if self.is_terminal():
+            return f"the game is over: no action is legal (got {action!r})"
+        what = self.rules.action_names[action] if 0 <= action < NUM_ACTIONS else "out of range"
+        shown = ", ".join(f"{a} ({self.rules.action_names[a]})" for a in legal)
+        return (f"action {action} ({what}) is not legal for player {self.current_player} "
+                f"at decision '{self.decision}' in round {self.round}, phase {self.phase}; legal: {shown}")
+
+    def step_random(self, seed):
+        """Plays the rest of the game with uniformly random actions inside compiled code."""
+        cdef int buf[NUM_ACTIONS]
+        cdef uint64_t rng = seed
+        cdef int n = legal_actions(&self.rules.c, &self.s, buf)
+        with nogil:
+            n = random_rollout(&BORA_BORA_VTABLE, &self.rules.c, &self.s, n, buf, &rng)
+        return n
+
+    def clone(self):
+        cdef State st = State.__new__(State)
+        st.rules = self.rules
+        st.s = self.s
+        return st
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    def __eq__(self, other):
+        if not isinstance(other, State):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    def __reduce__(self):
+        return (State.from_dict, (self.to_dict(), self.rules.components))
+
+    # ---- scores -----------------------------------------------------------------
+    def scores(self):
+        """Victory points of each seat now (final once terminal)."""
+        return [total_vp(&self.s.pl[i]) for i in range(self.s.n_players)]
+
+    def score_breakdown(self):
+        """VP by source for each seat: a list (by seat) of {source: VP}; sums to scores()."""
+        return [{SOURCES[k]: self.s.pl[i].vp[k] for k in range(N_SOURCES)} for i in range(self.s.n_players)]
+
+    def winner(self):
+        """Winning seat after the tie-break (earlier in the last turn order); None until the end."""
+        return winner(&self.s) if self.s.phase == PH_END else None
+
+    def ranks(self):
+        """1-based rank of each seat, ties broken like winner()."""
+        scores = self.scores()
+        pos = {s: i for i, s in enumerate(self.turn_order)}
+        ordered = sorted(range(self.s.n_players), key=lambda s: (-scores[s], pos[s]))
+        ranks = [0] * self.s.n_players
+        for r, s in enumerate(ordered):
+            ranks[s] = r + 1
+        return ranks
+
+    def counters(self):
+        """Behaviour counters per seat (dice per action, God effects played, ...)."""
+        out = []
+        for i in range(self.s.n_players):
+            p = &self.s.pl[i]
+            row = {f"dice_{DIE_ACTIONS[k]}": p.dice_placed[k] for k in range(N_DIE_ACTIONS)}
+            row.update({f"god_{GOD_EFFECTS[k]}": p.gods_played[k] for k in range(N_GOD_EFFECTS)})
+            row["god_tiles_played"] = p.god_tiles_played
+            row["priests"] = priests_in_temple(&self.s, i)
+            row["buildings"] = popcount(p.built)
+            row["tasks_done"] = p.tasks_done
+            row["jewelry"] = p.n_jewelry
+            row["huts_on_map"] = popcount(p.regions)
+            row["persons"] = p.n_persons
+            out.append(row)
+        return out
+
+    # ---- actions by name ----------------------------------------------------------
+    def action_to_string(self, action):
+        if not 0 <= action < NUM_ACTIONS:
+            raise IllegalActionError(f"action must be in [0, {NUM_ACTIONS}), got {action}")
+        return self.rules.action_names[action]
+
+    def action_from_string(self, text):
+        try:
+            return self.rules.action_ids[text.strip()]
+        except KeyError:
+            legal = ", ".join(repr(self.rules.action_names[a]) for a in self.legal_actions())
+            raise IllegalActionError(f"unknown action name {text!r}; legal now: {legal}") from None
+
+    # ---- hidden information -------------------------------------------------------
+    def determinize(self, int player, seed):
+        """A copy in which everything `player` cannot see is resampled (see docs/state.md)."""
+        if not 0 <= player < self.s.n_players:
+            raise ValueError(f"player must be in 0..{self.s.n_players - 1}, got {player}")
+        cdef State st = self.clone()
+        determinize(&self.rules.c, &st.s, player, <uint64_t>seed)
+        return st
+
+    def observation(self, int player):
+        """What `player` can see: the state without the draw piles' order, the other hands'
+        unknown cards and the chance seed (JSON-safe)."""
+        if not 0 <= player < self.s.n_players:
+            raise ValueError(f"player must be in 0..{self.s.n_players - 1}, got {player}")
+        d = self.to_dict()["state"]
+        del d["rng"]
+        d["god_deck"] = d["deck_end"] - d["deck_top"]
+        del d["deck_top"], d["deck_end"]
+        d["person_pile"] = [PERSONS_PER_SEX - t for t in d["person_top"]]
+        d["task_pile"] = N_PARROT_TASKS - d["task_top"]
+        del d["person_top"], d["task_top"]
+        for seat, pl in enumerate(d["pl"]):
+            if seat != player:
+                pl["hand_size"] = sum(pl["hand"])
+                pl["hand"] = None
+        d["pl"] = d["pl"][:self.s.n_players]
+        d["viewer"] = player
+        return d
+
+    # ---- serialisation ------------------------------------------------------------
+    def to_dict(self):
+        """JSON-safe, versioned snapshot (docs/state.md)."""
+        raw = (<const char*>&self.s)[:sizeof(GameState)]
+        d = _to_python(np.frombuffer(raw, dtype=GAME_DTYPE)[0], GAME_DTYPE)
+        d["rng"] = format(self.s.rng, "016x")
+        return {"format": "borabora_sim.state", "version": FORMAT_VERSION,
+                "components": self.rules.fingerprint, "state": d}
+
+    @staticmethod
+    def from_dict(data, components=None):
+        from borabora_sim.game import rules_for
+        cdef Rules rules = rules_for(components)
+        if not isinstance(data, dict):
+            raise StateFormatError(f"state must be a dict, got {type(data).__name__}")
+        for key, want in (("format", "borabora_sim.state"), ("version", FORMAT_VERSION),
+                          ("components", rules.fingerprint)):
+            if data.get(key) != want:
+                raise StateFormatError(f"field '{key}' is {data.get(key)!r}; expected {want!r}")
+        body = data.get("state")
+        if not isinstance(body, dict):
+            raise StateFormatError("field 'state' must be an object")
+        try:
+            rng = int(body["rng"], 16)
+        except (KeyError, TypeError, ValueError):
+            raise StateFormatError("field 'state.rng' must be a hex string of a 64-bit seed") from None
+        record = np.zeros(1, dtype=GAME_DTYPE)
+        _from_python(record[0], dict(body, rng=rng), GAME_DTYPE, "state")
+        cdef State st = State.__new__(State)
+        st.rules = rules
+        cdef const unsigned char[:] raw = record.view(np.uint8)
+        memcpy(&st.s, &raw[0], sizeof(GameState))
+        code = check_state(&rules.c, &st.s)
+        if code:
+            raise StateFormatError(f"inconsistent state: {INVARIANTS[code - 1]}")
+        return st
+
+    def check_invariants(self):
+        """None if every conservation law and value range holds, else the broken law."""
+        code = check_state(&self.rules.c, &self.s)
+        return INVARIANTS[code - 1] if code else None
+
+    def __repr__(self):
+        if self.is_terminal():
+            return f"<State players={self.s.n_players} over scores={self.scores()}>"
+        return (f"<State players={self.s.n_players} round={self.s.round} phase={self.phase} "
+                f"player={self.current_player} decision={self.decision}>")
+
+
+def _to_python(value, dtype):
+    """A numpy record of the state layout as plain dicts, lists and ints."""
+    if dtype.names:
+        return {name: _to_python(value[name], dtype.fields[name][0]) for name in dtype.names}
+    if dtype.subdtype is not None and dtype.subdtype[0].names:
+        return [_to_python(item, dtype.subdtype[0]) for item in value]
+    return value.tolist()
+
+
+def _from_python(target, value, dtype, path):
+    """Fills a numpy record from dicts / lists / ints, naming the first field that does not fit."""
+    if not isinstance(value, dict):
+        raise StateFormatError(f"field '{path}' must be an object")
+    missing = [n for n in dtype.names if n not in value]
+    unknown = [k for k in value if k not in dtype.fields]
+    if missing or unknown:
+        raise StateFormatError(f"field '{path}': missing {missing}, unknown {unknown}")
+    for name in dtype.names:
+        field = dtype.fields[name][0]
+        where = f"{path}.{name}"
+        item = value[name]
+        if field.subdtype is not None and field.subdtype[0].names:
+            base, (count,) = field.subdtype
+            if not isinstance(item, list) or len(item) != count:
+                raise StateFormatError(f"field '{where}' must be a list of {count} objects")
+            for i in range(count):
+                _from_python(target[name][i], item[i], base, f"{where}[{i}]")
+            continue
+        base, shape = field.subdtype if field.subdtype is not None else (field, ())
+        array = np.asarray(item, dtype=object)
+        if array.shape != shape or not all(isinstance(v, int) and not isinstance(v, bool) for v in array.flat):
+            raise StateFormatError(f"field '{where}' must be {'an integer' if not shape else f'integers of shape {list(shape)}'}")
+        info = np.iinfo(base)
+        if any(not info.min <= v <= info.max for v in array.flat):
+            raise StateFormatError(f"field '{where}' out of range {info.min}..{info.max}: {item}")
+        target[name] = item
+
+
+def random_playouts(Rules rules, int games, int players, seed):
+    """Plays `games` uniformly random games in compiled code (no Python per step).
+
+    Game i starts from derive_seed(seed, i). Returns a dict of numpy arrays: `scores`
+    (games x players), `winner`, `decisions` (real decisions per game), `moves` (all actions).
+    """
+    if not 2 <= players <= MAX_PLAYERS:
+        raise ValueError(f"players must be 2, 3 or 4, got {players}")
+    scores = np.zeros((games, players), dtype=np.int16)
+    winners = np.zeros(games, dtype=np.int8)
+    decisions = np.zeros(games, dtype=np.int32)
+    moves = np.zeros(games, dtype=np.int32)
+    cdef int16_t[:, :] sc = scores
+    cdef int8_t[:] wn = winners
+    cdef int[:] dc = decisions
+    cdef int[:] mv = moves
+    cdef int buf[NUM_ACTIONS]
+    cdef GameState g
+    cdef uint64_t base = <uint64_t>seed, rng
+    cdef int i, k, n
+    with nogil:
+        for i in range(games):
+            rng = mix_seed(base, i)
+            n = start(&rules.c, &g, players, rng, buf)
+            dc[i] = random_rollout(&BORA_BORA_VTABLE, &rules.c, &g, n, buf, &rng)
+            mv[i] = g.n_moves
+            wn[i] = winner(&g)
+            for k in range(players):
+                sc[i, k] = total_vp(&g.pl[k])
+    return {"scores": scores, "winner": winners, "decisions": decisions, "moves": moves}
+
+
+def new_state(Rules rules, int players, seed):
+    return State._new(rules, players, <uint64_t>seed)
