@@ -504,11 +504,14 @@ def random_playouts(Rules rules, int games, int players, seed):
     """Plays `games` uniformly random games in compiled code (no Python per step).
 
     Game i starts from derive_seed(seed, i). Returns a dict of numpy arrays: `scores`
-    (games x players), `winner`, `decisions` (real decisions per game), `moves` (all actions).
+    (games x players), `breakdown` (games x players x len(SOURCES)), `winner`, `decisions`
+    (real decisions per game) and `moves` (all actions, forced ones included).
     """
     if not 2 <= players <= MAX_PLAYERS:
         raise ValueError(f"players must be 2, 3 or 4, got {players}")
     scores = np.zeros((games, players), dtype=np.int16)
+    breakdown = np.zeros((games, players, N_SOURCES), dtype=np.int16)
+    cdef int16_t[:, :, :] bd = breakdown
     winners = np.zeros(games, dtype=np.int8)
     decisions = np.zeros(games, dtype=np.int32)
     moves = np.zeros(games, dtype=np.int32)
@@ -519,7 +522,7 @@ def random_playouts(Rules rules, int games, int players, seed):
     cdef int buf[NUM_ACTIONS]
     cdef GameState g
     cdef uint64_t base = <uint64_t>seed, rng
-    cdef int i, k, n
+    cdef int i, k, n, src
     with nogil:
         for i in range(games):
             rng = mix_seed(base, i)
@@ -529,7 +532,9 @@ def random_playouts(Rules rules, int games, int players, seed):
             wn[i] = winner(&g)
             for k in range(players):
                 sc[i, k] = total_vp(&g.pl[k])
-    return {"scores": scores, "winner": winners, "decisions": decisions, "moves": moves}
+                for src in range(N_SOURCES):
+                    bd[i, k, src] = g.pl[k].vp[src]
+    return {"scores": scores, "breakdown": breakdown, "winner": winners, "decisions": decisions, "moves": moves}
 
 
 def new_state(Rules rules, int players, seed):
