@@ -69,11 +69,11 @@ cdef void place_hut(const Comp* c, GameState* g, int seat, int r, bint initial) 
         p.huts_12th -= 1
     g.region_owner[r] = seat    # a hut already there moves beside the space, still in the region
     p.regions |= <uint16_t>(1 << r)
-    if not initial and not (p.fish_scored & (1 << r)) and can_pay_any(p, GOD_RED):
-        push(g, F_RED, seat, r, 0)          # decided after the resource (stack order)
     if res == N_MATERIALS:
-        p.offerings += 1
-    else:
+        p.offerings += 1        # ruling R13: this offering may already pay for the Red God
+    if not initial and not (p.fish_scored & (1 << r)) and can_pay_any(p, GOD_RED):
+        push(g, F_RED, seat, r, 0)          # decided after the material placement (stack order)
+    if res != N_MATERIALS:
         gain_material(c, g, seat, res)
 
 cdef void place_priest(GameState* g, int seat, int t) noexcept nogil:
