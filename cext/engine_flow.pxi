@@ -819,27 +819,43 @@ cdef int winner(const GameState* g) noexcept nogil:
 # =============================================================================
 # Determinization: resample what `viewer` cannot see
 # =============================================================================
+cdef inline void sort_u8(uint8_t* a, int n) noexcept nogil:
+    cdef int i, j
+    cdef uint8_t t
+    for i in range(1, n):
+        t = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > t:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = t
+
 cdef void determinize(const Comp* c, GameState* g, int viewer, uint64_t seed) noexcept nogil:
-    """Other hands' unknown cards and the draw pile are dealt anew from their union; the person
-    and task piles are reshuffled; future chance is reseeded. Hand sizes and cards seen taken
-    face up (`known`) are public and kept."""
+    """Other hands' unknown cards and the God draw pile are dealt anew from their union; the
+    person and task piles are reshuffled; future chance gets a new seed. Hand sizes and cards
+    seen taken face up (`known`) are public and kept. Each hidden part is put in a canonical
+    order before shuffling, so the result depends only on what `viewer` saw and on `seed`."""
     cdef uint8_t pool[N_GOD_CARDS]
     cdef int hidden[MAX_PLAYERS]
+    cdef int counts[N_COLOURS]
     cdef int n = 0, i, s, col, k, sex
-    g.rng ^= seed * <uint64_t>0xD1B54A32D192ED03 + <uint64_t>0x8CB92BA72F3D8DD7
+    g.rng = seed * <uint64_t>0xD1B54A32D192ED03 + <uint64_t>0x8CB92BA72F3D8DD7
+    for col in range(N_COLOURS):
+        counts[col] = 0
     for i in range(g.deck_top, g.deck_end):
-        pool[n] = g.god_deck[i]
-        n += 1
+        counts[g.god_deck[i]] += 1
     for s in range(g.n_players):
         hidden[s] = 0
         if s == viewer: continue
         for col in range(N_COLOURS):
             k = g.pl[s].hand[col] - g.pl[s].known[col]
             hidden[s] += k
-            for i in range(k):
-                pool[n] = col
-                n += 1
+            counts[col] += k
             g.pl[s].hand[col] = g.pl[s].known[col]
+    for col in range(N_COLOURS):
+        for i in range(counts[col]):
+            pool[n] = col
+            n += 1
     shuffle_u8(g, pool, n)
     k = 0
     for s in range(g.n_players):
@@ -850,5 +866,7 @@ cdef void determinize(const Comp* c, GameState* g, int viewer, uint64_t seed) no
         g.god_deck[i] = pool[k]
         k += 1
     for sex in range(N_SEXES):
+        sort_u8(&g.person_pile[sex][g.person_top[sex]], PERSONS_PER_SEX - g.person_top[sex])
         shuffle_u8(g, &g.person_pile[sex][g.person_top[sex]], PERSONS_PER_SEX - g.person_top[sex])
+    sort_u8(&g.task_pile[g.task_top], N_PARROT_TASKS - g.task_top)
     shuffle_u8(g, &g.task_pile[g.task_top], N_PARROT_TASKS - g.task_top)
