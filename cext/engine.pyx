@@ -11,6 +11,7 @@ from game_api cimport GameVTable
 include "engine_core.pxi"
 include "engine_flow.pxi"
 include "engine_check.pxi"
+include "engine_eval.pxi"
 
 import hashlib
 import json
@@ -36,6 +37,9 @@ PHASES = ("setup", "A", "B", "C_jewelry", "C_task", "C_take_task", "final", "end
 DECISIONS = ("setup_hut", "die", "helper", "expand", "red_god", "material", "material_any",
              "person", "temple", "build_tile", "build_pair", "fire_bonus_god", "fire_bonus_status",
              "take_god_card", "phase_b", "jewelry", "task", "take_task", "final_tasks")
+WEIGHT_NAMES = ("vp", "priest", "status", "offering", "god_card", "god_tile", "shell", "material",
+                "material_beside", "person", "symbol", "free_space", "region", "fish", "task", "goal",
+                "pending", "fishing")
 INVARIANTS = (
     "player count is 2..4", "round / phase out of range",
     "decision stack inconsistent with the phase", "turn order is not a permutation of the seats",
@@ -72,6 +76,12 @@ cdef void vt_returns(const void* r, const void* s, double* out) noexcept nogil:
 cdef void vt_determinize(const void* r, void* s, int player, uint64_t seed) noexcept nogil:
     determinize(<const Comp*>r, <GameState*>s, player, seed)
 
+cdef void vt_evaluate(const void* r, const void* s, const double* w, double* out) noexcept nogil:
+    evaluate(<const Comp*>r, <const GameState*>s, w, out)
+
+cdef int vt_policy(const void* r, const void* s, const double* w, int thorough, uint64_t* rng) noexcept nogil:
+    return greedy_action(<const Comp*>r, <const GameState*>s, w, thorough, rng)
+
 cdef GameVTable BORA_BORA_VTABLE
 BORA_BORA_VTABLE.state_size = sizeof(GameState)
 BORA_BORA_VTABLE.num_actions = NUM_ACTIONS
@@ -82,6 +92,9 @@ BORA_BORA_VTABLE.current_player = vt_current
 BORA_BORA_VTABLE.num_players = vt_num_players
 BORA_BORA_VTABLE.returns = vt_returns
 BORA_BORA_VTABLE.determinize = vt_determinize
+BORA_BORA_VTABLE.num_weights = N_WEIGHTS
+BORA_BORA_VTABLE.evaluate = vt_evaluate
+BORA_BORA_VTABLE.policy = vt_policy
 VTABLE = PyCapsule_New(&BORA_BORA_VTABLE, b"borabora_sim.GameVTable", NULL)
 
 cdef inline uint64_t mix_seed(uint64_t seed, uint64_t index) noexcept nogil:
@@ -535,6 +548,35 @@ def random_playouts(Rules rules, int games, int players, seed):
                 for src in range(N_SOURCES):
                     bd[i, k, src] = g.pl[k].vp[src]
     return {"scores": scores, "breakdown": breakdown, "winner": winners, "decisions": decisions, "moves": moves}
+
+
+cdef const double* _weights_pointer(const double[::1] weights) except NULL:
+    if weights.shape[0] != N_WEIGHTS:
+        raise ValueError(f"weights must have {N_WEIGHTS} values ({', '.join(WEIGHT_NAMES)}), got {weights.shape[0]}")
+    return &weights[0]
+
+
+def evaluate_state(State state, const double[::1] weights):
+    """Heuristic value of `state` for each seat (VP units) under `weights` (see WEIGHT_NAMES)."""
+    cdef const double* w = _weights_pointer(weights)
+    cdef double out[MAX_PLAYERS]
+    evaluate(&state.rules.c, &state.s, w, out)
+    return [out[i] for i in range(state.s.n_players)]
+
+
+def heuristic_action(State state, const double[::1] weights, seed, bint thorough=True):
+    """The heuristic policy's action for the player to move, judged on a determinization for
+    that player (so hidden cards and pile order cannot influence it)."""
+    if state.s.phase == PH_END:
+        raise IllegalActionError("the game is over: there is no action to choose")
+    cdef const double* w = _weights_pointer(weights)
+    cdef GameState sample = state.s
+    cdef uint64_t rng = <uint64_t>seed
+    cdef int action
+    with nogil:
+        determinize(&state.rules.c, &sample, current_player(&sample), rng)
+        action = greedy_action(&state.rules.c, &sample, w, thorough, &rng)
+    return action
 
 
 def new_state(Rules rules, int players, seed):

@@ -17,3 +17,10 @@ ctypedef struct GameVTable:
     void (*returns)(const void* rules, const void* state, double* out) noexcept nogil
     # Resamples everything `player` cannot see, seeding future chance with `seed`.
     void (*determinize)(const void* rules, void* state, int player, uint64_t seed) noexcept nogil
+    # Heuristic knowledge (optional: NULL when the game has none).
+    int num_weights                   # length of the weight vector of evaluate / policy
+    # Heuristic value of the state for each player, in the game's score units.
+    void (*evaluate)(const void* rules, const void* state, const double* weights, double* out) noexcept nogil
+    # A good action for the player to move; `thorough` spends more time per decision.
+    int (*policy)(const void* rules, const void* state, const double* weights, int thorough,
+                  uint64_t* rng) noexcept nogil
