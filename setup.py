@@ -6,12 +6,13 @@ from setuptools import Extension, setup
 
 extensions = [
     Extension(
-        "borabora_sim._engine",
-        ["cext/engine.pyx"],
+        f"borabora_sim.{name}",
+        [source],
         include_dirs=["cext", np.get_include()],
         extra_compile_args=["-O3"],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     )
+    for name, source in (("_engine", "cext/engine.pyx"), ("_search", "cext/search.pyx"))
 ]
 
 setup(

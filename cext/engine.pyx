@@ -73,6 +73,12 @@ cdef void vt_returns(const void* r, const void* s, double* out) noexcept nogil:
     for i in range(g.n_players):
         out[i] = 1.0 if i == w else 0.0
 
+cdef void vt_scores(const void* r, const void* s, double* out) noexcept nogil:
+    cdef const GameState* g = <const GameState*>s
+    cdef int i
+    for i in range(g.n_players):
+        out[i] = total_vp(&g.pl[i])
+
 cdef void vt_determinize(const void* r, void* s, int player, uint64_t seed) noexcept nogil:
     determinize(<const Comp*>r, <GameState*>s, player, seed)
 
@@ -91,6 +97,7 @@ BORA_BORA_VTABLE.step = vt_step
 BORA_BORA_VTABLE.current_player = vt_current
 BORA_BORA_VTABLE.num_players = vt_num_players
 BORA_BORA_VTABLE.returns = vt_returns
+BORA_BORA_VTABLE.scores = vt_scores
 BORA_BORA_VTABLE.determinize = vt_determinize
 BORA_BORA_VTABLE.num_weights = N_WEIGHTS
 BORA_BORA_VTABLE.evaluate = vt_evaluate
@@ -188,6 +195,9 @@ cdef class Rules:
         self.action_names = tuple(_action_names(components, pairs))
         self.action_ids = {name: a for a, name in enumerate(self.action_names)}
 
+    def capsule(self):
+        return PyCapsule_New(&self.c, b"borabora_sim.rules", NULL)
+
 
 def _action_names(components, pairs):
     from borabora_sim.components import MATERIALS, PERSON_TYPES
@@ -241,6 +251,11 @@ cdef class State:
     @property
     def rules(self):
         return self.rules
+
+    def search_handles(self):
+        """(vtable, rules, state) capsules for compiled search (borabora_sim._search); the state
+        capsule points into this object, which must outlive its use."""
+        return VTABLE, self.rules.capsule(), PyCapsule_New(&self.s, b"borabora_sim.state", NULL)
 
     @property
     def components(self):

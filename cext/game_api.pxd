@@ -15,6 +15,8 @@ ctypedef struct GameVTable:
     int (*num_players)(const void* state) noexcept nogil
     # Final reward per player in [0, 1] (1 for the winner after tie-breaks).
     void (*returns)(const void* rules, const void* state, double* out) noexcept nogil
+    # Score of each player now (victory points).
+    void (*scores)(const void* rules, const void* state, double* out) noexcept nogil
     # Resamples everything `player` cannot see, seeding future chance with `seed`.
     void (*determinize)(const void* rules, void* state, int player, uint64_t seed) noexcept nogil
     # Heuristic knowledge (optional: NULL when the game has none).

@@ -1,0 +1,343 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Game-independent compiled search over the C game protocol (game_api.pxd): information-set
+MCTS and flat Monte Carlo. Python sees only the chosen action and the root statistics."""
+
+from cpython.pycapsule cimport PyCapsule_GetPointer
+from libc.math cimport exp, log, sqrt
+from libc.stdint cimport int16_t, int32_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy, memset
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+from game_api cimport GameVTable
+
+import numpy as np
+
+cdef enum:
+    MAX_SEARCH_PLAYERS = 8
+    MAX_TREE_DEPTH = 4096
+    TIME_CHECK_EVERY = 32
+
+cdef struct Node:
+    int32_t first_child
+    int32_t next_sibling
+    int32_t action
+    int32_t mover                  # player who chose `action` at the parent
+    uint32_t visits
+    uint32_t avail                 # iterations in which `action` was legal at the parent
+    double value[MAX_SEARCH_PLAYERS]   # summed rewards per player
+
+cdef struct Config:
+    long iterations                # budget in iterations (<= 0: none)
+    double seconds                 # budget in seconds (<= 0: none)
+    double c_uct                   # exploration constant
+    int heuristic_rollout          # 0: uniformly random rollouts, 1: the game's policy
+    int rollout_depth              # decisions before the rollout stops and evaluates (< 0: to the end)
+    double margin_weight           # reward = (1 - m) * win + m * normalised score
+    double temperature             # evaluation units per e-fold in the cut-off win estimate
+    const double* weights          # the game's heuristic weights (or NULL)
+    uint64_t seed
+
+cdef struct Scratch:
+    void* state
+    int* legal
+    int* stamp_legal
+    int* stamp_tried
+    int stamp
+
+cdef inline uint64_t mix(uint64_t seed, uint64_t index) noexcept nogil:
+    cdef uint64_t z = seed + (index + 1) * <uint64_t>0x9E3779B97F4A7C15
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+cdef inline int below(uint64_t* rng, int n) noexcept nogil:
+    rng[0] += <uint64_t>0x9E3779B97F4A7C15
+    return <int>(((mix(rng[0], 0) >> 32) * <uint64_t>n) >> 32)
+
+cdef inline double now() noexcept nogil:
+    cdef timespec t
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return t.tv_sec + 1e-9 * t.tv_nsec
+
+cdef void rollout_rewards(const GameVTable* vt, const void* rules, void* st, int n, int* legal,
+                          const Config* cfg, uint64_t* rng, double* reward) noexcept nogil:
+    """Plays on from `st` (whose `n` legal actions are in `legal`) and fills reward[player]."""
+    cdef int steps = 0, p, players = vt.num_players(st), a
+    cdef double scores[MAX_SEARCH_PLAYERS]
+    cdef double lo, hi, total
+    while n > 0 and (cfg.rollout_depth < 0 or steps < cfg.rollout_depth):
+        if cfg.heuristic_rollout and cfg.weights != NULL:
+            a = vt.policy(rules, st, cfg.weights, 0, rng)
+        else:
+            a = legal[below(rng, n)]
+        n = vt.step(rules, st, a, legal)
+        steps += 1
+    if n == 0:
+        vt.returns(rules, st, reward)
+        if cfg.margin_weight > 0:
+            vt.scores(rules, st, scores)
+            lo = hi = scores[0]
+            for p in range(players):
+                lo = min(lo, scores[p])
+                hi = max(hi, scores[p])
+            for p in range(players):
+                reward[p] = (1 - cfg.margin_weight) * reward[p] + cfg.margin_weight * (
+                    (scores[p] - lo) / (hi - lo) if hi > lo else 0.5)
+        return
+    # Cut off: a soft win estimate from the heuristic evaluation.
+    vt.evaluate(rules, st, cfg.weights, scores)
+    hi = scores[0]
+    for p in range(players):
+        hi = max(hi, scores[p])
+    total = 0
+    for p in range(players):
+        reward[p] = exp((scores[p] - hi) / cfg.temperature)
+        total += reward[p]
+    for p in range(players):
+        reward[p] /= total
+
+cdef long mcts(const GameVTable* vt, const void* rules, const void* root, int root_player,
+               const Config* cfg, Node* nodes, long max_nodes, long* n_nodes, Scratch* sc) noexcept nogil:
+    """Single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012): one tree over
+    the root player's information sets, one determinization per iteration, UCB with
+    availability counts, and a reward per player backed up along the path."""
+    cdef long it = 0, node, child, best
+    cdef int n, i, a = -1, mover, untried, depth, players = vt.num_players(root)
+    cdef int32_t path[MAX_TREE_DEPTH]
+    cdef double reward[MAX_SEARCH_PLAYERS]
+    cdef double score, best_score, start = now()
+    cdef uint64_t rng = mix(cfg.seed, 0xB0A)
+    memset(&nodes[0], 0, sizeof(Node))
+    nodes[0].first_child = -1
+    nodes[0].next_sibling = -1
+    nodes[0].action = -1
+    n_nodes[0] = 1
+    while True:
+        if cfg.iterations > 0 and it >= cfg.iterations: break
+        if cfg.seconds > 0 and it % TIME_CHECK_EVERY == 0 and it > 0 and now() - start >= cfg.seconds: break
+        memcpy(sc.state, root, vt.state_size)
+        vt.determinize(rules, sc.state, root_player, mix(cfg.seed, it))
+        n = vt.legal_actions(rules, sc.state, sc.legal)
+        node = 0
+        path[0] = 0
+        depth = 1
+        while n > 0 and depth < MAX_TREE_DEPTH:
+            mover = vt.current_player(sc.state)
+            sc.stamp += 1
+            for i in range(n):
+                sc.stamp_legal[sc.legal[i]] = sc.stamp
+            child = nodes[node].first_child
+            while child >= 0:
+                if sc.stamp_legal[nodes[child].action] == sc.stamp:
+                    nodes[child].avail += 1
+                    sc.stamp_tried[nodes[child].action] = sc.stamp
+                child = nodes[child].next_sibling
+            untried = 0
+            for i in range(n):
+                if sc.stamp_tried[sc.legal[i]] != sc.stamp:
+                    untried += 1
+            if untried > 0 and n_nodes[0] < max_nodes:
+                untried = below(&rng, untried)      # expand one untried action at random
+                for i in range(n):
+                    if sc.stamp_tried[sc.legal[i]] != sc.stamp:
+                        if untried == 0:
+                            a = sc.legal[i]
+                            break
+                        untried -= 1
+                child = n_nodes[0]
+                n_nodes[0] += 1
+                memset(&nodes[child], 0, sizeof(Node))
+                nodes[child].action = a
+                nodes[child].mover = mover
+                nodes[child].avail = 1
+                nodes[child].first_child = -1
+                nodes[child].next_sibling = nodes[node].first_child
+                nodes[node].first_child = child
+                n = vt.step(rules, sc.state, a, sc.legal)
+                path[depth] = child
+                depth += 1
+                break
+            best = -1
+            best_score = -1.0
+            child = nodes[node].first_child
+            while child >= 0:
+                if sc.stamp_legal[nodes[child].action] == sc.stamp:
+                    score = nodes[child].value[mover] / nodes[child].visits + cfg.c_uct * sqrt(
+                        log(<double>nodes[child].avail) / nodes[child].visits)
+                    if score > best_score:
+                        best_score = score
+                        best = child
+                child = nodes[child].next_sibling
+            if best < 0:
+                break                               # tree full and nothing here yet: roll out
+            n = vt.step(rules, sc.state, nodes[best].action, sc.legal)
+            path[depth] = best
+            depth += 1
+            node = best
+        rollout_rewards(vt, rules, sc.state, n, sc.legal, cfg, &rng, reward)
+        for i in range(depth):
+            nodes[path[i]].visits += 1
+            for a in range(players):
+                nodes[path[i]].value[a] += reward[a]
+        it += 1
+    return it
+
+cdef long flat_mc(const GameVTable* vt, const void* rules, const void* root, int root_player,
+                  const Config* cfg, int rollouts, int* actions, int n_actions, double* totals,
+                  Scratch* sc) noexcept nogil:
+    """Each root action judged by `rollouts` rollouts on common determinizations (paired)."""
+    cdef int k, i, n
+    cdef long done = 0
+    cdef double reward[MAX_SEARCH_PLAYERS]
+    cdef double start = now()
+    cdef uint64_t rng
+    for k in range(rollouts):
+        if cfg.seconds > 0 and k > 0 and now() - start >= cfg.seconds: break
+        for i in range(n_actions):
+            memcpy(sc.state, root, vt.state_size)
+            vt.determinize(rules, sc.state, root_player, mix(cfg.seed, k))
+            rng = mix(cfg.seed ^ <uint64_t>0x5EED, k)     # the same rollout randomness for every action
+            n = vt.step(rules, sc.state, actions[i], sc.legal)
+            rollout_rewards(vt, rules, sc.state, n, sc.legal, cfg, &rng, reward)
+            totals[i] += reward[root_player]
+            done += 1
+    return done
+
+# =============================================================================
+# Python entry points
+# =============================================================================
+cdef class _Handles:
+    cdef const GameVTable* vt
+    cdef const void* rules
+    cdef const void* state
+    cdef object keep                # the objects the pointers live in
+
+    def __cinit__(self, handles):
+        vtable, rules, state = handles
+        self.vt = <const GameVTable*>PyCapsule_GetPointer(vtable, b"borabora_sim.GameVTable")
+        self.rules = PyCapsule_GetPointer(rules, PyCapsule_GetName_(rules))
+        self.state = PyCapsule_GetPointer(state, PyCapsule_GetName_(state))
+        self.keep = handles
+
+
+cdef extern from "Python.h":
+    const char* PyCapsule_GetName_ "PyCapsule_GetName"(object capsule) except? NULL
+
+
+cdef Scratch* new_scratch(const GameVTable* vt) except NULL:
+    cdef Scratch* sc = <Scratch*>malloc(sizeof(Scratch))
+    if sc == NULL:
+        raise MemoryError()
+    sc.state = malloc(vt.state_size)
+    sc.legal = <int*>malloc(vt.num_actions * sizeof(int))
+    sc.stamp_legal = <int*>malloc(vt.num_actions * sizeof(int))
+    sc.stamp_tried = <int*>malloc(vt.num_actions * sizeof(int))
+    sc.stamp = 0
+    if sc.state == NULL or sc.legal == NULL or sc.stamp_legal == NULL or sc.stamp_tried == NULL:
+        free_scratch(sc)
+        raise MemoryError()
+    memset(sc.stamp_legal, 0, vt.num_actions * sizeof(int))
+    memset(sc.stamp_tried, 0, vt.num_actions * sizeof(int))
+    return sc
+
+
+cdef void free_scratch(Scratch* sc) noexcept:
+    free(sc.state)
+    free(sc.legal)
+    free(sc.stamp_legal)
+    free(sc.stamp_tried)
+    free(sc)
+
+
+cdef Config make_config(const GameVTable* vt, long iterations, double seconds, double c_uct,
+                        bint heuristic_rollout, int rollout_depth, double margin_weight,
+                        double temperature, object weights, uint64_t seed) except *:
+    cdef Config cfg
+    cdef const double[::1] w
+    cfg.iterations = iterations
+    cfg.seconds = seconds
+    cfg.c_uct = c_uct
+    cfg.heuristic_rollout = heuristic_rollout
+    cfg.rollout_depth = rollout_depth
+    cfg.margin_weight = margin_weight
+    cfg.temperature = temperature
+    cfg.seed = seed
+    cfg.weights = NULL
+    if weights is not None:
+        w = weights
+        if w.shape[0] != vt.num_weights:
+            raise ValueError(f"weights must have {vt.num_weights} values, got {w.shape[0]}")
+        cfg.weights = &w[0]
+    if (heuristic_rollout or rollout_depth >= 0) and (cfg.weights == NULL or vt.evaluate == NULL):
+        raise ValueError("heuristic rollouts and cut-off rollouts need the game's heuristic weights")
+    if iterations <= 0 and seconds <= 0:
+        raise ValueError("give a budget: iterations > 0 or seconds > 0")
+    return cfg
+
+
+def run_mcts(handles, int root_player, long iterations=1000, double seconds=0.0, double c_uct=0.7,
+             bint heuristic_rollout=False, int rollout_depth=-1, double margin_weight=0.0,
+             double temperature=10.0, weights=None, uint64_t seed=0, long max_nodes=0):
+    """Runs IS-MCTS from the state in `handles` (State.search_handles()) for `root_player`.
+
+    Returns (iterations done, list of (action, visits, mean reward for root_player)) for the
+    root's children, most visited first.
+    """
+    cdef _Handles h = _Handles(handles)
+    w = None if weights is None else np.ascontiguousarray(weights, dtype=np.float64)
+    cdef Config cfg = make_config(h.vt, iterations, seconds, c_uct, heuristic_rollout, rollout_depth,
+                                  margin_weight, temperature, w, seed)
+    if max_nodes <= 0:
+        max_nodes = (iterations if iterations > 0 else 200000) + 1
+    cdef Node* nodes = <Node*>malloc(max_nodes * sizeof(Node))
+    if nodes == NULL:
+        raise MemoryError()
+    cdef Scratch* sc
+    try:
+        sc = new_scratch(h.vt)
+    except MemoryError:
+        free(nodes)
+        raise
+    cdef long n_nodes = 0, done
+    try:
+        with nogil:
+            done = mcts(h.vt, h.rules, h.state, root_player, &cfg, nodes, max_nodes, &n_nodes, sc)
+        stats = []
+        child = nodes[0].first_child
+        while child >= 0:
+            if nodes[child].visits:
+                stats.append((nodes[child].action, nodes[child].visits,
+                              nodes[child].value[root_player] / nodes[child].visits))
+            child = nodes[child].next_sibling
+    finally:
+        free(nodes)
+        free_scratch(sc)
+    stats.sort(key=lambda s: (-s[1], -s[2], s[0]))
+    return done, stats
+
+
+def run_flat_mc(handles, int root_player, actions, int rollouts=100, double seconds=0.0,
+                bint heuristic_rollout=False, int rollout_depth=-1, double margin_weight=0.0,
+                double temperature=10.0, weights=None, uint64_t seed=0):
+    """Flat Monte Carlo: each of `actions` judged by paired rollouts. Returns (rollouts done,
+    list of (action, rollouts, mean reward for root_player)), best first."""
+    cdef _Handles h = _Handles(handles)
+    w = None if weights is None else np.ascontiguousarray(weights, dtype=np.float64)
+    cdef Config cfg = make_config(h.vt, rollouts, seconds, 0.0, heuristic_rollout, rollout_depth,
+                                  margin_weight, temperature, w, seed)
+    acts = np.ascontiguousarray(actions, dtype=np.intc)
+    totals = np.zeros(len(acts), dtype=np.float64)
+    cdef int[::1] a = acts
+    cdef double[::1] t = totals
+    cdef Scratch* sc = new_scratch(h.vt)
+    cdef long done
+    try:
+        with nogil:
+            done = flat_mc(h.vt, h.rules, h.state, root_player, &cfg, rollouts, &a[0], a.shape[0], &t[0], sc)
+    finally:
+        free_scratch(sc)
+    per_action = done // max(1, len(acts))
+    stats = [(int(acts[i]), per_action, totals[i] / max(1, per_action)) for i in range(len(acts))]
+    stats.sort(key=lambda s: (-s[2], s[0]))
+    return done, stats
