@@ -42,7 +42,7 @@ def simulate_random(games: int, players: int, seed: int, out=sys.stdout) -> dict
         print(f"  seat {seat}: {wins / games:6.1%}  [{lo:.1%}, {hi:.1%}]", file=out)
     mean_by_source = result["breakdown"].mean(axis=(0, 1))
     print("\nmean VP per player by source:", file=out)
-    for name, value in zip(_engine.SOURCES, mean_by_source):
+    for name, value in zip(_engine.SOURCES, mean_by_source, strict=True):
         if value:
             print(f"  {name:<15} {value:6.2f}", file=out)
     print(f"  {'total':<15} {result['scores'].mean():6.2f}", file=out)

@@ -1,0 +1,51 @@
+"""Players: random, rule-based heuristics, flat Monte Carlo and information-set MCTS.
+
+>>> from borabora_sim.players import make_player
+>>> make_player("heuristic:style=builder,fishing=never", seed=1)
+HeuristicPlayer('heuristic:style=builder,fishing=never')
+"""
+
+from __future__ import annotations
+
+from borabora_sim.players.base import Player, SeededPlayer, split_spec
+from borabora_sim.players.heuristic import STYLES, WEIGHT_NAMES, HeuristicPlayer, weights_for
+from borabora_sim.players.random_player import RandomPlayer
+from borabora_sim.players.search import FlatMCPlayer, MCTSPlayer
+
+PLAYER_TYPES: dict[str, type[SeededPlayer]] = {
+    cls.name: cls for cls in (RandomPlayer, HeuristicPlayer, FlatMCPlayer, MCTSPlayer)
+}
+
+
+def make_player(spec: str, seed: int | None = None) -> SeededPlayer:
+    """A player from a spec such as "random", "heuristic:style=builder,fishing=never" or
+    "mcts:iterations=1000,rollout=heuristic". Unknown names or options raise ValueError listing what is allowed."""
+    name, options = split_spec(spec)
+    cls = PLAYER_TYPES.get(name)
+    if cls is None:
+        raise ValueError(f"unknown player {name!r} in spec {spec!r}; players: {', '.join(PLAYER_TYPES)}")
+    kwargs = {}
+    for key, text in options.items():
+        param = cls.params.get(key)
+        if param is None:
+            allowed = ", ".join(cls.params) or "none"
+            raise ValueError(f"player {name!r} has no option {key!r}; options: {allowed}")
+        try:
+            kwargs[key] = param.parse(text)
+        except ValueError as exc:
+            raise ValueError(f"player spec {spec!r}: option {key}: {exc}") from None
+    return cls(seed=seed, **kwargs)
+
+
+__all__ = [
+    "PLAYER_TYPES",
+    "STYLES",
+    "WEIGHT_NAMES",
+    "FlatMCPlayer",
+    "HeuristicPlayer",
+    "MCTSPlayer",
+    "Player",
+    "RandomPlayer",
+    "make_player",
+    "weights_for",
+]

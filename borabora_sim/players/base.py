@@ -1,0 +1,90 @@
+"""The player protocol and player specs ("name:key=value,...") for the simulator and the command line."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+from borabora_sim.protocol import GameState
+
+
+@runtime_checkable
+class Player(Protocol):
+    """Anything that picks a legal action for the player to move."""
+
+    def choose(self, state: GameState) -> int: ...
+
+
+@dataclass(frozen=True)
+class Param:
+    """A player parameter settable from a spec string."""
+
+    parse: Callable[[str], Any]
+    help: str
+
+
+class SeededPlayer:
+    """Base for players with their own random stream: `reset(seed)` restarts it."""
+
+    name: ClassVar[str]
+    params: ClassVar[dict[str, Param]] = {}
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self._rng = random.Random(seed)
+
+    def next_seed(self) -> int:
+        return self._rng.getrandbits(64)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.spec()!r})"
+
+    def spec(self) -> str:
+        return self.name
+
+
+def parse_choice(*allowed: str) -> Callable[[str], str]:
+    def parse(text: str) -> str:
+        if text not in allowed:
+            raise ValueError(f"must be one of {', '.join(allowed)}; got {text!r}")
+        return text
+    return parse
+
+
+def parse_positive_int(text: str) -> int:
+    value = int(text)
+    if value <= 0:
+        raise ValueError(f"must be a positive integer; got {text!r}")
+    return value
+
+
+def parse_float(text: str) -> float:
+    return float(text)
+
+
+def parse_bool(text: str) -> bool:
+    if text.lower() in ("1", "true", "yes", "on"):
+        return True
+    if text.lower() in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"must be true or false; got {text!r}")
+
+
+def split_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """'mcts:iterations=1000,rollout=heuristic' -> ('mcts', {'iterations': '1000', 'rollout': 'heuristic'})."""
+    name, _, rest = spec.strip().partition(":")
+    options: dict[str, str] = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise ValueError(f"player spec {spec!r}: option {item!r} must look like key=value")
+        key = key.strip()
+        if key in options:
+            raise ValueError(f"player spec {spec!r}: option {key!r} given twice")
+        options[key] = value.strip()
+    return name.strip(), options

@@ -1,0 +1,101 @@
+"""Rule-based players: a compiled evaluation with named weights and switchable preferences.
+
+The evaluation (cext/engine_eval.pxi) values a state for a player in victory-point units:
+
+| weight | what it values |
+|---|---|
+| vp | victory points already scored |
+| priest | each priest x the temple VP of the scorings still to come (less for priests likely pushed out) |
+| status | the status VP the marker will score in this round's phase C |
+| offering, god_card, god_tile, shell | each one held (shells up to 9) |
+| material, material_beside | materials on ceremony spaces / beside the board |
+| person | each man / woman tile x the phase B turns still to come |
+| symbol | each status symbol or shell on a tile not yet shifted down |
+| free_space | each free person space |
+| region | each region with a hut (tasks, the 12-region goal) |
+| fish | the fish value beside each building space holding the player's hut (scored at the end) |
+| task | each held task: 6 VP x (fraction of its requirements met)^2 |
+| goal | each of the six end goals: 6 VP x (progress)^3 |
+| pending | each Helper point, or other half-resolved action, still to spend |
+| fishing | each die placed on the fishing space (the fishing switch) |
+
+The player judges every legal action by finishing its own compound action greedily (the priest and Fire Bonus
+of a temple die, the points of a Helper die) and evaluating the result, on a determinization of what it can see.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import ClassVar
+
+import numpy as np
+
+from borabora_sim import _engine
+from borabora_sim.players.base import Param, SeededPlayer, parse_bool, parse_choice, parse_float
+from borabora_sim.protocol import GameState
+
+WEIGHT_NAMES: tuple[str, ...] = tuple(_engine.WEIGHT_NAMES)
+
+BALANCED = MappingProxyType({
+    "vp": 1.0, "priest": 1.0, "status": 0.8, "offering": 1.0, "god_card": 0.9, "god_tile": 2.5, "shell": 0.5,
+    "material": 1.2, "material_beside": 0.6, "person": 0.6, "symbol": 0.3, "free_space": 0.5, "region": 0.3,
+    "fish": 0.6, "task": 1.0, "goal": 1.0, "pending": 0.8, "fishing": 0.0,
+})
+STYLES = MappingProxyType({
+    "balanced": BALANCED,
+    "temple": MappingProxyType({**BALANCED, "priest": 1.5, "status": 1.2, "material": 0.8}),
+    "builder": MappingProxyType({**BALANCED, "material": 2.0, "material_beside": 0.9, "goal": 1.6, "priest": 0.8}),
+    "expansion": MappingProxyType({**BALANCED, "region": 0.9, "fish": 1.2, "person": 0.8, "priest": 0.8}),
+})
+FISHING_BIAS = MappingProxyType({"never": -1000.0, "normal": 0.0, "prefer": 3.0})
+
+
+def weights_for(style: str = "balanced", fishing: str = "normal", **overrides: float) -> np.ndarray:
+    """The weight vector of a style, with the fishing switch and single weights overridden."""
+    if style not in STYLES:
+        raise ValueError(f"unknown style {style!r}; styles: {', '.join(STYLES)}")
+    if fishing not in FISHING_BIAS:
+        raise ValueError(f"fishing must be one of {', '.join(FISHING_BIAS)}; got {fishing!r}")
+    values = dict(STYLES[style])
+    values["fishing"] = FISHING_BIAS[fishing]
+    for key, value in overrides.items():
+        if key not in values:
+            raise ValueError(f"unknown weight {key!r}; weights: {', '.join(WEIGHT_NAMES)}")
+        values[key] = float(value)
+    return np.array([values[name] for name in WEIGHT_NAMES], dtype=np.float64)
+
+
+class HeuristicPlayer(SeededPlayer):
+    """A greedy player on the compiled evaluation. A decision takes tens of microseconds.
+
+    >>> from borabora_sim import new_game
+    >>> player = HeuristicPlayer(style="builder", fishing="never", seed=1)
+    >>> state = new_game(seed=3)
+    >>> player.choose(state) in state.legal_actions()
+    True
+    """
+
+    name = "heuristic"
+    params: ClassVar[dict[str, Param]] = {
+        "style": Param(parse_choice(*STYLES), f"one of {', '.join(STYLES)}"),
+        "fishing": Param(parse_choice(*FISHING_BIAS), "never | normal | prefer"),
+        "thorough": Param(parse_bool, "finish own compound actions before judging (default true)"),
+        **{f"w_{name}": Param(parse_float, f"override the '{name}' weight") for name in WEIGHT_NAMES},
+    }
+
+    def __init__(self, style: str = "balanced", fishing: str = "normal", thorough: bool = True,
+                 seed: int | None = None, **weights: float) -> None:
+        self.style = style
+        self.fishing = fishing
+        self.thorough = thorough
+        self.overrides = {key.removeprefix("w_"): value for key, value in weights.items()}
+        self.weights = weights_for(style, fishing, **self.overrides)
+        super().__init__(seed)
+
+    def choose(self, state: GameState) -> int:
+        return int(_engine.heuristic_action(state, self.weights, self.next_seed(), self.thorough))
+
+    def spec(self) -> str:
+        options = [f"style={self.style}", f"fishing={self.fishing}"]
+        options += [f"w_{key}={value:g}" for key, value in self.overrides.items()]
+        return f"{self.name}:{','.join(options)}"

@@ -1,0 +1,143 @@
+"""Search players: information-set MCTS and flat Monte Carlo, both compiled (borabora_sim._search).
+
+They work through `state.search_handles()`, the game-agnostic C interface, and never look at hidden
+information: every iteration plays on a determinization for the searching player.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from borabora_sim import _search
+from borabora_sim.players.base import Param, SeededPlayer, parse_choice, parse_float, parse_positive_int
+from borabora_sim.players.heuristic import STYLES, weights_for
+from borabora_sim.protocol import GameState
+
+
+@dataclass(frozen=True)
+class RootStat:
+    """One root action of the last search."""
+
+    action: int
+    name: str
+    visits: int
+    mean_value: float
+
+
+class _SearchPlayer(SeededPlayer):
+    rollout: str
+    style: str
+
+    def __init__(self, seed: int | None) -> None:
+        super().__init__(seed)
+        self.last_stats: list[RootStat] = []
+        self.last_iterations = 0
+
+    def _search_options(self) -> dict[str, object]:
+        heuristic = self.rollout == "heuristic"
+        return {"heuristic_rollout": heuristic, "rollout_depth": self.rollout_depth,
+                "margin_weight": self.margin,
+                "weights": weights_for(self.style) if heuristic or self.rollout_depth >= 0 else None}
+
+    def _record(self, state: GameState, done: int, stats: list[tuple[int, int, float]]) -> int:
+        self.last_iterations = done
+        self.last_stats = [RootStat(a, state.action_to_string(a), v, m) for a, v, m in stats]
+        return self.last_stats[0].action
+
+    def explain(self, top: int = 10) -> str:
+        """The root actions of the last decision, by name, with visits and mean value (reward in [0, 1])."""
+        if not self.last_stats:
+            return "no search yet"
+        lines = [f"{self.spec()}: {self.last_iterations} iterations"]
+        lines += [f"  {s.name:<40} visits {s.visits:>7}  mean {s.mean_value:.3f}" for s in self.last_stats[:top]]
+        return "\n".join(lines)
+
+
+class MCTSPlayer(_SearchPlayer):
+    """Information-set MCTS (Cowling, Powley & Whitehouse 2012), single observer.
+
+    Each iteration samples a determinization of what the player can see, walks one shared tree with UCB
+    (availability counts), expands one node and finishes with a rollout (random or heuristic-guided, to the
+    end or cut off after `rollout_depth` decisions and judged by the evaluation). Rewards are in [0, 1]
+    per player: the win, optionally mixed with the normalised score margin.
+
+    >>> from borabora_sim import new_game
+    >>> ai = MCTSPlayer(iterations=200, seed=7)
+    >>> state = new_game(seed=1)
+    >>> ai.choose(state) in state.legal_actions()
+    True
+    """
+
+    name = "mcts"
+    params: ClassVar[dict[str, Param]] = {
+        "iterations": Param(parse_positive_int, "iterations per decision (default 1000)"),
+        "seconds": Param(parse_float, "time per decision instead of iterations"),
+        "c": Param(parse_float, "UCT exploration constant (default 0.7)"),
+        "rollout": Param(parse_choice("random", "heuristic"), "random | heuristic"),
+        "rollout_depth": Param(int, "decisions before the rollout is cut off and evaluated (-1: to the end)"),
+        "margin": Param(parse_float, "weight of the score margin in the reward, 0..1 (default 0)"),
+        "style": Param(parse_choice(*STYLES), "heuristic weights for rollouts / cut-offs"),
+    }
+
+    def __init__(self, iterations: int = 1000, seconds: float = 0.0, c: float = 0.7, rollout: str = "random",
+                 rollout_depth: int = -1, margin: float = 0.0, style: str = "balanced",
+                 seed: int | None = None) -> None:
+        if iterations <= 0 and seconds <= 0:
+            raise ValueError("MCTSPlayer needs iterations > 0 or seconds > 0")
+        if not 0.0 <= margin <= 1.0:
+            raise ValueError(f"margin must be in [0, 1], got {margin}")
+        self.iterations = iterations if seconds <= 0 else 0
+        self.seconds = seconds
+        self.c = c
+        self.rollout = rollout
+        self.rollout_depth = rollout_depth
+        self.margin = margin
+        self.style = style
+        super().__init__(seed)
+
+    def choose(self, state: GameState) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        done, stats = _search.run_mcts(state.search_handles(), state.current_player, iterations=self.iterations,
+                                       seconds=self.seconds, c_uct=self.c, seed=self.next_seed(),
+                                       **self._search_options())
+        return self._record(state, done, stats)
+
+    def spec(self) -> str:
+        budget = f"seconds={self.seconds:g}" if self.seconds > 0 else f"iterations={self.iterations}"
+        return f"{self.name}:{budget},c={self.c:g},rollout={self.rollout},rollout_depth={self.rollout_depth}"
+
+
+class FlatMCPlayer(_SearchPlayer):
+    """Flat Monte Carlo: every legal action judged by the same `rollouts` paired rollouts."""
+
+    name = "flatmc"
+    params: ClassVar[dict[str, Param]] = {
+        "rollouts": Param(parse_positive_int, "rollouts per legal action (default 100)"),
+        "rollout": Param(parse_choice("random", "heuristic"), "random | heuristic"),
+        "rollout_depth": Param(int, "decisions before the rollout is cut off and evaluated (-1: to the end)"),
+        "margin": Param(parse_float, "weight of the score margin in the reward, 0..1 (default 0)"),
+        "style": Param(parse_choice(*STYLES), "heuristic weights for rollouts / cut-offs"),
+    }
+
+    def __init__(self, rollouts: int = 100, rollout: str = "random", rollout_depth: int = -1, margin: float = 0.0,
+                 style: str = "balanced", seed: int | None = None) -> None:
+        self.rollouts = rollouts
+        self.rollout = rollout
+        self.rollout_depth = rollout_depth
+        self.margin = margin
+        self.style = style
+        super().__init__(seed)
+
+    def choose(self, state: GameState) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        done, stats = _search.run_flat_mc(state.search_handles(), state.current_player, legal,
+                                          rollouts=self.rollouts, seed=self.next_seed(), **self._search_options())
+        return self._record(state, done, stats)
+
+    def spec(self) -> str:
+        return f"{self.name}:rollouts={self.rollouts},rollout={self.rollout}"
