@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import secrets
 from collections.abc import Mapping
@@ -13,19 +15,39 @@ from borabora_sim.components import Components, load_components
 NUM_ACTIONS: int = _engine.NUM_DISTINCT_ACTIONS
 PLAYER_COUNTS = (2, 3, 4)
 
-_rules_cache: dict[int, _engine.Rules] = {}
+_RULES_CACHE_SIZE = 32
+_rules_cache: dict[str, _engine.Rules] = {}
 
 ComponentSource = Components | str | os.PathLike[str] | Mapping[str, Any] | None
 
 
+_fingerprints: dict[int, tuple[Components, str]] = {}
+
+
+def fingerprint(components: Components) -> str:
+    """A short hash of the component data: saved states name the data they were played with."""
+    known = _fingerprints.get(id(components))
+    if known is not None and known[0] is components:
+        return known[1]
+    text = json.dumps(components.to_json_dict(), sort_keys=True)
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    if len(_fingerprints) >= _RULES_CACHE_SIZE:
+        del _fingerprints[next(iter(_fingerprints))]
+    _fingerprints[id(components)] = (components, digest)
+    return digest
+
+
 def rules_for(components: ComponentSource = None) -> _engine.Rules:
-    """Compiled component tables for `components` (a Components, a file, a dict, or None for the built-in)."""
+    """Compiled component tables for `components` (a Components, a file, a dict, or None for the built-in).
+    Tables are shared by content, so loading the same data twice builds them once."""
     if not isinstance(components, Components):
         components = load_components(components)
-    rules = _rules_cache.get(id(components))
-    if rules is None or rules.components is not components:
-        rules = _engine.Rules(components)
-        _rules_cache[id(components)] = rules
+    key = fingerprint(components)
+    rules = _rules_cache.get(key)
+    if rules is None:
+        if len(_rules_cache) >= _RULES_CACHE_SIZE:
+            del _rules_cache[next(iter(_rules_cache))]
+        rules = _rules_cache[key] = _engine.Rules(components, key)
     return rules
 
 

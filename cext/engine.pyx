@@ -13,9 +13,6 @@ include "engine_flow.pxi"
 include "engine_check.pxi"
 include "engine_eval.pxi"
 
-import hashlib
-import json
-
 import numpy as np
 
 from borabora_sim.errors import IllegalActionError, StateFormatError
@@ -135,11 +132,10 @@ cdef class Rules:
     cdef readonly tuple action_names
     cdef readonly dict action_ids
 
-    def __cinit__(self, components):
+    def __cinit__(self, components, str fingerprint):
         cdef int i, j, t, s, r, q
         self.components = components
-        self.fingerprint = hashlib.sha256(
-            json.dumps(components.to_json_dict(), sort_keys=True).encode()).hexdigest()[:16]
+        self.fingerprint = fingerprint
         for r in range(N_REGIONS):
             self.c.region_island[r] = components.region_island[r]
             self.c.region_terrain[r] = components.region_terrain[r]
@@ -312,23 +308,29 @@ cdef class State:
         """Applies a legal action; an illegal one raises IllegalActionError and changes nothing."""
         cdef int buf[NUM_ACTIONS]
         cdef int n = legal_actions(&self.rules.c, &self.s, buf), i, a
-        try:
-            a = action
-        except (TypeError, OverflowError):
-            raise IllegalActionError(f"action must be an int in [0, {NUM_ACTIONS}), got {action!r}") from None
+        legal = [buf[i] for i in range(n)]
+        if isinstance(action, bool) or not hasattr(action, "__index__"):
+            raise IllegalActionError(f"action must be an int, got {action!r}; " + self._legal_text(legal))
+        if not 0 <= action < NUM_ACTIONS:
+            raise IllegalActionError(f"action {action} is outside [0, {NUM_ACTIONS}); " + self._legal_text(legal))
+        a = action
         for i in range(n):
             if buf[i] == a:
                 step(&self.rules.c, &self.s, a, buf)
                 return
-        raise IllegalActionError(self._illegal_message(action, [buf[i] for i in range(n)]))
+        raise IllegalActionError(self._illegal_message(a, legal))
+
+    def _legal_text(self, legal):
+        if not legal:
+            return "the game is over: no action is legal"
+        return "legal: " + ", ".join(f"{a} ({self.rules.action_names[a]})" for a in legal)
 
     def _illegal_message(self, action, legal):
         if self.is_terminal():
-            return f"the game is over: no action is legal (got {action!r})"
-        what = self.rules.action_names[action] if 0 <= action < NUM_ACTIONS else "out of range"
-        shown = ", ".join(f"{a} ({self.rules.action_names[a]})" for a in legal)
-        return (f"action {action} ({what}) is not legal for player {self.current_player} "
-                f"at decision '{self.decision}' in round {self.round}, phase {self.phase}; legal: {shown}")
+            return f"the game is over: no action is legal (got {action})"
+        return (f"action {action} ({self.rules.action_names[action]}) is not legal for player "
+                f"{self.current_player} at decision '{self.decision}' in round {self.round}, phase {self.phase}; "
+                + self._legal_text(legal))
 
     def step_random(self, seed):
         """Plays the rest of the game with uniformly random actions inside compiled code."""
@@ -357,7 +359,9 @@ cdef class State:
         return self.to_dict() == other.to_dict()
 
     def __reduce__(self):
-        return (State.from_dict, (self.to_dict(), self.rules.components))
+        components = self.rules.components
+        data = None if components.source_path == "builtin" else components.to_json_dict()
+        return (State.from_dict, (self.to_dict(), data))
 
     # ---- scores -----------------------------------------------------------------
     def scores(self):
@@ -476,6 +480,9 @@ cdef class State:
         code = check_state(&rules.c, &st.s)
         if code:
             raise StateFormatError(f"inconsistent state: {INVARIANTS[code - 1]}")
+        cdef int buf[NUM_ACTIONS]
+        if st.s.phase != PH_END and legal_actions(&rules.c, &st.s, buf) == 0:
+            raise StateFormatError(f"inconsistent state: decision '{st.decision}' has no legal action")
         return st
 
     def check_invariants(self):

@@ -1,0 +1,42 @@
+"""Playing one game between players: the unit of work of the simulator and the benchmarks."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from borabora_sim.game import BoraBora
+from borabora_sim.players import Player
+from borabora_sim.protocol import Game
+
+
+@dataclass
+class GameRecord:
+    """The outcome of one game, by seat."""
+
+    seed: int
+    scores: list[int]
+    winner: int
+    ranks: list[int]
+    breakdown: list[dict[str, int]]
+    counters: list[dict[str, int]]
+    decisions: int
+    seconds: float
+    actions: list[int] = field(default_factory=list)
+
+
+def play_game(players: Sequence[Player], seed: int, game: Game | None = None, keep_actions: bool = False) -> GameRecord:
+    """Plays one game; players[i] sits in seat i. Each player's choice is checked by `apply`."""
+    game = game or BoraBora()
+    start = time.perf_counter()
+    state = game.new_initial_state(players=len(players), seed=seed)
+    actions: list[int] = []
+    while not state.is_terminal():
+        action = players[state.current_player].choose(state)
+        state.apply(action)
+        if keep_actions:
+            actions.append(action)
+    return GameRecord(seed=seed, scores=state.scores(), winner=state.winner(), ranks=state.ranks(),
+                      breakdown=state.score_breakdown(), counters=state.counters(), decisions=state.move_count,
+                      seconds=time.perf_counter() - start, actions=actions)

@@ -1,0 +1,379 @@
+"""The public API contract: argument checking, saved-state validation, action errors and names,
+observations, the compiled engine, user component files and pickling."""
+
+from __future__ import annotations
+
+import copy
+import importlib.machinery
+import json
+import pickle
+import random
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+from scenario import edited, names, set_decision
+
+import borabora_sim
+from borabora_sim import NUM_ACTIONS, IllegalActionError, State, StateFormatError, _engine, load_components, new_game
+
+Raw = dict[str, Any]
+
+
+def played(players: int, seed: int, decisions: int) -> State:
+    """A game after `decisions` random decisions (chosen by random.Random(seed))."""
+    state = new_game(players, seed)
+    rng = random.Random(seed)
+    for _ in range(decisions):
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    return state
+
+
+def first_state(predicate: Callable[[State], bool], players: int = 3) -> State:
+    """The first decision of a random game (seeds 0, 1, ...) that satisfies `predicate`."""
+    for seed in range(200):
+        state = new_game(players, seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if predicate(state):
+                return state
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+    raise AssertionError("no random game reached the wanted decision")
+
+
+@pytest.fixture
+def midgame() -> State:
+    state = played(4, 11, 80)
+    assert not state.is_terminal() and state.round >= 2
+    return state
+
+
+# =============================================================================
+# new_game arguments
+# =============================================================================
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_new_game_accepts_2_3_or_4_players(players: int) -> None:
+    state = new_game(players, 1)
+    assert state.num_players == players
+    assert (state.phase, state.decision, state.round) == ("setup", "setup_hut", 1)
+
+
+@pytest.mark.parametrize("players", [1, 5, 0, "4", True, 4.0, None])
+def test_new_game_rejects_player_counts_other_than_2_3_or_4(players: object) -> None:
+    with pytest.raises(ValueError, match=r"players must be 2, 3 or 4"):
+        new_game(players, 1)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, 1.5, "3", True, [1]])
+def test_new_game_rejects_seeds_outside_0_to_2_pow_64(seed: object) -> None:
+    with pytest.raises(ValueError, match=r"seed must be an int in \[0, 2\*\*64\)"):
+        new_game(2, seed)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seed", [0, 2**64 - 1])
+def test_new_game_accepts_seeds_at_both_ends_of_the_range(seed: int) -> None:
+    assert new_game(2, seed).to_dict() == new_game(2, seed).to_dict()
+
+
+def test_new_game_without_seed_draws_one() -> None:
+    assert new_game(2).check_invariants() is None
+
+
+# =============================================================================
+# State.from_dict validation
+# =============================================================================
+def rotate(pile: list[int], start: int) -> None:
+    pile[start], pile[start + 1] = pile[start + 1], pile[start]
+
+
+def bad_top(data: dict[str, Any], key: str, value: Any) -> None:
+    data[key] = value
+
+
+def drop(raw: Raw, *path: Any) -> None:
+    target: Any = raw
+    for key in path[:-1]:
+        target = target[key]
+    del target[path[-1]]
+
+
+MALFORMED: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
+    ("wrong_format", lambda d: bad_top(d, "format", "chess.state"), "'format'"),
+    ("wrong_version", lambda d: bad_top(d, "version", 99), "'version'"),
+    ("wrong_components", lambda d: bad_top(d, "components", "0" * 16), "'components'"),
+    ("state_not_object", lambda d: bad_top(d, "state", [1, 2]), "'state'"),
+    ("missing_field", lambda d: drop(d["state"], "round"), "round"),
+    ("missing_player_field", lambda d: drop(d["state"], "pl", 1, "status"), "state.pl[1]"),
+    ("unknown_field", lambda d: bad_top(d["state"], "weather", 3), "weather"),
+    ("short_list", lambda d: bad_top(d["state"], "tile_low", d["state"]["tile_low"][:-1]), "state.tile_low"),
+    ("short_player_list", lambda d: bad_top(d["state"], "pl", d["state"]["pl"][:-1]), "state.pl"),
+    ("nested_wrong_shape", lambda d: bad_top(d["state"], "person_pile", [[0] * 36]), "state.person_pile"),
+    ("value_beyond_type", lambda d: bad_top(d["state"], "round", 300), "state.round"),
+    ("string_value", lambda d: bad_top(d["state"], "round", "2"), "state.round"),
+    ("bool_value", lambda d: bad_top(d["state"], "round", True), "state.round"),
+    ("float_value", lambda d: bad_top(d["state"]["pl"][0], "shells", 1.0), "state.pl[0].shells"),
+    ("bad_rng", lambda d: bad_top(d["state"], "rng", "not hex"), "state.rng"),
+    ("round_out_of_range", lambda d: bad_top(d["state"], "round", 7), "round"),
+    ("status_out_of_range", lambda d: bad_top(d["state"]["pl"][0], "status", 16), "status"),
+    ("negative_vp", lambda d: d["state"]["pl"][0]["vp"].__setitem__(0, -1), "victory points"),
+    ("thirteen_huts", lambda d: bad_top(d["state"]["pl"][0], "reg_huts", d["state"]["pl"][0]["reg_huts"] + 1), "huts"),
+    ("five_priests", lambda d: bad_top(d["state"], "temple", [0, 0, 0, 0, 0, -1]), "priests"),
+    ("thirteen_cards_of_a_colour", lambda d: d["state"]["discard"].__setitem__(0, d["state"]["discard"][0] + 1),
+     "God cards"),
+    ("duplicate_person_tile", lambda d: d["state"]["person_display"][0].__setitem__(
+        1, d["state"]["person_display"][0][0]), "person tiles"),
+    ("empty_stack_mid_game", lambda d: bad_top(d["state"], "sp", 0), "decision stack"),
+]
+
+
+@pytest.mark.parametrize(("edit", "named"), [pytest.param(e, n, id=i) for i, e, n in MALFORMED])
+def test_from_dict_rejects_malformed_state_naming_the_field(
+        midgame: State, edit: Callable[[dict[str, Any]], None], named: str) -> None:
+    data = copy.deepcopy(midgame.to_dict())
+    assert data["state"]["person_display"][0][0] != 255  # a tile to duplicate
+    edit(data)
+    with pytest.raises(StateFormatError) as error:
+        State.from_dict(data)
+    assert named in str(error.value)
+    assert isinstance(error.value, ValueError)
+
+
+@pytest.mark.parametrize("data", [None, "state", [1], 3])
+def test_from_dict_rejects_non_dict_input(data: object) -> None:
+    with pytest.raises(StateFormatError, match="must be a dict"):
+        State.from_dict(data)
+
+
+def test_from_dict_accepts_its_own_output(midgame: State) -> None:
+    assert State.from_dict(midgame.to_dict()) == midgame
+
+
+# =============================================================================
+# apply: errors leave the state unchanged
+# =============================================================================
+def assert_lists_legal(message: str, state: State) -> None:
+    for a in state.legal_actions():
+        assert f"{a} ({state.action_to_string(a)})" in message
+
+
+def test_apply_of_an_illegal_action_lists_the_legal_actions(midgame: State) -> None:
+    before = midgame.to_dict()
+    action = min(set(range(NUM_ACTIONS)) - set(midgame.legal_actions()))
+    with pytest.raises(IllegalActionError) as error:
+        midgame.apply(action)
+    assert_lists_legal(str(error.value), midgame)
+    assert f"player {midgame.current_player}" in str(error.value)
+    assert midgame.to_dict() == before
+
+
+@pytest.mark.parametrize("action", [
+    -1, NUM_ACTIONS, NUM_ACTIONS + 1000,
+    2**40,
+])
+def test_apply_of_an_out_of_range_action_lists_the_legal_actions(midgame: State, action: int) -> None:
+    before = midgame.to_dict()
+    with pytest.raises(IllegalActionError) as error:
+        midgame.apply(action)
+    assert_lists_legal(str(error.value), midgame)
+    assert midgame.to_dict() == before
+
+
+def test_apply_after_the_end_says_the_game_is_over() -> None:
+    state = new_game(2, 3)
+    state.step_random(3)
+    assert state.is_terminal()
+    with pytest.raises(IllegalActionError, match="game is over"):
+        state.apply(NUM_ACTIONS - 1)
+
+
+@pytest.mark.parametrize("action", ["3", None, [1], b"1"])
+def test_apply_rejects_a_non_int_action_and_leaves_the_state_unchanged(midgame: State, action: object) -> None:
+    before = midgame.to_dict()
+    with pytest.raises(IllegalActionError):
+        midgame.apply(action)
+    assert midgame.to_dict() == before
+
+
+@pytest.mark.parametrize("offset", [0.0, 0.5])
+def test_apply_rejects_a_float_action_and_leaves_the_state_unchanged(midgame: State, offset: float) -> None:
+    before = midgame.to_dict()
+    with pytest.raises(IllegalActionError):
+        midgame.apply(midgame.legal_actions()[0] + offset)
+    assert midgame.to_dict() == before
+
+
+def test_apply_rejects_a_bool_action() -> None:
+    state = first_state(lambda s: 1 in s.legal_actions())
+    before = state.to_dict()
+    with pytest.raises(IllegalActionError):
+        state.apply(True)
+    assert state.to_dict() == before
+
+
+@pytest.mark.parametrize("action", ["3", None])
+def test_apply_of_a_non_int_action_lists_the_legal_actions(midgame: State, action: object) -> None:
+    with pytest.raises(IllegalActionError) as error:
+        midgame.apply(action)
+    assert_lists_legal(str(error.value), midgame)
+
+
+def test_apply_accepts_numpy_integer_actions(midgame: State) -> None:
+    action = midgame.legal_actions()[-1]
+    twin = midgame.clone()
+    twin.apply(action)
+    midgame.apply(np.int64(action))
+    assert midgame == twin
+
+
+# =============================================================================
+# Action names
+# =============================================================================
+def test_action_to_string_and_from_string_are_inverse_for_every_action_id(midgame: State) -> None:
+    labels = [midgame.action_to_string(a) for a in range(NUM_ACTIONS)]
+    assert len(set(labels)) == NUM_ACTIONS
+    for a, label in enumerate(labels):
+        assert midgame.action_from_string(label) == a
+        assert midgame.action_from_string(f"  {label} ") == a
+
+
+@pytest.mark.parametrize("action", [-1, NUM_ACTIONS])
+def test_action_to_string_rejects_ids_out_of_range(midgame: State, action: int) -> None:
+    with pytest.raises(IllegalActionError, match=rf"\[0, {NUM_ACTIONS}\)"):
+        midgame.action_to_string(action)
+
+
+def test_action_from_string_of_an_unknown_name_lists_the_legal_names(midgame: State) -> None:
+    with pytest.raises(IllegalActionError) as error:
+        midgame.action_from_string("dance on the beach")
+    for label in names(midgame):
+        assert repr(label) in str(error.value)
+
+
+# =============================================================================
+# Observation
+# =============================================================================
+def test_observation_hides_other_hands_pile_order_and_rng(midgame: State) -> None:
+    raw = midgame.to_dict()["state"]
+    for viewer in range(midgame.num_players):
+        obs = midgame.observation(viewer)
+        json.dumps(obs)
+        assert obs["viewer"] == viewer
+        assert "rng" not in obs
+        assert not {"deck_top", "deck_end", "person_top", "task_top"} & set(obs)
+        assert obs["god_deck"] == raw["deck_end"] - raw["deck_top"]
+        assert obs["person_pile"] == [36 - top for top in raw["person_top"]]
+        assert obs["task_pile"] == 53 - raw["task_top"]
+        assert len(obs["pl"]) == midgame.num_players
+        for seat, seen in enumerate(obs["pl"]):
+            if seat == viewer:
+                assert seen["hand"] == raw["pl"][seat]["hand"]
+            else:
+                assert seen["hand"] is None
+                assert seen["hand_size"] == sum(raw["pl"][seat]["hand"])
+                assert seen["known"] == raw["pl"][seat]["known"]
+
+
+def test_observation_does_not_change_when_only_hidden_parts_change(midgame: State) -> None:
+    viewer = midgame.current_player
+    other = (viewer + 1) % midgame.num_players
+
+    def reshuffle_hidden(raw: Raw) -> None:
+        rotate(raw["person_pile"][0], raw["person_top"][0])
+        rotate(raw["person_pile"][1], raw["person_top"][1])
+        rotate(raw["task_pile"], raw["task_top"])
+        raw["rng"] = format(int(raw["rng"], 16) ^ 0xFFFF, "016x")
+        hand, known, deck = raw["pl"][other]["hand"], raw["pl"][other]["known"], raw["god_deck"]
+        mine = next(c for c in range(5) if hand[c] > known[c])
+        i = next(i for i in range(raw["deck_top"], raw["deck_end"]) if deck[i] != mine)
+        hand[mine] -= 1
+        hand[deck[i]] += 1
+        deck[i] = mine
+
+    changed = edited(midgame, reshuffle_hidden)
+    assert changed.to_dict() != midgame.to_dict()
+    assert changed.observation(viewer) == midgame.observation(viewer)
+    assert changed.observation(other) != midgame.observation(other)
+
+
+@pytest.mark.parametrize("player", [-1, 4])
+def test_observation_and_determinize_reject_unknown_seats(midgame: State, player: int) -> None:
+    with pytest.raises(ValueError, match=r"player must be in 0\.\.3"):
+        midgame.observation(player)
+    with pytest.raises(ValueError, match=r"player must be in 0\.\.3"):
+        midgame.determinize(player, 1)
+
+
+# =============================================================================
+# Engine build
+# =============================================================================
+def test_the_compiled_engine_is_the_one_under_test() -> None:
+    assert borabora_sim.COMPILED is True
+    assert _engine.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+
+
+def test_state_struct_fits_in_2048_bytes() -> None:
+    assert 0 < _engine.STATE_BYTES <= 2048
+
+
+# =============================================================================
+# User component files
+# =============================================================================
+def expansion_options(components: dict[str, Any] | None) -> list[str]:
+    """Legal land expansions with strength 4 for seat 0 holding only region C_SE."""
+    state = new_game(2, 5, components=components)
+    ids = list(state.components.region_ids)
+    c_se = ids.index("C_SE")
+
+    def settle(raw: Raw) -> None:
+        player = raw["pl"][0]
+        player["regions"] = 1 << c_se
+        player["reg_huts"] -= 1
+        raw["region_owner"][c_se] = 0
+        set_decision(raw, [("expand", 0, 4, 0)])
+
+    return names(edited(state, settle))
+
+
+def test_user_components_with_a_changed_path_value_change_the_legal_expansions() -> None:
+    doc = load_components().to_json_dict()
+    path = next(p for p in doc["paths"] if {p["a"], p["b"]} == {"C_SE", "C_NE"} and p["kind"] == "land")
+    assert path["value"] == 4
+    builtin = expansion_options(None)
+    path["value"] = 5
+    longer = expansion_options(doc)
+    assert "region C_NE" in builtin and "region C_SW" in builtin
+    assert "region C_NE" not in longer and "region C_SW" in longer
+
+
+def test_a_state_saved_with_user_components_needs_them_to_load() -> None:
+    doc = load_components().to_json_dict()
+    doc["fishing_vp"]["value"] = 3
+    components = load_components(doc)
+    state = new_game(3, 8, components=components)
+    data = state.to_dict()
+    with pytest.raises(StateFormatError, match="'components'"):
+        State.from_dict(data)
+    assert State.from_dict(data, components).to_dict() == data
+
+
+# =============================================================================
+# Copies and pickling
+# =============================================================================
+def test_pickled_state_round_trips(midgame: State) -> None:
+    copy_ = pickle.loads(pickle.dumps(midgame))
+    assert copy_.to_dict() == midgame.to_dict()
+    action = midgame.legal_actions()[0]
+    copy_.apply(action)
+    midgame.apply(action)
+    assert copy_ == midgame
+
+
+def test_copy_and_deepcopy_give_independent_states(midgame: State) -> None:
+    before = midgame.to_dict()
+    for twin in (copy.copy(midgame), copy.deepcopy(midgame), midgame.clone()):
+        assert twin == midgame
+        twin.apply(twin.legal_actions()[0])
+        assert midgame.to_dict() == before
