@@ -85,6 +85,31 @@ cdef void vt_evaluate(const void* r, const void* s, const double* w, double* out
 cdef int vt_policy(const void* r, const void* s, const double* w, int thorough, uint64_t* rng) noexcept nogil:
     return greedy_action(<const Comp*>r, <const GameState*>s, w, thorough, rng)
 
+COUNTER_NAMES = tuple([f"dice_{a}" for a in DIE_ACTIONS] + [f"god_{e}" for e in GOD_EFFECTS] + [
+    "god_tiles_played", "priests", "buildings", "tasks_done", "jewelry", "huts_on_map", "persons",
+    "start_position"])
+
+cdef enum:
+    N_COUNTERS = N_DIE_ACTIONS + N_GOD_EFFECTS + 8
+
+cdef void fill_counters(const GameState* g, int seat, int16_t* out) noexcept nogil:
+    cdef const Player* p = &g.pl[seat]
+    cdef int k, n = 0
+    for k in range(N_DIE_ACTIONS):
+        out[n] = p.dice_placed[k]; n += 1
+    for k in range(N_GOD_EFFECTS):
+        out[n] = p.gods_played[k]; n += 1
+    out[n] = p.god_tiles_played
+    out[n + 1] = priests_in_temple(g, seat)
+    out[n + 2] = popcount(p.built)
+    out[n + 3] = p.tasks_done
+    out[n + 4] = p.n_jewelry
+    out[n + 5] = popcount(p.regions)
+    out[n + 6] = p.n_persons
+    for k in range(g.n_players):
+        if g.first_order[k] == seat:
+            out[n + 7] = k
+
 cdef GameVTable BORA_BORA_VTABLE
 BORA_BORA_VTABLE.state_size = sizeof(GameState)
 BORA_BORA_VTABLE.num_actions = NUM_ACTIONS
@@ -387,21 +412,18 @@ cdef class State:
         return ranks
 
     def counters(self):
-        """Behaviour counters per seat (dice per action, God effects played, ...)."""
-        out = []
-        for i in range(self.s.n_players):
-            p = &self.s.pl[i]
-            row = {f"dice_{DIE_ACTIONS[k]}": p.dice_placed[k] for k in range(N_DIE_ACTIONS)}
-            row.update({f"god_{GOD_EFFECTS[k]}": p.gods_played[k] for k in range(N_GOD_EFFECTS)})
-            row["god_tiles_played"] = p.god_tiles_played
-            row["priests"] = priests_in_temple(&self.s, i)
-            row["buildings"] = popcount(p.built)
-            row["tasks_done"] = p.tasks_done
-            row["jewelry"] = p.n_jewelry
-            row["huts_on_map"] = popcount(p.regions)
-            row["persons"] = p.n_persons
-            out.append(row)
-        return out
+        """Behaviour counters per seat: {name: count} for each name in COUNTER_NAMES."""
+        cdef int16_t out[N_COUNTERS]
+        rows = []
+        for seat in range(self.s.n_players):
+            fill_counters(&self.s, seat, out)
+            rows.append({COUNTER_NAMES[k]: out[k] for k in range(N_COUNTERS)})
+        return rows
+
+    @property
+    def first_turn_order(self):
+        """Seats in the turn order of round 1 (position 0 started)."""
+        return [self.s.first_order[i] for i in range(self.s.n_players)]
 
     # ---- actions by name ----------------------------------------------------------
     def action_to_string(self, action):
@@ -539,14 +561,17 @@ def random_playouts(Rules rules, int games, int players, seed):
     """Plays `games` uniformly random games in compiled code (no Python per step).
 
     Game i starts from derive_seed(seed, i). Returns a dict of numpy arrays: `scores`
-    (games x players), `breakdown` (games x players x len(SOURCES)), `winner`, `decisions`
-    (real decisions per game) and `moves` (all actions, forced ones included).
+    (games x players), `breakdown` (games x players x len(SOURCES)), `counters` (games x players x
+    len(COUNTER_NAMES)), `winner`, `decisions` (real decisions per game) and `moves` (all actions,
+    forced ones included).
     """
     if not 2 <= players <= MAX_PLAYERS:
         raise ValueError(f"players must be 2, 3 or 4, got {players}")
     scores = np.zeros((games, players), dtype=np.int16)
     breakdown = np.zeros((games, players, N_SOURCES), dtype=np.int16)
+    counters = np.zeros((games, players, N_COUNTERS), dtype=np.int16)
     cdef int16_t[:, :, :] bd = breakdown
+    cdef int16_t[:, :, :] ct = counters
     winners = np.zeros(games, dtype=np.int8)
     decisions = np.zeros(games, dtype=np.int32)
     moves = np.zeros(games, dtype=np.int32)
@@ -569,7 +594,9 @@ def random_playouts(Rules rules, int games, int players, seed):
                 sc[i, k] = total_vp(&g.pl[k])
                 for src in range(N_SOURCES):
                     bd[i, k, src] = g.pl[k].vp[src]
-    return {"scores": scores, "breakdown": breakdown, "winner": winners, "decisions": decisions, "moves": moves}
+                fill_counters(&g, k, &ct[i, k, 0])
+    return {"scores": scores, "breakdown": breakdown, "counters": counters, "winner": winners,
+            "decisions": decisions, "moves": moves}
 
 
 cdef const double* _weights_pointer(const double[::1] weights) except NULL:

@@ -21,6 +21,9 @@ cdef int check_state(const Comp* c, const GameState* g) noexcept nogil:
     memset(seen, 0, sizeof(seen))
     for i in range(P):
         if not mark_seen(seen, g.order[i], P): return 4
+    memset(seen, 0, sizeof(seen))
+    for i in range(P):
+        if not mark_seen(seen, g.first_order[i], P): return 4
     for i in range(N_ACTION_TILES):
         if g.tile_low[i] < 1 or g.tile_low[i] > 7: return 5
     for i in range(TEMPLE_SPACES):

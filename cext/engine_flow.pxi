@@ -139,6 +139,8 @@ cdef void setup(const Comp* c, GameState* g, int n_players, uint64_t seed) noexc
     for i in range(MAX_PLAYERS):
         g.order[i] = i if i < n_players else -1
     shuffle_u8(g, <uint8_t*>g.order, n_players)          # turn order tiles drawn at random
+    for i in range(MAX_PLAYERS):
+        g.first_order[i] = g.order[i]
     shuffle_u8(g, perm, N_REGIONS)                          # fish tiles
     for i in range(N_REGIONS):
         g.fish_at[i] = perm[i]

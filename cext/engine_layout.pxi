@@ -56,6 +56,7 @@ GAME_DTYPE = _dtype([
     ("phase", _off(&_layout_g.phase, &_layout_g), "i1", ()),
     ("turn_idx", _off(&_layout_g.turn_idx, &_layout_g), "i1", ()),
     ("order", _off(&_layout_g.order, &_layout_g), "i1", (MAX_PLAYERS,)),
+    ("first_order", _off(&_layout_g.first_order, &_layout_g), "i1", (MAX_PLAYERS,)),
     ("tile_low", _off(&_layout_g.tile_low, &_layout_g), "i1", (N_ACTION_TILES,)),
     ("temple", _off(&_layout_g.temple, &_layout_g), "i1", (TEMPLE_SPACES,)),
     ("region_owner", _off(&_layout_g.region_owner, &_layout_g), "i1", (N_REGIONS,)),

@@ -198,6 +198,7 @@ cdef struct GameState:
     int8_t phase                            # Phase
     int8_t turn_idx                         # progress within the phase
     int8_t order[MAX_PLAYERS]               # seats in turn order
+    int8_t first_order[MAX_PLAYERS]         # seats in the turn order of round 1
     int8_t tile_low[N_ACTION_TILES]         # lowest die on each action tile, 7 = none
     int8_t temple[TEMPLE_SPACES]            # seat or -1
     int8_t region_owner[N_REGIONS]          # seat on the building space or -1

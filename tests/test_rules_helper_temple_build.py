@@ -13,7 +13,8 @@ import pytest
 
 import borabora_sim
 from borabora_sim.components import MATERIALS, PERSON_TYPES
-from tests.scenario import NO_TILE, edited, names, play, set_decision, vp
+
+from scenario import NO_TILE, edited, names, play, set_decision, vp
 
 Raw = dict[str, Any]
 Edit = Callable[[Raw, int], None]

@@ -12,7 +12,8 @@ import pytest
 
 import borabora_sim
 from borabora_sim.components import load_components
-from tests.scenario import NO_TILE, edited, names, play, set_decision, vp
+
+from scenario import NO_TILE, edited, names, play, set_decision, vp
 
 COMPONENTS = load_components()
 REGION = {rid: i for i, rid in enumerate(COMPONENTS.region_ids)}
