@@ -136,15 +136,32 @@ def derive_seed(seed, index):
     """The seed of game `index` of a run with master `seed` (the same in every process)."""
     return mix_seed(<uint64_t>seed, <uint64_t>index)
 
+cdef inline int pick_uniform(uint64_t* rng, int n) noexcept nogil:
+    rng[0] += <uint64_t>0x9E3779B97F4A7C15
+    return <int>(((mix_seed(rng[0], 0) >> 32) * <uint64_t>n) >> 32)
+
 cdef int random_rollout(const GameVTable* vt, const void* rules, void* state, int n_legal,
                         int* buf, uint64_t* rng) noexcept nogil:
     """Plays uniformly random legal actions to the end; returns the number of decisions."""
     cdef int decisions = 0
     while n_legal > 0:
-        rng[0] += <uint64_t>0x9E3779B97F4A7C15
-        n_legal = vt.step(rules, state, buf[<int>(((mix_seed(rng[0], 0) >> 32) * <uint64_t>n_legal) >> 32)], buf)
+        n_legal = vt.step(rules, state, buf[pick_uniform(rng, n_legal)], buf)
         decisions += 1
     return decisions
+
+
+def random_game_actions(Rules rules, int players, game_seed):
+    """The actions of the compiled random game `game_seed` (as played by random_playouts)."""
+    cdef int buf[NUM_ACTIONS]
+    cdef GameState g
+    cdef uint64_t rng = <uint64_t>game_seed
+    cdef int n = start(&rules.c, &g, players, rng, buf), a
+    actions = []
+    while n > 0:
+        a = buf[pick_uniform(&rng, n)]
+        actions.append(a)
+        n = step(&rules.c, &g, a, buf)
+    return actions
 
 # =============================================================================
 # Component tables
@@ -557,10 +574,10 @@ def _from_python(target, value, dtype, path):
         target[name] = item
 
 
-def random_playouts(Rules rules, int games, int players, seed):
+def random_playouts(Rules rules, int games, int players, seed, long first_game=0):
     """Plays `games` uniformly random games in compiled code (no Python per step).
 
-    Game i starts from derive_seed(seed, i). Returns a dict of numpy arrays: `scores`
+    Game i starts from derive_seed(seed, first_game + i). Returns a dict of numpy arrays: `scores`
     (games x players), `breakdown` (games x players x len(SOURCES)), `counters` (games x players x
     len(COUNTER_NAMES)), `winner`, `decisions` (real decisions per game) and `moves` (all actions,
     forced ones included).
@@ -585,7 +602,7 @@ def random_playouts(Rules rules, int games, int players, seed):
     cdef int i, k, n, src
     with nogil:
         for i in range(games):
-            rng = mix_seed(base, i)
+            rng = mix_seed(base, first_game + i)
             n = start(&rules.c, &g, players, rng, buf)
             dc[i] = random_rollout(&BORA_BORA_VTABLE, &rules.c, &g, n, buf, &rng)
             mv[i] = g.n_moves

@@ -227,13 +227,17 @@ cdef int task_have(const Comp* c, const GameState* g, int seat, const Player* p,
     return 0
 
 cdef int task_shortfall(const Comp* c, const GameState* g, int seat, const Player* p, int task) noexcept nogil:
-    """Requirement units missing; a Yellow God covers exactly one (C#20)."""
-    cdef int i, have, need, short = 0
+    """Requirement units missing. A Yellow God covers exactly one, but never a whole task (C#20):
+    a task of a single unit that is missing counts as two units short."""
+    cdef int i, have, need, short = 0, units = 0
     for i in range(MAX_TASK_REQS):
         if c.task_req_kind[task][i] < 0: break
         have = task_have(c, g, seat, p, c.task_req_kind[task][i], c.task_req_param[task][i])
         need = c.task_req_count[task][i]
+        units += need
         if have < need: short += need - have
+    if short == units and short == 1:
+        return 2
     return short
 
 cdef bint yellow_enables(const Comp* c, const GameState* g, int seat, int pay) noexcept nogil:

@@ -304,20 +304,23 @@ cdef bint ability_usable(const Comp* c, const GameState* g, int seat, int sex, i
 cdef int legal_phase_b(const Comp* c, const GameState* g, int seat, int* out) noexcept nogil:
     """C#15, C#16: one man and one woman ability; one Green God doubles or adds a different type."""
     cdef const Player* p = &g.pl[seat]
-    cdef int n = 0, sex, t, usable_now = 0
+    cdef int n = 0, sex, t
     cdef int open_types[N_SEXES]
     cdef int abilities[N_SEXES * N_PERSON_TYPES]
     cdef int n_ab = 0
+    cdef bint doubling_helps = False
     for sex in range(N_SEXES):
         open_types[sex] = 0
         for t in range(N_PERSON_TYPES):
+            if g.ab_count[sex] == 0 and not g.green_used and ability_usable(c, g, seat, sex, t, True):
+                doubling_helps = True       # a doubled ability may be the only usable one
             if ability_usable(c, g, seat, sex, t, g.green_double):
                 open_types[sex] += 1
                 if g.ab_count[sex] == 0 or g.green_extra:
                     abilities[n_ab] = A_ABILITY + sex * N_PERSON_TYPES + t
                     n_ab += 1
     if not g.green_used:
-        if n_ab > 0:
+        if doubling_helps:
             n = add_god_plays(p, GOD_GREEN_DOUBLE, out, n)
         for sex in range(N_SEXES):
             if open_types[sex] >= (2 if g.ab_count[sex] == 0 else 1):

@@ -2,7 +2,7 @@
 
 Run it only on purpose, after a deliberate rule or component change, and give the reason in the commit:
 
-    cd /work/main && PYTHONPATH=. python tests/make_golden.py
+    python tests/make_golden.py   (from the repository root, with the package built in place)
 
 For seeds 0..5 and 2, 3 and 4 players it plays a game in which each decision takes
 `legal[rng.randrange(len(legal))]` with `rng = random.Random(seed)`, and records the number of legal actions
