@@ -339,7 +339,8 @@ cdef int legal_tasks(const Comp* c, const GameState* g, int seat, bint final, in
     cdef int complete[TASK_SLOTS]
     for i in range(TASK_SLOTS):
         t = p.tasks[i]
-        if t != NO_TILE and task_shortfall(c, g, seat, p, t) <= (1 if g.yellow else 0):
+        # after a Yellow God only the tasks it is needed for (one unit short): ruling R1
+        if t != NO_TILE and task_shortfall(c, g, seat, p, t) == (1 if g.yellow else 0):
             complete[completable] = A_COMPLETE + i
             completable += 1
     if not g.yellow:
