@@ -1,72 +1,287 @@
-"""The `borabora` command line."""
+"""The `borabora` command line (also `python -m borabora_sim`)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 import time
-from collections.abc import Sequence
-
-import numpy as np
+from collections.abc import Callable, Sequence
 
 from borabora_sim import _engine
-from borabora_sim.game import check_players, check_seed, rules_for
-from borabora_sim.stats import wilson_interval
 
-EXAMPLES = """examples:
-  borabora simulate --games 1000 --players 4 --seed 0
-  python -m borabora_sim simulate --games 100000 --players 3
-"""
+EXAMPLES = {
+    "simulate": """examples:
+  borabora simulate --games 1000 --players heuristic,heuristic:fishing=never,random,random
+  borabora simulate --games 1000000 --players random,random,random,random --jobs 2 --out runs/random
+  borabora simulate --games 2000 --players mcts:iterations=200,heuristic,heuristic --out runs/m --resume
+  borabora simulate --games 500 --players heuristic,random --backend dask --scheduler tcp://10.0.0.5:8786""",
+    "report": """examples:
+  borabora report runs/random
+  borabora report runs/m --plot summary.png""",
+    "play": """examples:
+  borabora play --players human,mcts,heuristic,heuristic
+  borabora play --players human,heuristic:style=temple --seed 7""",
+    "replay": """examples:
+  borabora replay --seed 12345 --players heuristic,random,random
+  borabora replay --run runs/m --game 17""",
+    "bench": """examples:
+  borabora bench
+  borabora bench --games 50000""",
+}
+
+
+class CommandError(Exception):
+    """A problem with the command's input: printed as one line, exit status 2."""
+
+
+def split_specs(text: str) -> list[str]:
+    """'mcts:iterations=500,rollout=heuristic,heuristic,random' -> ['mcts:iterations=500,rollout=heuristic',
+    'heuristic', 'random']: a piece with '=' but no ':' continues the previous spec. ';' also separates."""
+    specs: list[str] = []
+    for group in text.split(";"):
+        for piece in filter(None, (p.strip() for p in group.split(","))):
+            if "=" in piece and ":" not in piece and specs:
+                specs[-1] += "," + piece
+            else:
+                specs.append(piece)
+    if not specs:
+        raise CommandError("--players needs at least two player specs, e.g. heuristic,random")
+    return specs
 
 
 def _positive_int(text: str) -> int:
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}") from None
     if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
     return value
 
 
-def simulate_random(games: int, players: int, seed: int, out=sys.stdout) -> dict[str, np.ndarray]:
-    """Plays `games` uniformly random games in compiled code and prints a summary."""
-    rules = rules_for()
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer in [0, 2**64), got {text!r}") from None
+    if not 0 <= value < 2**64:
+        raise argparse.ArgumentTypeError(f"must be an integer in [0, 2**64), got {text!r}")
+    return value
+
+
+# =============================================================================
+# Commands
+# =============================================================================
+def cmd_simulate(args: argparse.Namespace) -> None:
+    from borabora_sim.report import format_summary, plot_summary
+    from borabora_sim.simulate import BACKENDS, simulate
+
+    if args.backend not in BACKENDS:
+        raise CommandError(f"--backend must be one of {', '.join(BACKENDS)}")
     start = time.perf_counter()
-    result = _engine.random_playouts(rules, games, players, seed)
-    elapsed = time.perf_counter() - start
-    print(f"{games} random {players}-player games in {elapsed:.2f} s: {games / elapsed:,.0f} games/s, "
-          f"{result['decisions'].mean():.0f} decisions per game (seed {seed})", file=out)
-    print("\nwin rate by seat (95% Wilson interval; baseline "
-          f"{1 / players:.1%}):", file=out)
-    for seat in range(players):
-        wins = int(np.sum(result["winner"] == seat))
-        lo, hi = wilson_interval(wins, games)
-        print(f"  seat {seat}: {wins / games:6.1%}  [{lo:.1%}, {hi:.1%}]", file=out)
-    mean_by_source = result["breakdown"].mean(axis=(0, 1))
-    print("\nmean VP per player by source:", file=out)
-    for name, value in zip(_engine.SOURCES, mean_by_source, strict=True):
-        if value:
-            print(f"  {name:<15} {value:6.2f}", file=out)
-    print(f"  {'total':<15} {result['scores'].mean():6.2f}", file=out)
-    return result
+    frame = simulate(args.games, split_specs(args.players), seed=args.seed, n_jobs=args.jobs, backend=args.backend,
+                     out=args.out, resume=args.resume, chunk_size=args.chunk_size, scheduler=args.scheduler,
+                     progress=None if not args.quiet else False)
+    seconds = time.perf_counter() - start
+    if args.out:
+        print(f"results in {args.out} (players/ and games/ Parquet chunks)")
+    print(format_summary(frame, seconds=None if args.resume else seconds))
+    if args.plot:
+        plot_summary(frame, args.plot)
+        print(f"plot written to {args.plot}")
+
+
+def cmd_report(args: argparse.Namespace) -> None:
+    from borabora_sim.report import format_summary, plot_summary
+    from borabora_sim.simulate import RunDirectory
+
+    directory = RunDirectory(args.directory)
+    config = directory.read_manifest()
+    if config is None:
+        raise CommandError(f"{args.directory} holds no simulation run (no manifest.json)")
+    frame = directory.read()
+    done = frame["game_id"].nunique()
+    print(f"run: {done:,} of {config.games:,} games, players {', '.join(config.players)}, seed {config.seed}")
+    print(format_summary(frame))
+    if args.plot:
+        plot_summary(frame, args.plot)
+        print(f"plot written to {args.plot}")
+
+
+def _human_chooser(seat: int, read: Callable[[str], str], write: Callable[[str], None]) -> Callable:
+    from borabora_sim.render import render
+
+    def choose(state: _engine.State) -> int:
+        write("\n" + render(state, seat))
+        legal = state.legal_actions()
+        while True:
+            write(f"\nYour decision ({state.decision}):")
+            for i, action in enumerate(legal):
+                write(f"  {i:>2}: {state.action_to_string(action)}")
+            answer = read("choose a number or an action name (q to quit): ").strip()
+            if answer in ("q", "quit"):
+                raise KeyboardInterrupt
+            if answer.isdigit() and int(answer) < len(legal):
+                return legal[int(answer)]
+            try:
+                action = state.action_from_string(answer)
+            except ValueError:
+                action = -1
+            if action in legal:
+                return action
+            write(f"'{answer}' is not one of the legal choices below.")
+    return choose
+
+
+def cmd_play(args: argparse.Namespace, read: Callable[[str], str] = input,
+             write: Callable[[str], None] = print) -> None:
+    from borabora_sim.game import check_seed, new_game
+    from borabora_sim.players import make_player
+
+    specs = split_specs(args.players)
+    seed = check_seed(args.seed)
+    players = []
+    for seat, spec in enumerate(specs):
+        if spec == "human":
+            players.append(_human_chooser(seat, read, write))
+        else:
+            players.append(make_player(spec, seed + seat + 1).choose)
+    state = new_game(players=len(specs), seed=seed)
+    write(f"game seed {seed}; seats: " + ", ".join(f"{s}: {spec}" for s, spec in enumerate(specs)))
+    try:
+        while not state.is_terminal():
+            seat = state.current_player
+            action = players[seat](state)
+            if specs[seat] != "human":
+                write(f"seat {seat} ({specs[seat]}): {state.action_to_string(action)}")
+            state.apply(action)
+    except (KeyboardInterrupt, EOFError):
+        write("\ngame abandoned")
+        return
+    write(f"\nfinal scores {state.scores()}; winner seat {state.winner()}")
+    for seat, row in enumerate(state.score_breakdown()):
+        write(f"  seat {seat}: " + ", ".join(f"{k} {v}" for k, v in row.items() if v))
+
+
+def cmd_replay(args: argparse.Namespace) -> None:
+    from borabora_sim.simulate import RunDirectory, replay, seat_specs
+
+    if args.run:
+        config = RunDirectory(args.run).read_manifest()
+        if config is None:
+            raise CommandError(f"{args.run} holds no simulation run (no manifest.json)")
+        if args.game is None or not 0 <= args.game < config.games:
+            raise CommandError(f"--game must be a game id in 0..{config.games - 1}")
+        seed, specs = _engine.derive_seed(config.seed, args.game), seat_specs(config, args.game)
+    else:
+        if args.seed is None or args.players is None:
+            raise CommandError("give --seed and --players, or --run and --game")
+        seed, specs = args.seed, split_specs(args.players)
+    print("\n".join(replay(seed, specs)))
+
+
+def cmd_bench(args: argparse.Namespace) -> None:
+    import numpy as np
+
+    from borabora_sim.game import new_game, rules_for
+    from borabora_sim.simulate import simulate
+
+    rules = rules_for()
+    _engine.random_playouts(rules, 200, 4, 0)
+    rows = []
+    for players in (2, 3, 4):
+        start = time.perf_counter()
+        out = _engine.random_playouts(rules, args.games, players, 1)
+        seconds = time.perf_counter() - start
+        rows.append((f"compiled random playouts, {players} players, 1 core", f"{args.games / seconds:,.0f} games/s",
+                     f"{out['decisions'].mean():.0f} decisions/game"))
+    rng = np.random.default_rng(0)
+    state, steps, start = new_game(4, seed=0), 0, time.perf_counter()
+    while steps < 100_000:
+        if state.is_terminal():
+            state = new_game(4, seed=steps)
+        legal = state.legal_actions()
+        state.apply(legal[rng.integers(len(legal))])
+        steps += 1
+    rows.append(("Python-driven stepping (legal_actions + apply)",
+                 f"{(time.perf_counter() - start) / steps * 1e6:.2f} us/step", ""))
+    timings = {}
+    for jobs in (1, 2):
+        start = time.perf_counter()
+        simulate(args.games * 2, ["random"] * 4, seed=3, n_jobs=jobs, progress=False, chunk_size=args.games // 2)
+        timings[jobs] = time.perf_counter() - start
+        rows.append((f"simulate() to a DataFrame, {jobs} worker(s)",
+                     f"{args.games * 2 / timings[jobs]:,.0f} games/s", ""))
+    rows.append(("speed-up of 2 workers over 1", f"{timings[1] / timings[2]:.2f}x", ""))
+    width = max(len(r[0]) for r in rows)
+    for name, value, note in rows:
+        print(f"{name:<{width}}  {value:>16}  {note}")
+
+
+# =============================================================================
+# Parser
+# =============================================================================
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="borabora", description="Simulate, analyse and play Bora Bora.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def sub(name: str, help_text: str) -> argparse.ArgumentParser:
+        return commands.add_parser(name, help=help_text, description=help_text, epilog=EXAMPLES[name],
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+
+    sim = sub("simulate", "play many games in parallel and print a summary")
+    sim.add_argument("--games", type=_positive_int, default=1000, help="number of games (default 1000)")
+    sim.add_argument("--players", default="heuristic,heuristic:fishing=never,random,random",
+                     help="player specs, one per seat, comma-separated (default: %(default)s)")
+    sim.add_argument("--jobs", type=int, default=-1, help="worker processes (-1: all cores; default -1)")
+    sim.add_argument("--seed", type=_seed, default=0, help="master seed (default 0)")
+    sim.add_argument("--out", help="directory for the Parquet result (streamed; needed for --resume)")
+    sim.add_argument("--resume", action="store_true", help="finish an interrupted run in --out")
+    sim.add_argument("--backend", default="loky", help="loky (default), multiprocessing, threading, sequential, dask")
+    sim.add_argument("--scheduler", help="Dask scheduler address (with --backend dask; default: a local cluster)")
+    sim.add_argument("--chunk-size", type=_positive_int, help="games per chunk (default from the players)")
+    sim.add_argument("--plot", help="also write a summary plot (PNG)")
+    sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    sim.set_defaults(run=cmd_simulate)
+
+    rep = sub("report", "summary tables (and a plot) of a simulation result")
+    rep.add_argument("directory", help="a --out directory of borabora simulate")
+    rep.add_argument("--plot", help="write a summary plot (PNG)")
+    rep.set_defaults(run=cmd_report)
+
+    play = sub("play", "play in the terminal against the AI")
+    play.add_argument("--players", default="human,heuristic,heuristic,heuristic",
+                      help="specs by seat, 'human' for you (default: %(default)s)")
+    play.add_argument("--seed", type=_seed, default=None, help="game seed (default: random)")
+    play.set_defaults(run=cmd_play)
+
+    rp = sub("replay", "print one game as a readable log")
+    rp.add_argument("--seed", type=_seed, help="game seed")
+    rp.add_argument("--players", help="player specs by seat")
+    rp.add_argument("--run", help="a simulation directory (with --game)")
+    rp.add_argument("--game", type=int, help="game id in that run")
+    rp.set_defaults(run=cmd_replay)
+
+    bench = sub("bench", "engine and simulator throughput on this machine")
+    bench.add_argument("--games", type=_positive_int, default=20000, help="games per row (default 20000)")
+    bench.set_defaults(run=cmd_bench)
+    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="borabora", description="Bora Bora simulations.",
-                                     epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    commands = parser.add_subparsers(dest="command", required=True)
-    sim = commands.add_parser("simulate", help="play random games and print a summary", epilog=EXAMPLES,
-                              formatter_class=argparse.RawDescriptionHelpFormatter)
-    sim.add_argument("--games", type=_positive_int, default=1000, help="number of games (default 1000)")
-    sim.add_argument("--players", type=int, default=4, help="2, 3 or 4 (default 4)")
-    sim.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        check_players(args.players)
-        check_seed(args.seed)
-    except ValueError as exc:
-        parser.exit(2, f"borabora: error: {exc}\n")
-    simulate_random(args.games, args.players, args.seed)
+        args.run(args)
+    except (CommandError, ValueError, FileExistsError, FileNotFoundError, ImportError) as exc:
+        print(f"borabora {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"borabora {args.command}: interrupted", file=sys.stderr)
+        return 130
     return 0
 
 
 if __name__ == "__main__":
     sys.exit(main())
+

@@ -21,7 +21,7 @@ class GameRecord:
     ranks: list[int]
     breakdown: list[dict[str, int]]
     counters: list[dict[str, int]]
-    decisions: int
+    decisions: int          # choices made by players (forced moves are not counted)
     seconds: float
     actions: list[int] = field(default_factory=list)
 
@@ -32,11 +32,13 @@ def play_game(players: Sequence[Player], seed: int, game: Game | None = None, ke
     start = time.perf_counter()
     state = game.new_initial_state(players=len(players), seed=seed)
     actions: list[int] = []
+    decisions = 0
     while not state.is_terminal():
         action = players[state.current_player].choose(state)
         state.apply(action)
+        decisions += 1
         if keep_actions:
             actions.append(action)
     return GameRecord(seed=seed, scores=state.scores(), winner=state.winner(), ranks=state.ranks(),
-                      breakdown=state.score_breakdown(), counters=state.counters(), decisions=state.move_count,
+                      breakdown=state.score_breakdown(), counters=state.counters(), decisions=decisions,
                       seconds=time.perf_counter() - start, actions=actions)

@@ -420,13 +420,7 @@ cdef class State:
 
     def ranks(self):
         """1-based rank of each seat, ties broken like winner()."""
-        scores = self.scores()
-        pos = {s: i for i, s in enumerate(self.turn_order)}
-        ordered = sorted(range(self.s.n_players), key=lambda s: (-scores[s], pos[s]))
-        ranks = [0] * self.s.n_players
-        for r, s in enumerate(ordered):
-            ranks[s] = r + 1
-        return ranks
+        return [rank_of(&self.s, seat) for seat in range(self.s.n_players)]
 
     def counters(self):
         """Behaviour counters per seat: {name: count} for each name in COUNTER_NAMES."""
@@ -574,6 +568,19 @@ def _from_python(target, value, dtype, path):
         target[name] = item
 
 
+cdef int rank_of(const GameState* g, int seat) noexcept nogil:
+    """1-based rank: more VP first, ties to the earlier place in the last turn order (C#26)."""
+    cdef int i, t, v = total_vp(&g.pl[seat]), rank = 1, mine = 0
+    for i in range(g.n_players):
+        if g.order[i] == seat:
+            mine = i
+    for i in range(g.n_players):
+        t = total_vp(&g.pl[g.order[i]])
+        if t > v or (t == v and i < mine):
+            rank += 1
+    return rank
+
+
 def random_playouts(Rules rules, int games, int players, seed, long first_game=0):
     """Plays `games` uniformly random games in compiled code (no Python per step).
 
@@ -587,6 +594,8 @@ def random_playouts(Rules rules, int games, int players, seed, long first_game=0
     scores = np.zeros((games, players), dtype=np.int16)
     breakdown = np.zeros((games, players, N_SOURCES), dtype=np.int16)
     counters = np.zeros((games, players, N_COUNTERS), dtype=np.int16)
+    ranks = np.zeros((games, players), dtype=np.int8)
+    cdef int8_t[:, :] rk = ranks
     cdef int16_t[:, :, :] bd = breakdown
     cdef int16_t[:, :, :] ct = counters
     winners = np.zeros(games, dtype=np.int8)
@@ -612,8 +621,9 @@ def random_playouts(Rules rules, int games, int players, seed, long first_game=0
                 for src in range(N_SOURCES):
                     bd[i, k, src] = g.pl[k].vp[src]
                 fill_counters(&g, k, &ct[i, k, 0])
-    return {"scores": scores, "breakdown": breakdown, "counters": counters, "winner": winners,
-            "decisions": decisions, "moves": moves}
+                rk[i, k] = rank_of(&g, k)
+    return {"scores": scores, "breakdown": breakdown, "counters": counters, "ranks": ranks,
+            "winner": winners, "decisions": decisions, "moves": moves}
 
 
 cdef const double* _weights_pointer(const double[::1] weights) except NULL:
