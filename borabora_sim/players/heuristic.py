@@ -96,6 +96,6 @@ class HeuristicPlayer(SeededPlayer):
         return int(_engine.heuristic_action(state, self.weights, self.next_seed(), self.thorough))
 
     def spec(self) -> str:
-        options = [f"style={self.style}", f"fishing={self.fishing}"]
+        options = [f"style={self.style}", f"fishing={self.fishing}"] + ([] if self.thorough else ["thorough=false"])
         options += [f"w_{key}={value:g}" for key, value in self.overrides.items()]
         return f"{self.name}:{','.join(options)}"

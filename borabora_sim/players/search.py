@@ -25,25 +25,50 @@ class RootStat:
     mean_value: float
 
 
-class _SearchPlayer(SeededPlayer):
-    rollout: str
-    style: str
+ROLLOUT_PARAMS: dict[str, Param] = {
+    "rollout": Param(parse_choice("random", "heuristic"), "random | heuristic"),
+    "rollout_depth": Param(int, "decisions before the rollout is cut off and evaluated (-1: to the end)"),
+    "margin": Param(parse_float, "weight of the score margin in the reward, 0..1 (default 0)"),
+    "style": Param(parse_choice(*STYLES), "heuristic weights for rollouts / cut-offs"),
+}
 
-    def __init__(self, seed: int | None) -> None:
-        super().__init__(seed)
+SearchResult = tuple[int, list[tuple[int, int, float]]]
+
+
+class _SearchPlayer(SeededPlayer):
+    """Shared by the search players: rollout options, the search call, and the root statistics."""
+
+    def __init__(self, rollout: str, rollout_depth: int, margin: float, style: str, seed: int | None) -> None:
+        if not 0.0 <= margin <= 1.0:
+            raise ValueError(f"margin must be in [0, 1], got {margin}")
+        if style not in STYLES:
+            raise ValueError(f"unknown style {style!r}; styles: {', '.join(STYLES)}")
+        self.rollout = rollout
+        self.rollout_depth = rollout_depth
+        self.margin = margin
+        self.style = style
         self.last_stats: list[RootStat] = []
         self.last_iterations = 0
+        super().__init__(seed)
 
-    def _search_options(self) -> dict[str, object]:
+    def _search(self, state: GameState, legal: list[int], options: dict[str, object]) -> SearchResult:
+        raise NotImplementedError
+
+    def choose(self, state: GameState) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
         heuristic = self.rollout == "heuristic"
-        return {"heuristic_rollout": heuristic, "rollout_depth": self.rollout_depth,
-                "margin_weight": self.margin,
-                "weights": weights_for(self.style) if heuristic or self.rollout_depth >= 0 else None}
-
-    def _record(self, state: GameState, done: int, stats: list[tuple[int, int, float]]) -> int:
+        options = {"heuristic_rollout": heuristic, "rollout_depth": self.rollout_depth,
+                   "margin_weight": self.margin, "seed": self.next_seed(),
+                   "weights": weights_for(self.style) if heuristic or self.rollout_depth >= 0 else None}
+        done, stats = self._search(state, legal, options)
         self.last_iterations = done
         self.last_stats = [RootStat(a, state.action_to_string(a), v, m) for a, v, m in stats]
         return self.last_stats[0].action
+
+    def _rollout_spec(self) -> str:
+        return f"rollout={self.rollout},rollout_depth={self.rollout_depth},margin={self.margin:g},style={self.style}"
 
     def explain(self, top: int = 10) -> str:
         """The root actions of the last decision, by name, with visits and mean value (reward in [0, 1])."""
@@ -74,10 +99,7 @@ class MCTSPlayer(_SearchPlayer):
         "iterations": Param(parse_positive_int, "iterations per decision (default 1000)"),
         "seconds": Param(parse_float, "time per decision instead of iterations"),
         "c": Param(parse_float, "UCT exploration constant (default 0.7)"),
-        "rollout": Param(parse_choice("random", "heuristic"), "random | heuristic"),
-        "rollout_depth": Param(int, "decisions before the rollout is cut off and evaluated (-1: to the end)"),
-        "margin": Param(parse_float, "weight of the score margin in the reward, 0..1 (default 0)"),
-        "style": Param(parse_choice(*STYLES), "heuristic weights for rollouts / cut-offs"),
+        **ROLLOUT_PARAMS,
     }
 
     def __init__(self, iterations: int = 1000, seconds: float = 0.0, c: float = 0.7, rollout: str = "random",
@@ -85,29 +107,18 @@ class MCTSPlayer(_SearchPlayer):
                  seed: int | None = None) -> None:
         if iterations <= 0 and seconds <= 0:
             raise ValueError("MCTSPlayer needs iterations > 0 or seconds > 0")
-        if not 0.0 <= margin <= 1.0:
-            raise ValueError(f"margin must be in [0, 1], got {margin}")
         self.iterations = iterations if seconds <= 0 else 0
         self.seconds = seconds
         self.c = c
-        self.rollout = rollout
-        self.rollout_depth = rollout_depth
-        self.margin = margin
-        self.style = style
-        super().__init__(seed)
+        super().__init__(rollout, rollout_depth, margin, style, seed)
 
-    def choose(self, state: GameState) -> int:
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        done, stats = _search.run_mcts(state.search_handles(), state.current_player, iterations=self.iterations,
-                                       seconds=self.seconds, c_uct=self.c, seed=self.next_seed(),
-                                       **self._search_options())
-        return self._record(state, done, stats)
+    def _search(self, state: GameState, legal: list[int], options: dict[str, object]) -> SearchResult:
+        return _search.run_mcts(state.search_handles(), state.current_player, iterations=self.iterations,
+                                seconds=self.seconds, c_uct=self.c, **options)
 
     def spec(self) -> str:
         budget = f"seconds={self.seconds:g}" if self.seconds > 0 else f"iterations={self.iterations}"
-        return f"{self.name}:{budget},c={self.c:g},rollout={self.rollout},rollout_depth={self.rollout_depth}"
+        return f"{self.name}:{budget},c={self.c:g},{self._rollout_spec()}"
 
 
 class FlatMCPlayer(_SearchPlayer):
@@ -116,28 +127,17 @@ class FlatMCPlayer(_SearchPlayer):
     name = "flatmc"
     params: ClassVar[dict[str, Param]] = {
         "rollouts": Param(parse_positive_int, "rollouts per legal action (default 100)"),
-        "rollout": Param(parse_choice("random", "heuristic"), "random | heuristic"),
-        "rollout_depth": Param(int, "decisions before the rollout is cut off and evaluated (-1: to the end)"),
-        "margin": Param(parse_float, "weight of the score margin in the reward, 0..1 (default 0)"),
-        "style": Param(parse_choice(*STYLES), "heuristic weights for rollouts / cut-offs"),
+        **ROLLOUT_PARAMS,
     }
 
     def __init__(self, rollouts: int = 100, rollout: str = "random", rollout_depth: int = -1, margin: float = 0.0,
                  style: str = "balanced", seed: int | None = None) -> None:
         self.rollouts = rollouts
-        self.rollout = rollout
-        self.rollout_depth = rollout_depth
-        self.margin = margin
-        self.style = style
-        super().__init__(seed)
+        super().__init__(rollout, rollout_depth, margin, style, seed)
 
-    def choose(self, state: GameState) -> int:
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        done, stats = _search.run_flat_mc(state.search_handles(), state.current_player, legal,
-                                          rollouts=self.rollouts, seed=self.next_seed(), **self._search_options())
-        return self._record(state, done, stats)
+    def _search(self, state: GameState, legal: list[int], options: dict[str, object]) -> SearchResult:
+        return _search.run_flat_mc(state.search_handles(), state.current_player, legal, rollouts=self.rollouts,
+                                   **options)
 
     def spec(self) -> str:
-        return f"{self.name}:rollouts={self.rollouts},rollout={self.rollout}"
+        return f"{self.name}:rollouts={self.rollouts},{self._rollout_spec()}"
