@@ -36,6 +36,7 @@ cdef struct Config:
     double margin_weight           # reward = (1 - m) * win + m * normalised score
     double temperature             # evaluation units per e-fold in the cut-off win estimate
     const double* weights          # the game's heuristic weights (or NULL)
+    const unsigned char* root_allowed   # actions the root player may choose at the root (NULL: all)
     uint64_t seed
 
 cdef struct Scratch:
@@ -124,6 +125,13 @@ cdef long mcts(const GameVTable* vt, const void* rules, const void* root, int ro
         depth = 1
         while n > 0 and depth < MAX_TREE_DEPTH:
             mover = vt.current_player(sc.state)
+            if node == 0 and cfg.root_allowed != NULL:
+                untried = 0
+                for i in range(n):
+                    if cfg.root_allowed[sc.legal[i]]:
+                        sc.legal[untried] = sc.legal[i]
+                        untried += 1
+                n = untried
             sc.stamp += 1
             for i in range(n):
                 sc.stamp_legal[sc.legal[i]] = sc.stamp
@@ -264,6 +272,7 @@ cdef Config make_config(const GameVTable* vt, long iterations, double seconds, d
     cfg.temperature = temperature
     cfg.seed = seed
     cfg.weights = NULL
+    cfg.root_allowed = NULL
     if weights is not None:
         w = weights
         if w.shape[0] != vt.num_weights:
@@ -278,9 +287,10 @@ cdef Config make_config(const GameVTable* vt, long iterations, double seconds, d
 
 def run_mcts(handles, int root_player, long iterations=1000, double seconds=0.0, double c_uct=0.7,
              bint heuristic_rollout=False, int rollout_depth=-1, double margin_weight=0.0,
-             double temperature=10.0, weights=None, uint64_t seed=0, long max_nodes=0):
+             double temperature=10.0, weights=None, uint64_t seed=0, long max_nodes=0, root_actions=None):
     """Runs IS-MCTS from the state in `handles` (State.search_handles()) for `root_player`.
 
+    `root_actions` restricts the actions considered at the root (None: every legal action).
     Returns (iterations done, list of (action, visits, mean reward for root_player)) for the
     root's children, most visited first.
     """
@@ -288,6 +298,13 @@ def run_mcts(handles, int root_player, long iterations=1000, double seconds=0.0,
     w = None if weights is None else np.ascontiguousarray(weights, dtype=np.float64)
     cdef Config cfg = make_config(h.vt, iterations, seconds, c_uct, heuristic_rollout, rollout_depth,
                                   margin_weight, temperature, w, seed)
+    allowed = None
+    cdef const unsigned char[::1] allowed_view
+    if root_actions is not None:
+        allowed = np.zeros(h.vt.num_actions, dtype=np.uint8)
+        allowed[np.asarray(list(root_actions), dtype=np.intp)] = 1
+        allowed_view = allowed
+        cfg.root_allowed = &allowed_view[0]
     if max_nodes <= 0:
         max_nodes = (iterations if iterations > 0 else 200000) + 1
     cdef Node* nodes = <Node*>malloc(max_nodes * sizeof(Node))

@@ -30,7 +30,15 @@ ROLLOUT_PARAMS: dict[str, Param] = {
     "rollout_depth": Param(int, "decisions before the rollout is cut off and evaluated (-1: to the end)"),
     "margin": Param(parse_float, "weight of the score margin in the reward, 0..1 (default 0)"),
     "style": Param(parse_choice(*STYLES), "heuristic weights for rollouts / cut-offs"),
+    "fishing": Param(parse_choice("never", "normal", "prefer"),
+                     "never: no fishing at its own decisions unless nothing else is legal; prefer: fish whenever a "
+                     "fishing move is within 0.02 of the best mean value"),
 }
+PREFER_MARGIN = 0.02
+
+
+def is_fishing(name: str) -> bool:
+    return name.endswith(" on fishing")
 
 SearchResult = tuple[int, list[tuple[int, int, float]]]
 
@@ -38,7 +46,10 @@ SearchResult = tuple[int, list[tuple[int, int, float]]]
 class _SearchPlayer(SeededPlayer):
     """Shared by the search players: rollout options, the search call, and the root statistics."""
 
-    def __init__(self, rollout: str, rollout_depth: int, margin: float, style: str, seed: int | None) -> None:
+    def __init__(self, rollout: str, rollout_depth: int, margin: float, style: str, fishing: str,
+                 seed: int | None) -> None:
+        if fishing not in ("never", "normal", "prefer"):
+            raise ValueError(f"fishing must be never, normal or prefer; got {fishing!r}")
         if not 0.0 <= margin <= 1.0:
             raise ValueError(f"margin must be in [0, 1], got {margin}")
         if style not in STYLES:
@@ -47,6 +58,7 @@ class _SearchPlayer(SeededPlayer):
         self.rollout_depth = rollout_depth
         self.margin = margin
         self.style = style
+        self.fishing = fishing
         self.last_stats: list[RootStat] = []
         self.last_iterations = 0
         super().__init__(seed)
@@ -62,13 +74,24 @@ class _SearchPlayer(SeededPlayer):
         options = {"heuristic_rollout": heuristic, "rollout_depth": self.rollout_depth,
                    "margin_weight": self.margin, "seed": self.next_seed(),
                    "weights": weights_for(self.style) if heuristic or self.rollout_depth >= 0 else None}
+        if self.fishing == "never":
+            others = [a for a in legal if not is_fishing(state.action_to_string(a))]
+            if len(others) == 1:
+                return others[0]
+            legal = others or legal
         done, stats = self._search(state, legal, options)
         self.last_iterations = done
         self.last_stats = [RootStat(a, state.action_to_string(a), v, m) for a, v, m in stats]
+        if self.fishing == "prefer":
+            best = self.last_stats[0].mean_value
+            for stat in self.last_stats:
+                if is_fishing(stat.name) and stat.mean_value >= best - PREFER_MARGIN:
+                    return stat.action
         return self.last_stats[0].action
 
     def _rollout_spec(self) -> str:
-        return f"rollout={self.rollout},rollout_depth={self.rollout_depth},margin={self.margin:g},style={self.style}"
+        return (f"rollout={self.rollout},rollout_depth={self.rollout_depth},margin={self.margin:g},"
+                f"style={self.style},fishing={self.fishing}")
 
     def explain(self, top: int = 10) -> str:
         """The root actions of the last decision, by name, with visits and mean value (reward in [0, 1])."""
@@ -103,18 +126,18 @@ class MCTSPlayer(_SearchPlayer):
     }
 
     def __init__(self, iterations: int = 1000, seconds: float = 0.0, c: float = 0.7, rollout: str = "random",
-                 rollout_depth: int = -1, margin: float = 0.0, style: str = "balanced",
+                 rollout_depth: int = -1, margin: float = 0.0, style: str = "balanced", fishing: str = "normal",
                  seed: int | None = None) -> None:
         if iterations <= 0 and seconds <= 0:
             raise ValueError("MCTSPlayer needs iterations > 0 or seconds > 0")
         self.iterations = iterations if seconds <= 0 else 0
         self.seconds = seconds
         self.c = c
-        super().__init__(rollout, rollout_depth, margin, style, seed)
+        super().__init__(rollout, rollout_depth, margin, style, fishing, seed)
 
     def _search(self, state: GameState, legal: list[int], options: dict[str, object]) -> SearchResult:
         return _search.run_mcts(state.search_handles(), state.current_player, iterations=self.iterations,
-                                seconds=self.seconds, c_uct=self.c, **options)
+                                seconds=self.seconds, c_uct=self.c, root_actions=legal, **options)
 
     def spec(self) -> str:
         budget = f"seconds={self.seconds:g}" if self.seconds > 0 else f"iterations={self.iterations}"
@@ -131,9 +154,9 @@ class FlatMCPlayer(_SearchPlayer):
     }
 
     def __init__(self, rollouts: int = 100, rollout: str = "random", rollout_depth: int = -1, margin: float = 0.0,
-                 style: str = "balanced", seed: int | None = None) -> None:
+                 style: str = "balanced", fishing: str = "normal", seed: int | None = None) -> None:
         self.rollouts = rollouts
-        super().__init__(rollout, rollout_depth, margin, style, seed)
+        super().__init__(rollout, rollout_depth, margin, style, fishing, seed)
 
     def _search(self, state: GameState, legal: list[int], options: dict[str, object]) -> SearchResult:
         return _search.run_flat_mc(state.search_handles(), state.current_player, legal, rollouts=self.rollouts,
