@@ -23,7 +23,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from borabora_sim import _engine
-from borabora_sim.game import BoraBora, check_players, check_seed, rules_for
+from borabora_sim.game import PLAYER_COUNTS, BoraBora, check_players, check_seed, rules_for
 from borabora_sim.match import play_game
 from borabora_sim.players import make_player
 
@@ -44,6 +44,8 @@ class RunConfig:
     seed: int
     rotate_seats: bool
     chunk_size: int
+    components: str | None = None           # a component file (None: the built-in data)
+    components_fingerprint: str = ""        # its content hash: a resumed run must use the same data
     schema_version: int = SCHEMA_VERSION
 
     @property
@@ -119,17 +121,18 @@ def _chunk_arrays(config: RunConfig, start: int, end: int) -> dict[str, np.ndarr
     specs = [seat_specs(config, g) for g in range(start, end)]
     if all(spec == "random" for spec in config.players):
         began = time.perf_counter()
-        out = _engine.random_playouts(rules_for(), n, players, config.seed, first_game=start)
+        out = _engine.random_playouts(rules_for(config.components), n, players, config.seed, first_game=start)
         out["wall_time"] = np.full(n, (time.perf_counter() - began) / n, dtype=np.float32)
         counters = out.pop("counters")
         out["start_position"] = counters[:, :, _engine.COUNTER_NAMES.index("start_position")]
         out["counters"] = counters[:, :, [_engine.COUNTER_NAMES.index(c) for c in COUNTERS]]
     else:
+        game = BoraBora(config.components)
         out = {key: [] for key in ("scores", "ranks", "breakdown", "counters", "winner", "decisions", "wall_time",
                                    "start_position")}
         for seed, seat_spec in zip(seeds, specs, strict=True):
             record = play_game([make_player(spec, player_seed(int(seed), s)) for s, spec in enumerate(seat_spec)],
-                               int(seed))
+                               int(seed), game)
             out["scores"].append(record.scores)
             out["ranks"].append(record.ranks)
             out["breakdown"].append([[row[name] for name in SOURCES] for row in record.breakdown])
@@ -229,8 +232,11 @@ class RunDirectory:
                 raise FileExistsError(f"{self.path} already holds a run; pass resume=True (--resume) to finish it, "
                                       "or choose a new directory")
             if existing != config:
-                raise ValueError(f"{self.path} holds a different run: {asdict(existing)}; "
-                                 f"asked for {asdict(config)}")
+                old, new = asdict(existing), asdict(config)
+                differences = "; ".join(f"{key} {old[key]!r} there, {new[key]!r} asked"
+                                        for key in old if old[key] != new[key])
+                raise ValueError(f"{self.path} holds a different run ({differences}); resume it with the same "
+                                 "games, players, seed, seat rotation and chunk size, or choose a new directory")
             return self.done_chunks()
         (self.path / "players").mkdir(parents=True, exist_ok=True)
         (self.path / "games").mkdir(parents=True, exist_ok=True)
@@ -272,9 +278,10 @@ def _parallel_chunks(config: RunConfig, todo: list[tuple[int, int, int]], n_jobs
         with parallel_config(backend="dask"):
             yield from Parallel(n_jobs=n_jobs, return_as="generator_unordered")(jobs)
     finally:
-        if scheduler is None:
-            client.close()
-            client.cluster.close()
+        cluster = client.cluster if scheduler is None else None    # a cluster we started; never a user's
+        client.close()
+        if cluster is not None:
+            cluster.close()
 
 
 def _dask_client(scheduler: str | None, n_jobs: int):
@@ -296,15 +303,19 @@ def _progress(total: int, initial: int, enabled: bool | None):
 
 
 def check_config(games: int, players: Sequence[str], seed: int, n_jobs: int, backend: str,
-                 chunk_size: int | None, rotate_seats: bool = True) -> RunConfig:
+                 chunk_size: int | None, rotate_seats: bool = True,
+                 components: str | os.PathLike[str] | None = None) -> RunConfig:
     """The run configuration, or a ValueError that says which argument is wrong and what is allowed."""
     if isinstance(games, bool) or not isinstance(games, int) or games <= 0:
         raise ValueError(f"games must be a positive integer, got {games!r}")
     if isinstance(players, str):
         raise ValueError("players must be a list of player specs, e.g. ['heuristic', 'random', 'random']")
     specs = tuple(players)
-    check_players(len(specs))
+    if len(specs) not in PLAYER_COUNTS:
+        raise ValueError(f"players must list 2, 3 or 4 player specs (one per seat), got {len(specs)}: {list(specs)}")
     for spec in specs:
+        if not isinstance(spec, str):
+            raise ValueError(f"each player must be a spec string such as 'heuristic' or 'random', got {spec!r}")
         make_player(spec, 0)            # raises a ValueError naming what is allowed
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
@@ -313,25 +324,28 @@ def check_config(games: int, players: Sequence[str], seed: int, n_jobs: int, bac
     size = default_chunk_size(specs) if chunk_size is None else chunk_size
     if isinstance(size, bool) or not isinstance(size, int) or size <= 0:
         raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
+    path = None if components is None else str(Path(components).resolve())
     return RunConfig(games=games, players=specs, seed=check_seed(seed), rotate_seats=bool(rotate_seats),
-                     chunk_size=size)
+                     chunk_size=size, components=path, components_fingerprint=rules_for(path).fingerprint)
 
 
 def simulate(games: int, players: Sequence[str] = DEFAULT_PLAYERS, seed: int = 0, n_jobs: int = -1,
              backend: str = "loky", rotate_seats: bool = True, out: str | os.PathLike[str] | None = None,
              resume: bool = False, chunk_size: int | None = None, scheduler: str | None = None,
-             progress: bool | None = None, load: bool = True) -> pd.DataFrame | None:
+             progress: bool | None = None, load: bool = True,
+             components: str | os.PathLike[str] | None = None) -> pd.DataFrame | None:
     """Plays `games` games between `players` (player specs, one per seat) and returns one row per player per
     game (see docs/simulation.md for the columns); `games_table()` derives the per-game table.
 
     With `out`, chunks stream into a Parquet dataset in that directory as they finish (memory stays flat); an
     interrupted run continues with `resume=True`. `load=False` then skips reading the result back.
+    `components` names a component file (a variant of the built-in data, see docs/components.md).
 
     >>> df = simulate(20, ["heuristic", "random"], seed=1, n_jobs=1, progress=False)
     >>> len(df), sorted(df["spec"].unique())
     (40, ['heuristic', 'random'])
     """
-    config = check_config(games, players, seed, n_jobs, backend, chunk_size, rotate_seats)
+    config = check_config(games, players, seed, n_jobs, backend, chunk_size, rotate_seats, components)
     chunks = config.chunks()
     directory = RunDirectory(out) if out is not None else None
     done = directory.start(config, resume) if directory is not None else set()
@@ -369,15 +383,15 @@ def games_table(players: pd.DataFrame) -> pd.DataFrame:
     }).reset_index()
 
 
-def replay(game_seed: int, players: Sequence[str]) -> list[str]:
+def replay(game_seed: int, players: Sequence[str], components: str | os.PathLike[str] | None = None) -> list[str]:
     """A readable log of one game: the game with seed `game_seed` and these specs by seat, as the simulator
     plays it (each player seeded from the game seed)."""
     specs = list(players)
     check_players(len(specs))
-    game = BoraBora()
+    game = BoraBora(components)
     state = game.new_initial_state(players=len(specs), seed=game_seed)
     if all(spec == "random" for spec in specs):
-        actions = iter(_engine.random_game_actions(rules_for(), len(specs), game_seed))
+        actions = iter(_engine.random_game_actions(game.rules, len(specs), game_seed))
         choose = [lambda _state: next(actions)] * len(specs)
     else:
         choose = [make_player(spec, player_seed(game_seed, s)).choose for s, spec in enumerate(specs)]
