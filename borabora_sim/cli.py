@@ -6,6 +6,7 @@ import argparse
 import sys
 import time
 from collections.abc import Callable, Sequence
+from typing import NoReturn
 
 from borabora_sim import _engine
 
@@ -32,6 +33,13 @@ EXAMPLES = {
 
 class CommandError(Exception):
     """A problem with the command's input: printed as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line, `borabora <cmd>: error: ...`, exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def split_specs(text: str) -> list[str]:
@@ -87,8 +95,7 @@ def cmd_simulate(args: argparse.Namespace) -> None:
         print(f"results in {args.out} (players/ and games/ Parquet chunks)")
     print(format_summary(frame, seconds=None if args.resume else seconds))
     if args.plot:
-        plot_summary(frame, args.plot)
-        print(f"plot written to {args.plot}")
+        print("plots written to " + ", ".join(plot_summary(frame, args.plot)))
 
 
 def cmd_report(args: argparse.Namespace) -> None:
@@ -104,8 +111,7 @@ def cmd_report(args: argparse.Namespace) -> None:
     print(f"run: {done:,} of {config.games:,} games, players {', '.join(config.players)}, seed {config.seed}")
     print(format_summary(frame))
     if args.plot:
-        plot_summary(frame, args.plot)
-        print(f"plot written to {args.plot}")
+        print("plots written to " + ", ".join(plot_summary(frame, args.plot)))
 
 
 def _human_chooser(seat: int, read: Callable[[str], str], write: Callable[[str], None]) -> Callable:
@@ -121,7 +127,7 @@ def _human_chooser(seat: int, read: Callable[[str], str], write: Callable[[str],
             answer = read("choose a number or an action name (q to quit): ").strip()
             if answer in ("q", "quit"):
                 raise KeyboardInterrupt
-            if answer.isdigit() and int(answer) < len(legal):
+            if answer.isdecimal() and int(answer) < len(legal):
                 return legal[int(answer)]
             try:
                 action = state.action_from_string(answer)
@@ -173,11 +179,12 @@ def cmd_replay(args: argparse.Namespace) -> None:
         if args.game is None or not 0 <= args.game < config.games:
             raise CommandError(f"--game must be a game id in 0..{config.games - 1}")
         seed, specs = _engine.derive_seed(config.seed, args.game), seat_specs(config, args.game)
+        components = config.components          # the run's component file, if it used one
     else:
         if args.seed is None or args.players is None:
             raise CommandError("give --seed and --players, or --run and --game")
-        seed, specs = args.seed, split_specs(args.players)
-    print("\n".join(replay(seed, specs)))
+        seed, specs, components = args.seed, split_specs(args.players), None
+    print("\n".join(replay(seed, specs, components)))
 
 
 def cmd_bench(args: argparse.Namespace) -> None:
@@ -208,7 +215,8 @@ def cmd_bench(args: argparse.Namespace) -> None:
     timings = {}
     for jobs in (1, 2):
         start = time.perf_counter()
-        simulate(args.games * 2, ["random"] * 4, seed=3, n_jobs=jobs, progress=False, chunk_size=args.games // 2)
+        simulate(args.games * 2, ["random"] * 4, seed=3, n_jobs=jobs, progress=False,
+                 chunk_size=max(1, args.games // 2))
         timings[jobs] = time.perf_counter() - start
         rows.append((f"simulate() to a DataFrame, {jobs} worker(s)",
                      f"{args.games * 2 / timings[jobs]:,.0f} games/s", ""))
@@ -222,12 +230,14 @@ def cmd_bench(args: argparse.Namespace) -> None:
 # Parser
 # =============================================================================
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="borabora", description="Simulate, analyse and play Bora Bora.")
+    parser = _Parser(prog="borabora", description="Simulate, analyse and play Bora Bora.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def sub(name: str, help_text: str) -> argparse.ArgumentParser:
-        return commands.add_parser(name, help=help_text, description=help_text, epilog=EXAMPLES[name],
-                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+        command = commands.add_parser(name, help=help_text, description=help_text, epilog=EXAMPLES[name],
+                                      formatter_class=argparse.RawDescriptionHelpFormatter)
+        command.set_defaults(command_parser=command)
+        return command
 
     sim = sub("simulate", "play many games in parallel and print a summary")
     sim.add_argument("--games", type=_positive_int, default=1000, help="number of games (default 1000)")
@@ -242,37 +252,42 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--chunk-size", type=_positive_int, help="games per chunk (default from the players)")
     sim.add_argument("--plot", help="also write a summary plot (PNG)")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
-    sim.set_defaults(run=cmd_simulate)
+    sim.set_defaults(handler=cmd_simulate)
 
     rep = sub("report", "summary tables (and a plot) of a simulation result")
     rep.add_argument("directory", help="a --out directory of borabora simulate")
     rep.add_argument("--plot", help="write a summary plot (PNG)")
-    rep.set_defaults(run=cmd_report)
+    rep.set_defaults(handler=cmd_report)
 
     play = sub("play", "play in the terminal against the AI")
     play.add_argument("--players", default="human,heuristic,heuristic,heuristic",
                       help="specs by seat, 'human' for you (default: %(default)s)")
     play.add_argument("--seed", type=_seed, default=None, help="game seed (default: random)")
-    play.set_defaults(run=cmd_play)
+    play.set_defaults(handler=cmd_play)
 
     rp = sub("replay", "print one game as a readable log")
     rp.add_argument("--seed", type=_seed, help="game seed")
     rp.add_argument("--players", help="player specs by seat")
     rp.add_argument("--run", help="a simulation directory (with --game)")
     rp.add_argument("--game", type=int, help="game id in that run")
-    rp.set_defaults(run=cmd_replay)
+    rp.set_defaults(handler=cmd_replay)
 
     bench = sub("bench", "engine and simulator throughput on this machine")
     bench.add_argument("--games", type=_positive_int, default=20000, help="games per row (default 20000)")
-    bench.set_defaults(run=cmd_bench)
+    bench.set_defaults(handler=cmd_bench)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
     try:
-        args.run(args)
+        args, unknown = parser.parse_known_args(argv)
+        if unknown:
+            args.command_parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+    except SystemExit as exc:           # --help (0), or a usage error already printed (2)
+        return exc.code if isinstance(exc.code, int) else 2
+    try:
+        args.handler(args)
     except (CommandError, ValueError, FileExistsError, FileNotFoundError, ImportError) as exc:
         print(f"borabora {args.command}: error: {exc}", file=sys.stderr)
         return 2

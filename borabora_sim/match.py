@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from borabora_sim.game import BoraBora
 from borabora_sim.players import Player
-from borabora_sim.protocol import Game
+from borabora_sim.protocol import Game, GameState
 
 
 @dataclass
@@ -26,15 +26,20 @@ class GameRecord:
     actions: list[int] = field(default_factory=list)
 
 
-def play_game(players: Sequence[Player], seed: int, game: Game | None = None, keep_actions: bool = False) -> GameRecord:
-    """Plays one game; players[i] sits in seat i. Each player's choice is checked by `apply`."""
+def play_game(players: Sequence[Player], seed: int, game: Game | None = None, keep_actions: bool = False,
+              on_decision: Callable[[GameState, int, int], None] | None = None) -> GameRecord:
+    """Plays one game; players[i] sits in seat i. Each player's choice is checked by `apply`.
+    `on_decision(state, seat, action)` is called before each choice is applied (decision logs)."""
     game = game or BoraBora()
     start = time.perf_counter()
     state = game.new_initial_state(players=len(players), seed=seed)
     actions: list[int] = []
     decisions = 0
     while not state.is_terminal():
-        action = players[state.current_player].choose(state)
+        seat = state.current_player
+        action = players[seat].choose(state)
+        if on_decision is not None:
+            on_decision(state, seat, action)
         state.apply(action)
         decisions += 1
         if keep_actions:

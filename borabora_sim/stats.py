@@ -1,10 +1,29 @@
-"""Statistics for simulation results."""
+"""Statistics for simulation results: win rates with intervals, paired A/B comparisons on common random numbers,
+precision-driven runs, head-to-head tables, multi-player ratings and multiple-comparison corrections.
+
+Every function takes the player rows of `borabora_sim.simulate.simulate` (one row per player per game: game_id,
+game_seed, n_players, seat, spec, vp, rank, win, tied_first, vp_<source>, ...) and returns a pandas DataFrame
+or a small dataclass. docs/statistics.md explains the assumptions of each method.
+"""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats as _sps
+
+Z95 = 1.959964
+SimulateFn = Callable[..., pd.DataFrame]
 
 
+# =============================================================================
+# Intervals and tests on proportions
+# =============================================================================
 def wilson_interval(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
     """Wilson score interval for a binomial proportion (95% by default).
 
@@ -20,4 +39,867 @@ def wilson_interval(successes: float, n: int, z: float = 1.959964) -> tuple[floa
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    lo = 0.0 if successes == 0 else max(0.0, centre - half)
+    hi = 1.0 if successes == n else min(1.0, centre + half)
+    return lo, hi
+
+
+def z_value(confidence: float = 0.95) -> float:
+    """The two-sided normal quantile of a confidence level (1.96 for 95%)."""
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+    return float(_sps.norm.ppf(0.5 + confidence / 2))
+
+
+def binomial_test(successes: int, n: int, p: float) -> float:
+    """Exact two-sided binomial test of `successes` in `n` trials against probability `p` (scipy's
+    minimum-likelihood definition); 1.0 when n is 0."""
+    if n == 0:
+        return 1.0
+    return float(_sps.binomtest(int(successes), int(n), p).pvalue)
+
+
+def mcnemar_exact(a_only: int, b_only: int) -> float:
+    """Exact McNemar test (a sign test on the discordant pairs): two-sided p-value of `a_only` pairs where only
+    A succeeded against `b_only` where only B did, under H0 both are equally likely.
+
+    p = min(1, 2 * P(X <= min(a_only, b_only))) with X ~ Binomial(a_only + b_only, 1/2).
+
+    >>> round(mcnemar_exact(9, 2), 4)
+    0.0654
+    """
+    if a_only < 0 or b_only < 0:
+        raise ValueError(f"counts must be non-negative, got {a_only}, {b_only}")
+    n = a_only + b_only
+    if n == 0:
+        return 1.0
+    return float(min(1.0, 2 * _sps.binom.cdf(min(a_only, b_only), n, 0.5)))
+
+
+def paired_proportion_difference(both: int, a_only: int, b_only: int, neither: int,
+                                 z: float = Z95) -> tuple[float, float, float]:
+    """Difference p_A - p_B of two paired proportions with Newcombe's hybrid score interval (Newcombe 1998,
+    method 10, with the continuity-corrected phi): the Wilson intervals of both margins, combined with the
+    estimated correlation of the pairs. Returns (difference, low, high)."""
+    n = both + a_only + b_only + neither
+    if n <= 0:
+        raise ValueError("no pairs")
+    p1, p2 = (both + a_only) / n, (both + b_only) / n
+    l1, u1 = wilson_interval(both + a_only, n, z)
+    l2, u2 = wilson_interval(both + b_only, n, z)
+    margins = (both + a_only) * (b_only + neither) * (both + b_only) * (a_only + neither)
+    if margins == 0:
+        phi = 0.0
+    else:
+        cross = both * neither - a_only * b_only
+        if cross > 0:
+            cross = max(cross - n / 2, 0.0)
+        phi = cross / math.sqrt(margins)
+    diff = p1 - p2
+    delta = math.sqrt(max((p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2, 0.0))
+    epsilon = math.sqrt(max((u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2, 0.0))
+    return diff, max(-1.0, diff - delta), min(1.0, diff + epsilon)
+
+
+def mean_interval(values: Sequence[float] | np.ndarray, confidence: float = 0.95) -> tuple[float, float, float]:
+    """Mean with a Student t interval: (mean, low, high). One value gives an infinitely wide interval."""
+    x = np.asarray(values, dtype=float)
+    if x.size == 0:
+        raise ValueError("no values")
+    mean = float(x.mean())
+    if x.size == 1:
+        return mean, -math.inf, math.inf
+    half = float(_sps.t.ppf(0.5 + confidence / 2, x.size - 1) * x.std(ddof=1) / math.sqrt(x.size))
+    return mean, mean - half, mean + half
+
+
+def paired_bootstrap_ci(differences: Sequence[float] | np.ndarray, n_resamples: int = 2000, seed: int = 0,
+                        confidence: float = 0.95, statistic: Callable[[np.ndarray], np.ndarray] | None = None,
+                        ) -> tuple[float, float]:
+    """Percentile bootstrap interval of a statistic (the mean by default) of per-pair differences, resampling
+    whole pairs (games) with replacement."""
+    d = np.asarray(differences, dtype=float)
+    if d.size == 0:
+        raise ValueError("no differences")
+    rng = np.random.default_rng(seed)
+    samples = d[rng.integers(0, d.size, size=(n_resamples, d.size))]
+    values = samples.mean(axis=1) if statistic is None else statistic(samples)
+    tail = (1 - confidence) / 2 * 100
+    lo, hi = np.percentile(values, [tail, 100 - tail])
+    return float(lo), float(hi)
+
+
+def wilcoxon_signed_rank(differences: Sequence[float] | np.ndarray) -> float:
+    """Two-sided Wilcoxon signed-rank p-value of paired differences (zero differences dropped, normal
+    approximation with tie correction when there are ties or many pairs); 1.0 when every difference is 0."""
+    d = np.asarray(differences, dtype=float)
+    if not np.any(d != 0):
+        return 1.0
+    return float(_sps.wilcoxon(d, zero_method="wilcox", alternative="two-sided").pvalue)
+
+
+def holm(pvalues: Sequence[float] | np.ndarray | pd.Series) -> np.ndarray | pd.Series:
+    """Holm's step-down adjusted p-values (family-wise error control under any dependence), in the input order.
+    A Series comes back as a Series with the same index.
+
+    >>> holm([0.01, 0.04, 0.03, 0.005]).round(3).tolist()
+    [0.03, 0.06, 0.06, 0.02]
+    """
+    p = np.asarray(pvalues, dtype=float)
+    if p.ndim != 1:
+        raise ValueError("pvalues must be one-dimensional")
+    if np.any((p < 0) | (p > 1) | np.isnan(p)):
+        raise ValueError("p-values must lie in [0, 1]")
+    m = p.size
+    order = np.argsort(p, kind="stable")
+    stepped = np.maximum.accumulate((m - np.arange(m)) * p[order])
+    adjusted = np.empty(m)
+    adjusted[order] = np.minimum(stepped, 1.0)
+    if isinstance(pvalues, pd.Series):
+        return pd.Series(adjusted, index=pvalues.index, name=pvalues.name)
+    return adjusted
+
+
+# =============================================================================
+# Sample sizes
+# =============================================================================
+def sample_size_for_proportion(p: float, half_width: float, confidence: float = 0.95) -> int:
+    """Trials needed for a proportion near `p` to get a normal-approximation interval of +/- `half_width`:
+    ceil(z^2 p (1 - p) / h^2). For example about 7,200 games for +/-1 point at a 25% win rate.
+
+    >>> sample_size_for_proportion(0.25, 0.01)
+    7203
+    """
+    if not 0 <= p <= 1:
+        raise ValueError(f"p must be in [0, 1], got {p}")
+    if half_width <= 0:
+        raise ValueError(f"half_width must be positive, got {half_width}")
+    z = z_value(confidence)
+    return max(1, math.ceil(z * z * p * (1 - p) / half_width ** 2 - 1e-9))
+
+
+def sample_size_for_paired(sd_difference: float, half_width: float, confidence: float = 0.95) -> int:
+    """Pairs (games) needed for the mean of paired differences with standard deviation `sd_difference` to get
+    an interval of +/- `half_width`: ceil((z sd / h)^2). Take sd from a pilot run (`PairedResult.sd_win_diff`
+    or `sd_vp_diff`, or `sample_size_from_pilot`)."""
+    if sd_difference < 0:
+        raise ValueError(f"sd_difference must be non-negative, got {sd_difference}")
+    if half_width <= 0:
+        raise ValueError(f"half_width must be positive, got {half_width}")
+    z = z_value(confidence)
+    return max(1, math.ceil((z * sd_difference / half_width) ** 2 - 1e-9))
+
+
+def sample_size_for_paired_proportions(p_a_only: float, p_b_only: float, half_width: float,
+                                       confidence: float = 0.95) -> int:
+    """Games needed for a difference of paired win rates to get +/- `half_width`, from the discordance rates of a
+    pilot (share of games that only A won, only B won): the per-game difference takes values -1, 0, 1 with
+    variance p10 + p01 - (p10 - p01)^2."""
+    variance = p_a_only + p_b_only - (p_a_only - p_b_only) ** 2
+    return sample_size_for_paired(math.sqrt(max(variance, 0.0)), half_width, confidence)
+
+
+def sample_size_from_pilot(differences: Sequence[float] | np.ndarray, half_width: float,
+                           confidence: float = 0.95) -> int:
+    """Games needed, from the per-game differences of a pilot run."""
+    d = np.asarray(differences, dtype=float)
+    if d.size < 2:
+        raise ValueError("a pilot needs at least 2 pairs")
+    return sample_size_for_paired(float(d.std(ddof=1)), half_width, confidence)
+
+
+# =============================================================================
+# Win rates
+# =============================================================================
+def _as_str_spec(players: pd.DataFrame) -> pd.DataFrame:
+    if "spec" in players and not pd.api.types.is_string_dtype(players["spec"].dtype):
+        players = players.assign(spec=players["spec"].astype(str))
+    return players
+
+
+def _top_share(players: pd.DataFrame) -> pd.Series:
+    """Each row's share of first place: 1/k for the k rows at the top score of their game, else 0."""
+    top = players["win"] | players["tied_first"]
+    tied = players["tied_first"].groupby(players["game_id"]).transform("sum")
+    k = np.where(players["tied_first"], tied, 1).astype(float)
+    return pd.Series(np.where(top, 1.0 / np.maximum(k, 1), 0.0), index=players.index)
+
+
+def win_rate(players: pd.DataFrame, by: str | Sequence[str] = "spec", confidence: float = 0.95) -> pd.DataFrame:
+    """Win rate per group with a Wilson interval, the 1/N baseline and an exact binomial test against it.
+
+    Columns: rows, games, copies (rows per game), wins, win_rate, ci_low, ci_high, baseline, p_value (against
+    the baseline), tied_first (rows that shared the top score), tie_break_wins (wins decided by the tie-break),
+    shared_win_rate (a tie for first counted as a 1/k share of the win), mean_vp.
+
+    A row is a trial. When a spec sits in several seats of one game its rows are negatively correlated (at most
+    one of them wins), which makes the interval and the test conservative; for seats, start positions and
+    player counts each game gives one row per group.
+    """
+    keys = [by] if isinstance(by, str) else list(by)
+    players = _as_str_spec(players)
+    z = z_value(confidence)
+    share = _top_share(players)
+    rows = []
+    for key, group in players.groupby(keys, observed=True, sort=True):
+        n = len(group)
+        games = int(group["game_id"].nunique())
+        wins = int(group["win"].sum())
+        lo, hi = wilson_interval(wins, n, z)
+        baseline = float((1 / group["n_players"]).mean())
+        row = dict(zip(keys, key if isinstance(key, tuple) else (key,), strict=True))
+        row.update({
+            "rows": n, "games": games, "copies": n / games, "wins": wins, "win_rate": wins / n,
+            "ci_low": lo, "ci_high": hi, "baseline": baseline, "p_value": binomial_test(wins, n, baseline),
+            "tied_first": int(group["tied_first"].sum()),
+            "tie_break_wins": int((group["win"] & group["tied_first"]).sum()),
+            "shared_win_rate": float(share.loc[group.index].mean()), "mean_vp": float(group["vp"].mean()),
+        })
+        rows.append(row)
+    return pd.DataFrame(rows).set_index(keys)
+
+
+def win_rate_by_seat(players: pd.DataFrame, column: str = "seat", spec: str | None = None) -> pd.DataFrame:
+    """Win rate per player count and seat (or `column="start_position"`: 0 = first in round 1), optionally for
+    the rows of one spec only. `chi2_p` is a chi-square test, per player count, that every seat wins equally
+    often (only when all specs are counted: then each game gives exactly one winning row)."""
+    table = win_rate(players if spec is None else _as_str_spec(players).query("spec == @spec"),
+                     by=["n_players", column])
+    table["chi2_p"] = np.nan
+    if spec is None:
+        for n in table.index.get_level_values(0).unique():
+            wins = table.loc[n, "wins"].to_numpy()
+            if wins.sum() > 0 and len(wins) > 1:
+                table.loc[n, "chi2_p"] = float(_sps.chisquare(wins).pvalue)
+    return table
+
+
+def win_rate_by_players(players: pd.DataFrame) -> pd.DataFrame:
+    """Win rate per spec and player count (the baseline differs: 1/2, 1/3, 1/4)."""
+    return win_rate(players, by=["spec", "n_players"])
+
+
+def vp_by_source(players: pd.DataFrame, by: str = "spec") -> pd.DataFrame:
+    """Mean VP per source (columns) for each group (rows); sources never scored are left out."""
+    columns = [c for c in players.columns if c.startswith("vp_")]
+    table = _as_str_spec(players).groupby(by, observed=True, sort=True)[columns].mean()
+    table.columns = [c.removeprefix("vp_") for c in columns]
+    return table.loc[:, (table != 0).any(axis=0)]
+
+
+# =============================================================================
+# Paired A/B on common random numbers
+# =============================================================================
+@dataclass
+class PairedResult:
+    """A paired comparison of arm A against arm B on the same games (differences are A - B).
+
+    The unit is the game: the focus seats of each game are pooled (their wins summed: at most one of them wins;
+    their VP averaged), so each game seed gives one pair of outcomes. The fields are numbers, strings and
+    intervals, so `dataclasses.asdict(result)` is a table row; the data stay on the attributes `per_game`,
+    `frame_a` and `frame_b`.
+    """
+
+    label_a: str
+    label_b: str
+    games: int
+    focus_per_game: int
+    baseline: float                 # chance of the focus seats winning if all players were equal
+    both: int                       # games that A and B both won (focus seats)
+    a_only: int
+    b_only: int
+    neither: int
+    win_a: float
+    win_b: float
+    win_diff: float
+    win_diff_ci: tuple[float, float]
+    sd_win_diff: float
+    mcnemar_p: float
+    vp_a: float
+    vp_b: float
+    vp_diff: float
+    vp_diff_ci: tuple[float, float]
+    sd_vp_diff: float
+    wilcoxon_p: float
+    vp_diff_bootstrap_ci: tuple[float, float] | None
+    confidence: float
+    looks: int = 1
+
+    def attach(self, per_game: pd.DataFrame, frame_a: pd.DataFrame | None = None,
+               frame_b: pd.DataFrame | None = None) -> PairedResult:
+        """Keeps the data next to the numbers, as attributes that are not dataclass fields: `per_game` (one row
+        per game: win_a, win_b, vp_a, vp_b, rank_a, rank_b and the differences) and both runs' player rows."""
+        self.per_game = per_game
+        self.frame_a = frame_a
+        self.frame_b = frame_b
+        return self
+
+    def half_width(self, metric: str = "win") -> float:
+        """Half the width of the interval of the effect: "win" (difference of win rates) or "vp"."""
+        lo, hi = self.win_diff_ci if metric == "win" else self.vp_diff_ci
+        return (hi - lo) / 2
+
+    def to_frame(self) -> pd.DataFrame:
+        """The two effects in one table: estimate, interval, p-value, test."""
+        return pd.DataFrame([
+            {"effect": "win rate A - B", "estimate": self.win_diff, "ci_low": self.win_diff_ci[0],
+             "ci_high": self.win_diff_ci[1], "p_value": self.mcnemar_p, "test": "exact McNemar"},
+            {"effect": "mean VP A - B", "estimate": self.vp_diff, "ci_low": self.vp_diff_ci[0],
+             "ci_high": self.vp_diff_ci[1], "p_value": self.wilcoxon_p, "test": "Wilcoxon signed-rank"},
+        ]).set_index("effect")
+
+    def summary(self) -> str:
+        pct = 100 * self.confidence
+        lines = [
+            f"A = {self.label_a}", f"B = {self.label_b}",
+            f"{self.games:,} paired games, {self.focus_per_game} focus seat(s) per game, "
+            f"baseline win rate {self.baseline:.1%}" + (f", {self.looks} looks" if self.looks > 1 else ""),
+            f"win rate A {self.win_a:.1%}, B {self.win_b:.1%}: difference {100 * self.win_diff:+.1f} points "
+            f"({pct:.0f}% CI {100 * self.win_diff_ci[0]:+.1f} to {100 * self.win_diff_ci[1]:+.1f}); "
+            f"discordant games A only {self.a_only}, B only {self.b_only}, exact McNemar p = {self.mcnemar_p:.3g}",
+            f"mean VP A {self.vp_a:.2f}, B {self.vp_b:.2f}: difference {self.vp_diff:+.2f} "
+            f"({pct:.0f}% CI {self.vp_diff_ci[0]:+.2f} to {self.vp_diff_ci[1]:+.2f}); "
+            f"Wilcoxon signed-rank p = {self.wilcoxon_p:.3g}",
+        ]
+        if self.vp_diff_bootstrap_ci is not None:
+            lo, hi = self.vp_diff_bootstrap_ci
+            lines.append(f"paired bootstrap {pct:.0f}% CI of the VP difference: {lo:+.2f} to {hi:+.2f}")
+        return "\n".join(lines)
+
+
+def player_positions(players: pd.DataFrame, rotate_seats: bool = True) -> pd.Series:
+    """The index into the run's players list of every row: with seat rotation seat s of game i plays
+    players[(s + i) % n]. A `position` column, when present, is returned as it is."""
+    if "position" in players:
+        return players["position"].astype(int)
+    seat = players["seat"].astype(int)
+    if not rotate_seats:
+        return seat
+    return (seat + players["game_id"].astype(int)) % players["n_players"].astype(int)
+
+
+def _focus_mask(a: pd.DataFrame, b: pd.DataFrame, focus: Sequence[int] | None, rotate_seats: bool) -> np.ndarray:
+    if focus is None:
+        mask = a["spec"].astype(str).to_numpy() != b["spec"].astype(str).to_numpy()
+        if not mask.any():
+            raise ValueError("the two runs have the same spec in every seat; name the seats under study with "
+                             "focus=[index into the players list, ...]")
+        return mask
+    positions = player_positions(a, rotate_seats).to_numpy()
+    if not np.array_equal(positions, player_positions(b, rotate_seats).to_numpy()):
+        raise ValueError("the two runs do not have the same seat rotation")
+    n = int(a["n_players"].iloc[0])
+    bad = [k for k in focus if not 0 <= k < n]
+    if bad or not focus:
+        raise ValueError(f"focus must list indices into the players list (0..{n - 1}), got {list(focus)}")
+    return np.isin(positions, list(focus))
+
+
+def paired_compare(frame_a: pd.DataFrame, frame_b: pd.DataFrame, focus: Sequence[int] | None = None,
+                   rotate_seats: bool = True, label_a: str | None = None, label_b: str | None = None,
+                   confidence: float = 0.95, bootstrap: int = 0, seed: int = 0, focus_a: str | None = None,
+                   focus_b: str | None = None) -> PairedResult:
+    """Paired analysis of two runs played on the same game seeds (same `seed`, same number of games and
+    players, same seat rotation), e.g. two `simulate` results that differ only in the policy of some seats.
+
+    The focus seats are, by default, those whose spec differs between the runs. Or name them: `focus` as indices
+    into the players list (turned into seats with the run's rotation), or `focus_a` / `focus_b` as the specs
+    under study (the rows of that spec in each run, which must sit in the same seats). Games are matched by
+    game_id and must have the same game_seed. Wins: exact McNemar test and Newcombe's paired interval of the
+    difference. VP: Student t interval of the mean difference, Wilcoxon signed-rank test, and with `bootstrap`
+    > 0 a paired bootstrap interval with that many resamples.
+    """
+    a = frame_a.sort_values(["game_id", "seat"], ignore_index=True)
+    b = frame_b.sort_values(["game_id", "seat"], ignore_index=True)
+    if len(a) != len(b) or not np.array_equal(a["game_id"].to_numpy(), b["game_id"].to_numpy()) \
+            or not np.array_equal(a["seat"].to_numpy(), b["seat"].to_numpy()):
+        raise ValueError("the two runs do not hold the same games and seats; run both with the same seed, number "
+                         "of games and number of players")
+    if not np.array_equal(a["game_seed"].to_numpy(), b["game_seed"].to_numpy()):
+        raise ValueError("the two runs have different game seeds: they are not paired (use the same seed)")
+    if focus_a is not None or focus_b is not None:
+        if focus is not None:
+            raise ValueError("give either focus (positions) or focus_a/focus_b (specs), not both")
+        mask = a["spec"].astype(str).to_numpy() == (focus_a if focus_a is not None else focus_b)
+        other = b["spec"].astype(str).to_numpy() == (focus_b if focus_b is not None else focus_a)
+        if not mask.any() or not np.array_equal(mask, other):
+            raise ValueError(f"the focus specs {focus_a!r} and {focus_b!r} do not sit in the same seats of the "
+                             "same games in both runs")
+    else:
+        mask = _focus_mask(a, b, focus, rotate_seats)
+    counts = pd.Series(mask).groupby(a["game_id"]).sum()
+    if counts.nunique() != 1 or counts.iloc[0] == 0:
+        raise ValueError("every game must have the same number of focus seats")
+    k = int(counts.iloc[0])
+    n_players = int(a["n_players"].iloc[0])
+    fa, fb = a[mask], b[mask]
+    per_game = pd.DataFrame({
+        "game_seed": fa.groupby("game_id")["game_seed"].first(),
+        "win_a": fa.groupby("game_id")["win"].sum().astype(int),
+        "win_b": fb.groupby("game_id")["win"].sum().astype(int),
+        "vp_a": fa.groupby("game_id")["vp"].mean(),
+        "vp_b": fb.groupby("game_id")["vp"].mean(),
+        "rank_a": fa.groupby("game_id")["rank"].mean(),
+        "rank_b": fb.groupby("game_id")["rank"].mean(),
+    })
+    per_game["win_diff"] = per_game["win_a"] - per_game["win_b"]
+    per_game["vp_diff"] = per_game["vp_a"] - per_game["vp_b"]
+    result = PairedResult(label_a=label_a or _arm_label(fa), label_b=label_b or _arm_label(fb), focus_per_game=k,
+                          baseline=k / n_players, **_paired_from_outcomes(per_game, confidence, bootstrap, seed))
+    return result.attach(per_game, frame_a, frame_b)
+
+
+def _arm_label(focus_rows: pd.DataFrame) -> str:
+    return " + ".join(sorted(set(focus_rows["spec"].astype(str))))
+
+
+def _paired_from_outcomes(per_game: pd.DataFrame, confidence: float, bootstrap: int, seed: int) -> dict[str, Any]:
+    z = z_value(confidence)
+    wa, wb = per_game["win_a"].to_numpy(), per_game["win_b"].to_numpy()
+    both, a_only = int(((wa == 1) & (wb == 1)).sum()), int(((wa == 1) & (wb == 0)).sum())
+    b_only, neither = int(((wa == 0) & (wb == 1)).sum()), int(((wa == 0) & (wb == 0)).sum())
+    n = len(per_game)
+    diff, lo, hi = paired_proportion_difference(both, a_only, b_only, neither, z)
+    vd = per_game["vp_diff"].to_numpy(dtype=float)
+    mean, vlo, vhi = mean_interval(vd, confidence)
+    wd = per_game["win_diff"].to_numpy(dtype=float)
+    return {
+        "games": n, "both": both, "a_only": a_only, "b_only": b_only, "neither": neither,
+        "win_a": float(wa.mean()), "win_b": float(wb.mean()), "win_diff": diff, "win_diff_ci": (lo, hi),
+        "sd_win_diff": float(wd.std(ddof=1)) if n > 1 else math.nan, "mcnemar_p": mcnemar_exact(a_only, b_only),
+        "vp_a": float(per_game["vp_a"].mean()), "vp_b": float(per_game["vp_b"].mean()), "vp_diff": mean,
+        "vp_diff_ci": (vlo, vhi), "sd_vp_diff": float(vd.std(ddof=1)) if n > 1 else math.nan,
+        "wilcoxon_p": wilcoxon_signed_rank(vd),
+        "vp_diff_bootstrap_ci": paired_bootstrap_ci(vd, bootstrap, seed, confidence) if bootstrap > 0 else None,
+        "confidence": confidence,
+    }
+
+
+def _default_simulate() -> SimulateFn:
+    from borabora_sim.simulate import simulate
+
+    return simulate
+
+
+def _differing_positions(arm_a: Sequence[str], arm_b: Sequence[str]) -> list[int]:
+    if len(arm_a) != len(arm_b):
+        raise ValueError(f"the arms must have the same number of players, got {len(arm_a)} and {len(arm_b)}")
+    return [k for k, (x, y) in enumerate(zip(arm_a, arm_b, strict=True)) if x != y]
+
+
+def simulate_arm(players: Sequence[str], games: int, seed: int = 0, n_jobs: int = -1, rotate_seats: bool = True,
+                 simulate_fn: SimulateFn | None = None, **simulate_kwargs: Any) -> pd.DataFrame:
+    """One arm of a paired study: `simulate(games, players, seed)` without a progress bar, with `spec` as plain
+    strings (so runs concatenate) and a `position` column (the index into `players` of each row). Two arms
+    with the same seed, games and player count are paired game by game (`paired_compare`)."""
+    simulate_fn = simulate_fn or _default_simulate()
+    frame = simulate_fn(games, list(players), seed=seed, n_jobs=n_jobs, rotate_seats=rotate_seats, progress=False,
+                        **simulate_kwargs)
+    frame = _as_str_spec(frame)
+    return frame.assign(position=player_positions(frame, rotate_seats).to_numpy())
+
+
+def _run_arm(simulate_fn: SimulateFn, games: int, players: Sequence[str], seed: int, n_jobs: int,
+             rotate_seats: bool, **kwargs: Any) -> pd.DataFrame:
+    return simulate_arm(players, games, seed, n_jobs, rotate_seats, simulate_fn, **kwargs)
+
+
+def paired_ab(arm_a: Sequence[str], arm_b: Sequence[str], games: int, seed: int = 0,
+              focus: Sequence[int] | None = None, n_jobs: int = -1, rotate_seats: bool = True,
+              confidence: float = 0.95, bootstrap: int = 0, simulate_fn: SimulateFn | None = None,
+              **simulate_kwargs: Any) -> PairedResult:
+    """Runs two arms on the same game seeds and seat rotations and compares them game by game.
+
+    `arm_a` and `arm_b` are player lists of the same length that should differ only in the policy under study,
+    e.g. ["heuristic", "heuristic", "heuristic"] against ["heuristic:fishing=never", "heuristic", "heuristic"]:
+    the focus is then position 0 (override with `focus`). Game i of both arms has the same game seed and the
+    same seats, and every player is seeded from the game seed and its seat, so the opponents are identical and
+    each game is a pair. `simulate_fn` (default `borabora_sim.simulate.simulate`) and `simulate_kwargs` (e.g.
+    backend, chunk_size) are passed through. Both runs stay on the result (`frame_a`, `frame_b`).
+
+    >>> r = paired_ab(["heuristic", "random"], ["random", "random"], games=10, n_jobs=1)   # doctest: +SKIP
+    >>> print(r.summary())                                                                # doctest: +SKIP
+    """
+    if focus is None:
+        focus = _differing_positions(arm_a, arm_b)
+        if not focus:
+            raise ValueError("the arms are identical; name the seats under study with focus=[...]")
+    elif len(arm_a) != len(arm_b):
+        raise ValueError(f"the arms must have the same number of players, got {len(arm_a)} and {len(arm_b)}")
+    simulate_fn = simulate_fn or _default_simulate()
+    frame_a = _run_arm(simulate_fn, games, arm_a, seed, n_jobs, rotate_seats, **simulate_kwargs)
+    frame_b = _run_arm(simulate_fn, games, arm_b, seed, n_jobs, rotate_seats, **simulate_kwargs)
+    return paired_compare(frame_a, frame_b, focus=list(focus), rotate_seats=rotate_seats,
+                          label_a=_arm_text(arm_a, focus), label_b=_arm_text(arm_b, focus),
+                          confidence=confidence, bootstrap=bootstrap, seed=seed)
+
+
+def _arm_text(arm: Sequence[str], focus: Sequence[int]) -> str:
+    return ", ".join(f"[{spec}]" if k in focus else spec for k, spec in enumerate(arm))
+
+
+def paired_table(results: Sequence[PairedResult] | pd.DataFrame) -> pd.DataFrame:
+    """Paired results as one table (one row per comparison, the fields of `PairedResult`), with Holm-adjusted
+    p-values over the rows: `mcnemar_p_holm` and `wilcoxon_p_holm` (each test is its own family)."""
+    if isinstance(results, pd.DataFrame):
+        table = results.reset_index(drop=True).copy()
+    else:
+        table = pd.DataFrame([asdict(r) for r in results])
+    if len(table):
+        table["mcnemar_p_holm"] = holm(table["mcnemar_p"].to_numpy(dtype=float))
+        table["wilcoxon_p_holm"] = holm(table["wilcoxon_p"].to_numpy(dtype=float))
+    return table
+
+
+def verdict_lines(results: Sequence[PairedResult] | pd.DataFrame, label_columns: Sequence[str] | None = None,
+                  alpha: float = 0.05) -> list[str]:
+    """One plain sentence per paired comparison: the win-rate and VP effects with intervals, and whether each is
+    detectable after Holm's correction over all the comparisons given (level `alpha`). Rows can be
+    `PairedResult`s or a DataFrame of `dataclasses.asdict` rows (extra columns named in `label_columns` label
+    the sentence; by default "A vs B")."""
+    table = paired_table(results)
+    lines = []
+    for _, row in table.iterrows():
+        if label_columns:
+            label = ", ".join(str(row[c]) for c in label_columns)
+        else:
+            label = f"{row['label_a']} vs {row['label_b']}"
+        pct = f"{100 * row['confidence']:.0f}%"
+        (wlo, whi), (vlo, vhi) = row["win_diff_ci"], row["vp_diff_ci"]
+        win = _direction(row["win_diff"], row["mcnemar_p_holm"], alpha)
+        vp = _direction(row["vp_diff"], row["wilcoxon_p_holm"], alpha)
+        lines.append(
+            f"{label}: win rate A - B {100 * row['win_diff']:+.1f} points ({pct} CI {100 * wlo:+.1f} to "
+            f"{100 * whi:+.1f}, Holm p = {row['mcnemar_p_holm']:.3g}): {win}; mean VP A - B {row['vp_diff']:+.2f} "
+            f"({pct} CI {vlo:+.2f} to {vhi:+.2f}, Holm p = {row['wilcoxon_p_holm']:.3g}): {vp}; "
+            f"{int(row['games']):,} paired games.")
+    return lines
+
+
+def _direction(estimate: float, p: float, alpha: float) -> str:
+    if p >= alpha:
+        return "no detectable difference"
+    return "A better" if estimate > 0 else "A worse"
+
+
+# =============================================================================
+# Precision-driven runs
+# =============================================================================
+@dataclass
+class SequentialResult:
+    """The outcome of `run_until_precise`: the final estimate and how the run got there."""
+
+    metric: str
+    target_half_width: float
+    estimate: float
+    ci: tuple[float, float]
+    games: int
+    looks: int
+    stopped_by: str                 # "precision" or "max_games"
+    confidence: float               # the level of every interval computed (higher with alpha spending)
+    history: pd.DataFrame           # one row per look: games, estimate, ci_low, ci_high, half_width
+    paired: PairedResult | None     # the final paired result (two arms)
+    frame: pd.DataFrame = field(repr=False)     # player rows of arm A (or the single arm)
+
+    @property
+    def half_width(self) -> float:
+        return (self.ci[1] - self.ci[0]) / 2
+
+
+def batch_seed(seed: int, batch: int) -> int:
+    """The master seed of batch `batch` of a sequential run: `seed` itself for the first batch (so a run that
+    stops after one batch equals `simulate(batch_games, players, seed)`), derived seeds after it."""
+    if batch == 0:
+        return seed
+    from borabora_sim import _engine
+
+    return int(_engine.derive_seed(seed, (1 << 40) + batch))
+
+
+def _single_estimate(frame: pd.DataFrame, focus: Sequence[int], metric: str, confidence: float,
+                     rotate_seats: bool) -> tuple[float, float, float]:
+    rows = frame[np.isin(player_positions(frame, rotate_seats).to_numpy(), list(focus))]
+    if metric == "win":
+        per_game = rows.groupby("game_id")["win"].sum()
+        wins, n = int(per_game.sum()), len(per_game)
+        lo, hi = wilson_interval(wins, n, z_value(confidence))
+        return wins / n, lo, hi
+    return mean_interval(rows.groupby("game_id")["vp"].mean().to_numpy(), confidence)
+
+
+def run_until_precise(arm_a: Sequence[str], arm_b: Sequence[str] | None = None, half_width: float = 0.02,
+                      metric: str = "win", max_games: int = 20_000, batch_games: int = 500, seed: int = 0,
+                      focus: Sequence[int] | None = None, n_jobs: int = -1, rotate_seats: bool = True,
+                      confidence: float = 0.95, alpha_spending: bool = False, min_batches: int = 1,
+                      simulate_fn: SimulateFn | None = None, log: Callable[[str], None] | None = print,
+                      **simulate_kwargs: Any) -> SequentialResult:
+    """Plays batches of games until the interval of the effect is no wider than +/- `half_width`, or
+    `max_games` games have been played per arm.
+
+    With two arms the effect is the paired difference A - B (`metric` "win": win rate, "vp": mean VP) of the
+    focus seats (by default the positions where the arms differ). With one arm it is the win rate (or mean VP)
+    of the focus seats (`focus` required, e.g. [0]). Batch b runs `simulate_fn(batch_games, arm, seed=
+    batch_seed(seed, b))` for each arm, so the arms stay paired within every batch; game ids are renumbered
+    to follow on. The batch size is rounded up to a multiple of the player count so that seat rotation stays
+    balanced.
+
+    Before the first batch the log shows a sample-size estimate from the 1/N baseline; after each batch, the
+    estimate from the data so far. The stopping rule looks only at the width of the interval, never at the
+    effect or its p-value, and the number of batches is bounded by `max_games`; `alpha_spending=True`
+    computes every interval at level 1 - (1 - confidence) / K for the K = ceil(max_games / batch_games)
+    possible looks (Bonferroni), a conservative guard for the repeated looks. The number of looks is reported.
+    """
+    if metric not in ("win", "vp"):
+        raise ValueError(f"metric must be 'win' or 'vp', got {metric!r}")
+    if half_width <= 0 or max_games <= 0 or batch_games <= 0:
+        raise ValueError("half_width, max_games and batch_games must be positive")
+    n = len(arm_a)
+    if arm_b is not None:
+        if focus is None:
+            focus = _differing_positions(arm_a, arm_b)
+            if not focus:
+                raise ValueError("the arms are identical; name the seats under study with focus=[...]")
+        elif len(arm_a) != len(arm_b):
+            raise ValueError("the arms must have the same number of players")
+    elif not focus:
+        raise ValueError("a single-arm run needs focus=[index into the players list, ...]")
+    focus = list(focus)
+    batch = math.ceil(batch_games / n) * n
+    max_looks = math.ceil(max_games / batch)
+    level = 1 - (1 - confidence) / max_looks if alpha_spending else confidence
+    simulate_fn = simulate_fn or _default_simulate()
+    say = log or (lambda _text: None)
+
+    baseline = len(focus) / n
+    if metric == "win":
+        guess = sample_size_for_proportion(baseline, half_width, level)
+        what = "two unpaired arms need about twice that; pairing needs fewer" if arm_b is not None else ""
+        say(f"sample size: ~{guess:,} games for +/-{100 * half_width:.1f} points at a {baseline:.0%} win rate"
+            + (f" ({what})" if what else "") + f"; at most {max_games:,} games in batches of {batch}")
+    else:
+        say(f"sample size: estimated after the first batch of {batch} games (needs the VP spread); "
+            f"at most {max_games:,} games")
+
+    frames_a: list[pd.DataFrame] = []
+    frames_b: list[pd.DataFrame] = []
+    history = []
+    paired: PairedResult | None = None
+    played = 0
+    looks = 0
+    stopped_by = "max_games"
+    while played < max_games:
+        size = min(batch, max_games - played)
+        s = batch_seed(seed, looks)
+        for arm, frames in ((arm_a, frames_a), (arm_b, frames_b)):
+            if arm is None:
+                continue
+            frame = _run_arm(simulate_fn, size, arm, s, n_jobs, rotate_seats, **simulate_kwargs)
+            frames.append(frame.assign(game_id=frame["game_id"].to_numpy() + played))
+        played += size
+        looks += 1
+        data_a = pd.concat(frames_a, ignore_index=True)
+        if arm_b is not None:
+            data_b = pd.concat(frames_b, ignore_index=True)
+            paired = paired_compare(data_a, data_b, focus=focus, rotate_seats=rotate_seats, confidence=level,
+                                    label_a=_arm_text(arm_a, focus), label_b=_arm_text(arm_b, focus))
+            paired.looks = looks
+            estimate = paired.win_diff if metric == "win" else paired.vp_diff
+            lo, hi = paired.win_diff_ci if metric == "win" else paired.vp_diff_ci
+            sd = paired.sd_win_diff if metric == "win" else paired.sd_vp_diff
+        else:
+            estimate, lo, hi = _single_estimate(data_a, focus, metric, level, rotate_seats)
+            per_game = data_a[np.isin(data_a["position"], focus)].groupby("game_id")[
+                "win" if metric == "win" else "vp"].agg("sum" if metric == "win" else "mean")
+            sd = float(per_game.std(ddof=1)) if len(per_game) > 1 else math.nan
+        hw = (hi - lo) / 2
+        history.append({"look": looks, "games": played, "estimate": estimate, "ci_low": lo, "ci_high": hi,
+                        "half_width": hw})
+        need = sample_size_for_paired(sd, half_width, level) if np.isfinite(sd) else None
+        say(f"look {looks}: {played:,} games, {_effect_text(metric, arm_b is not None, estimate, hw)}"
+            + (f"; ~{need:,} games needed for +/-{_amount(metric, half_width)}" if need else ""))
+        if hw <= half_width and looks >= min_batches:
+            stopped_by = "precision"
+            break
+    result = SequentialResult(metric=metric, target_half_width=half_width, estimate=history[-1]["estimate"],
+                              ci=(history[-1]["ci_low"], history[-1]["ci_high"]), games=played, looks=looks,
+                              stopped_by=stopped_by, confidence=level, history=pd.DataFrame(history),
+                              paired=paired, frame=pd.concat(frames_a, ignore_index=True))
+    say(f"stopped by {stopped_by} after {looks} look(s), {played:,} games")
+    return result
+
+
+def _amount(metric: str, value: float) -> str:
+    return f"{100 * value:.1f} points" if metric == "win" else f"{value:.2f} VP"
+
+
+def _effect_text(metric: str, paired: bool, estimate: float, half: float) -> str:
+    if paired:
+        what = "win rate A - B" if metric == "win" else "mean VP A - B"
+        value = f"{100 * estimate:+.1f} points" if metric == "win" else f"{estimate:+.2f} VP"
+    else:
+        what = "win rate" if metric == "win" else "mean VP"
+        value = f"{estimate:.1%}" if metric == "win" else f"{estimate:.2f} VP"
+    return f"{what} {value} +/-{_amount(metric, half)}"
+
+
+# =============================================================================
+# Head-to-head and ratings
+# =============================================================================
+@dataclass
+class HeadToHead:
+    """Pairwise results of specs that met in the same games. `share.loc[x, y]` is how often x finished above y
+    (a game where x and y meet counts once; copies of a spec in one game are averaged)."""
+
+    share: pd.DataFrame             # matrix: row spec above column spec
+    games: pd.DataFrame             # matrix: games in which both took part
+    table: pd.DataFrame             # long form: spec_a, spec_b, games, share, ci_low, ci_high, p_value, p_holm
+
+
+def head_to_head(players: pd.DataFrame, by: str = "rank", confidence: float = 0.95) -> HeadToHead:
+    """Head-to-head matrix of every pair of specs that met. `by="rank"` compares the final ranks (ties broken by
+    the rules' tie-break); `by="vp"` compares scores, an equal score counting as half.
+
+    The unit is the game: each game where both specs play gives one share in [0, 1]. The interval is Wilson's on
+    the summed shares; the p-value is an exact sign test (games that x won against y vs. lost) against 1/2,
+    with Holm's correction over the unordered pairs in `p_holm`.
+    """
+    if by not in ("rank", "vp"):
+        raise ValueError(f"by must be 'rank' or 'vp', got {by!r}")
+    rows = _as_str_spec(players)[["game_id", "spec", "rank", "vp"]]
+    pairs = rows.merge(rows, on="game_id", suffixes=("_a", "_b"))
+    pairs = pairs[pairs["spec_a"] != pairs["spec_b"]]
+    if by == "rank":
+        score = (pairs["rank_a"] < pairs["rank_b"]).astype(float)
+    else:
+        score = (pairs["vp_a"] > pairs["vp_b"]) + 0.5 * (pairs["vp_a"] == pairs["vp_b"])
+    per_game = pairs.assign(score=score.astype(float)).groupby(["spec_a", "spec_b", "game_id"])["score"].mean()
+    z = z_value(confidence)
+    records = []
+    for (spec_a, spec_b), shares in per_game.groupby(level=["spec_a", "spec_b"]):
+        n = len(shares)
+        total = float(shares.sum())
+        lo, hi = wilson_interval(total, n, z)
+        won, lost = int((shares > 0.5).sum()), int((shares < 0.5).sum())
+        records.append({"spec_a": spec_a, "spec_b": spec_b, "games": n, "share": total / n, "ci_low": lo,
+                        "ci_high": hi, "won": won, "lost": lost, "p_value": mcnemar_exact(won, lost)})
+    table = pd.DataFrame(records, columns=["spec_a", "spec_b", "games", "share", "ci_low", "ci_high", "won", "lost",
+                                           "p_value"])
+    if len(table):
+        unordered = table["spec_a"] < table["spec_b"]
+        adjusted = holm(table.loc[unordered, "p_value"])
+        lookup = {(a, b): p for a, b, p in zip(table.loc[unordered, "spec_a"], table.loc[unordered, "spec_b"],
+                                               adjusted, strict=True)}
+        table["p_holm"] = [lookup[(min(a, b), max(a, b))] for a, b in zip(table["spec_a"], table["spec_b"],
+                                                                          strict=True)]
+    else:
+        table["p_holm"] = []
+    specs = sorted(set(rows["spec"]))
+    share = table.pivot(index="spec_a", columns="spec_b", values="share").reindex(index=specs, columns=specs)
+    games = table.pivot(index="spec_a", columns="spec_b", values="games").reindex(index=specs, columns=specs)
+    share.index.name, share.columns.name = "spec", "opponent"
+    games.index.name, games.columns.name = "spec", "opponent"
+    return HeadToHead(share=share, games=games.fillna(0).astype(int), table=table)
+
+
+def ratings(players: pd.DataFrame, model: Any = None, by: str = "spec") -> pd.DataFrame:
+    """Weng-Lin Bayesian ratings (Plackett-Luce model from `openskill` by default) of each spec from the final
+    ranks of every game, updated game by game in game_id order. The default model has no skill drift
+    (tau = 0): a spec is a fixed policy, so every game counts equally and sigma keeps shrinking; pass another
+    openskill model (e.g. `PlackettLuce()` with its default drift, or `BradleyTerryFull()`) to change that.
+
+    Returns mu, sigma, ordinal (mu - 3 sigma, the conservative ladder score), games and rows, sorted best first.
+    When a spec fills several seats of one game each copy is rated as a separate player against the others and
+    the spec takes the mean of their updated mu and sigma. Sigma is the model's uncertainty, not a confidence
+    interval: compare specs with `head_to_head` or `paired_ab` for tests.
+    """
+    if model is None:
+        from openskill.models import PlackettLuce
+
+        model = PlackettLuce(tau=0.0)
+    rows = _as_str_spec(players).sort_values(["game_id", "seat"], kind="stable")
+    keys = rows[by].astype(str).to_numpy()
+    ranks = rows["rank"].to_numpy()
+    game_ids = rows["game_id"].to_numpy()
+    current = {key: model.rating(name=key) for key in dict.fromkeys(keys)}
+    games = dict.fromkeys(current, 0)
+    counts = dict.fromkeys(current, 0)
+    bounds = np.flatnonzero(np.diff(game_ids)) + 1
+    for start, end in zip(np.r_[0, bounds], np.r_[bounds, len(rows)], strict=True):
+        game_keys = keys[start:end]
+        if len(set(game_keys)) < 2:
+            continue
+        updated = model.rate([[current[key]] for key in game_keys], ranks=[int(r) for r in ranks[start:end]])
+        fresh: dict[str, list[tuple[float, float]]] = {}
+        for key, team in zip(game_keys, updated, strict=True):
+            fresh.setdefault(key, []).append((team[0].mu, team[0].sigma))
+            counts[key] += 1
+        for key, values in fresh.items():
+            mu = float(np.mean([v[0] for v in values]))
+            sigma = float(np.mean([v[1] for v in values]))
+            current[key] = model.rating(mu=mu, sigma=sigma, name=key)
+            games[key] += 1
+    table = pd.DataFrame([{by: key, "mu": r.mu, "sigma": r.sigma, "ordinal": r.mu - 3 * r.sigma,
+                           "games": games[key], "rows": counts[key]} for key, r in current.items()])
+    return table.sort_values("ordinal", ascending=False, ignore_index=True).set_index(by)
+
+
+# =============================================================================
+# Effects along a variable
+# =============================================================================
+def effect_table(players: pd.DataFrame, x: str, y: str, hue: str | None = None,
+                 confidence: float = 0.95) -> pd.DataFrame:
+    """Mean of `y` per value of `x` (and per `hue` group) with an interval: Wilson for a 0/1 column (win,
+    tied_first), Student t otherwise. Columns: x, [hue], n, mean, ci_low, ci_high."""
+    keys = [x] if hue is None else [hue, x]
+    frame = _as_str_spec(players)
+    binary = frame[y].dropna().isin([0, 1]).all()
+    z = z_value(confidence)
+    records = []
+    for key, group in frame.groupby(keys, observed=True, sort=True):
+        values = group[y].dropna().to_numpy(dtype=float)
+        if values.size == 0:
+            continue
+        if binary:
+            mean = float(values.mean())
+            lo, hi = wilson_interval(float(values.sum()), values.size, z)
+        else:
+            mean, lo, hi = mean_interval(values, confidence)
+        record = dict(zip(keys, key if isinstance(key, tuple) else (key,), strict=True))
+        record.update({"n": int(values.size), "mean": mean, "ci_low": lo, "ci_high": hi})
+        records.append(record)
+    return pd.DataFrame(records, columns=[*keys, "n", "mean", "ci_low", "ci_high"])
+
+
+__all__ = [
+    "HeadToHead",
+    "PairedResult",
+    "SequentialResult",
+    "batch_seed",
+    "binomial_test",
+    "effect_table",
+    "head_to_head",
+    "holm",
+    "mcnemar_exact",
+    "mean_interval",
+    "paired_ab",
+    "paired_bootstrap_ci",
+    "paired_compare",
+    "paired_proportion_difference",
+    "paired_table",
+    "player_positions",
+    "ratings",
+    "run_until_precise",
+    "sample_size_for_paired",
+    "sample_size_for_paired_proportions",
+    "sample_size_for_proportion",
+    "sample_size_from_pilot",
+    "simulate_arm",
+    "verdict_lines",
+    "vp_by_source",
+    "wilcoxon_signed_rank",
+    "wilson_interval",
+    "win_rate",
+    "win_rate_by_players",
+    "win_rate_by_seat",
+    "z_value",
+]
