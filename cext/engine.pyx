@@ -23,6 +23,7 @@ COMPILED = True
 NUM_DISTINCT_ACTIONS = NUM_ACTIONS
 STATE_BYTES = sizeof(GameState)
 FORMAT_VERSION = 1
+SEED_FIELDS = ("rng", "dice_rng")          # 64-bit generator states, saved as hex strings
 
 DIE_ACTIONS = ("fishing", "helper", "temple", "build", "man", "woman", "land_path", "water_path")
 GOD_EFFECTS = ("blue", "white", "red", "green_double", "green_extra", "yellow")
@@ -460,11 +461,12 @@ cdef class State:
 
     def observation(self, int player):
         """What `player` can see: the state without the draw piles' order, the other hands'
-        unknown cards and the chance seed (JSON-safe)."""
+        unknown cards and the chance seeds (JSON-safe)."""
         if not 0 <= player < self.s.n_players:
             raise ValueError(f"player must be in 0..{self.s.n_players - 1}, got {player}")
         d = self.to_dict()["state"]
-        del d["rng"]
+        for name in SEED_FIELDS:
+            del d[name]
         d["god_deck"] = d["deck_end"] - d["deck_top"]
         del d["deck_top"], d["deck_end"]
         d["person_pile"] = [PERSONS_PER_SEX - t for t in d["person_top"]]
@@ -483,7 +485,8 @@ cdef class State:
         """JSON-safe, versioned snapshot (docs/state.md)."""
         raw = (<const char*>&self.s)[:sizeof(GameState)]
         d = _to_python(np.frombuffer(raw, dtype=GAME_DTYPE)[0], GAME_DTYPE)
-        d["rng"] = format(self.s.rng, "016x")
+        for name in SEED_FIELDS:
+            d[name] = format(d[name], "016x")
         return {"format": "borabora_sim.state", "version": FORMAT_VERSION,
                 "components": self.rules.fingerprint, "state": d}
 
@@ -500,12 +503,14 @@ cdef class State:
         body = data.get("state")
         if not isinstance(body, dict):
             raise StateFormatError("field 'state' must be an object")
-        try:
-            rng = int(body["rng"], 16)
-        except (KeyError, TypeError, ValueError):
-            raise StateFormatError("field 'state.rng' must be a hex string of a 64-bit seed") from None
+        seeds = {}
+        for name in SEED_FIELDS:
+            try:
+                seeds[name] = int(body[name], 16)
+            except (KeyError, TypeError, ValueError):
+                raise StateFormatError(f"field 'state.{name}' must be a hex string of a 64-bit seed") from None
         record = np.zeros(1, dtype=GAME_DTYPE)
-        _from_python(record[0], dict(body, rng=rng), GAME_DTYPE, "state")
+        _from_python(record[0], dict(body, **seeds), GAME_DTYPE, "state")
         cdef State st = State.__new__(State)
         st.rules = rules
         cdef const unsigned char[:] raw = record.view(np.uint8)

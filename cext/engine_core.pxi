@@ -10,15 +10,18 @@ cdef extern from *:
 # =============================================================================
 # Chance: splitmix64 held in the state
 # =============================================================================
-cdef inline uint64_t rng_next(GameState* g) noexcept nogil:
-    g.rng += <uint64_t>0x9E3779B97F4A7C15
-    cdef uint64_t z = g.rng
+cdef inline uint64_t splitmix_next(uint64_t* state) noexcept nogil:
+    state[0] += <uint64_t>0x9E3779B97F4A7C15
+    cdef uint64_t z = state[0]
     z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
     z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
     return z ^ (z >> 31)
 
 cdef inline int rng_below(GameState* g, int n) noexcept nogil:
-    return <int>(((rng_next(g) >> 32) * <uint64_t>n) >> 32)
+    return <int>(((splitmix_next(&g.rng) >> 32) * <uint64_t>n) >> 32)
+
+cdef inline int roll_die(GameState* g) noexcept nogil:
+    return 1 + <int>(((splitmix_next(&g.dice_rng) >> 32) * <uint64_t>6) >> 32)
 
 cdef inline void shuffle_u8(GameState* g, uint8_t* a, int n) noexcept nogil:
     cdef int i, j

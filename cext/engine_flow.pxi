@@ -101,7 +101,7 @@ cdef void roll_dice(GameState* g) noexcept nogil:
     cdef int s, d
     for s in range(g.n_players):
         for d in range(N_DICE):
-            g.pl[s].dice[d] = 1 + rng_below(g, 6)
+            g.pl[s].dice[d] = roll_die(g)
     for d in range(N_ACTION_TILES):
         g.tile_low[d] = 7
 
@@ -126,6 +126,7 @@ cdef void setup(const Comp* c, GameState* g, int n_players, uint64_t seed) noexc
     cdef Player* p
     memset(g, 0, sizeof(GameState))
     g.rng = seed
+    g.dice_rng = seed ^ <uint64_t>0xD1CE5EED0F00D5E1
     g.n_players = n_players
     g.round = 1
     g.phase = PH_SETUP
@@ -846,6 +847,7 @@ cdef void determinize(const Comp* c, GameState* g, int viewer, uint64_t seed) no
     cdef int counts[N_COLOURS]
     cdef int n = 0, i, s, col, k, sex
     g.rng = seed * <uint64_t>0xD1B54A32D192ED03 + <uint64_t>0x8CB92BA72F3D8DD7
+    g.dice_rng = splitmix_next(&g.rng)      # future dice are hidden too
     for col in range(N_COLOURS):
         counts[col] = 0
     for i in range(g.deck_top, g.deck_end):

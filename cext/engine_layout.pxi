@@ -51,6 +51,7 @@ PLAYER_DTYPE = _dtype([
 
 GAME_DTYPE = _dtype([
     ("rng", _off(&_layout_g.rng, &_layout_g), "<u8", ()),
+    ("dice_rng", _off(&_layout_g.dice_rng, &_layout_g), "<u8", ()),
     ("n_players", _off(&_layout_g.n_players, &_layout_g), "i1", ()),
     ("round", _off(&_layout_g.round, &_layout_g), "i1", ()),
     ("phase", _off(&_layout_g.phase, &_layout_g), "i1", ()),

@@ -192,7 +192,9 @@ cdef struct Player:
     uint8_t god_tiles_played
 
 cdef struct GameState:
-    uint64_t rng                            # splitmix64 state: every chance event
+    uint64_t rng                            # splitmix64 state: shuffles and draws
+    uint64_t dice_rng                       # splitmix64 state of the dice alone: the same dice in two games
+                                            # of one seed whatever was played (paired comparisons)
     int8_t n_players                        # 2..4
     int8_t round                            # 1..6
     int8_t phase                            # Phase
