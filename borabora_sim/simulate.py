@@ -25,7 +25,7 @@ import pyarrow.parquet as pq
 from borabora_sim import _engine
 from borabora_sim.game import PLAYER_COUNTS, BoraBora, check_players, check_seed, rules_for
 from borabora_sim.match import play_game
-from borabora_sim.players import make_player
+from borabora_sim.players import make_player, split_spec
 
 SCHEMA_VERSION = 1
 SOURCES: tuple[str, ...] = tuple(_engine.SOURCES)
@@ -197,6 +197,10 @@ def _run_chunk_job(config: RunConfig, index: int, start: int, end: int) -> tuple
     return index, end - start, players, games
 
 
+def _run_chunk_task(task: tuple[RunConfig, int, int, int]) -> tuple[int, int, pa.Table, pa.Table]:
+    return _run_chunk_job(*task)
+
+
 # =============================================================================
 # The run: scheduling, streaming, resuming
 # =============================================================================
@@ -236,7 +240,7 @@ class RunDirectory:
                 differences = "; ".join(f"{key} {old[key]!r} there, {new[key]!r} asked"
                                         for key in old if old[key] != new[key])
                 raise ValueError(f"{self.path} holds a different run ({differences}); resume it with the same "
-                                 "games, players, seed, seat rotation and chunk size, or choose a new directory")
+                                 "settings, or choose a new directory")
             return self.done_chunks()
         (self.path / "players").mkdir(parents=True, exist_ok=True)
         (self.path / "games").mkdir(parents=True, exist_ok=True)
@@ -257,8 +261,11 @@ class RunDirectory:
         files = sorted((self.path / table).glob("chunk-*.parquet"))
         if not files:
             raise FileNotFoundError(f"no {table} chunks in {self.path}")
-        frame = pa.concat_tables([pq.read_table(f, columns=columns) for f in files]).to_pandas()
-        return frame.sort_values(["game_id", "seat"] if table == "players" else ["game_id"], ignore_index=True)
+        keys = ["game_id", "seat"] if table == "players" else ["game_id"]
+        wanted = None if columns is None else list(dict.fromkeys([*keys, *columns]))     # the sort keys too
+        frame = pa.concat_tables([pq.read_table(f, columns=wanted) for f in files]).to_pandas()
+        frame = frame.sort_values(keys, ignore_index=True)
+        return frame if columns is None else frame[list(columns)]
 
 
 def _parallel_chunks(config: RunConfig, todo: list[tuple[int, int, int]], n_jobs: int, backend: str,
@@ -267,8 +274,14 @@ def _parallel_chunks(config: RunConfig, todo: list[tuple[int, int, int]], n_jobs
         for index, start, end in todo:
             yield _run_chunk_job(config, index, start, end)
         return
-    from joblib import Parallel, delayed, parallel_config
+    from joblib import Parallel, delayed, effective_n_jobs, parallel_config
 
+    if backend == "multiprocessing":        # joblib's multiprocessing backend cannot stream results as they finish
+        import multiprocessing
+
+        with multiprocessing.Pool(effective_n_jobs(n_jobs)) as pool:
+            yield from pool.imap_unordered(_run_chunk_task, [(config, *chunk) for chunk in todo])
+        return
     jobs = (delayed(_run_chunk_job)(config, index, start, end) for index, start, end in todo)
     if backend != "dask":
         yield from Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered")(jobs)
@@ -302,6 +315,12 @@ def _progress(total: int, initial: int, enabled: bool | None):
     return tqdm(total=total, initial=initial, unit="game", disable=not enabled, smoothing=0.1, dynamic_ncols=True)
 
 
+def canonical_spec(spec: str) -> str:
+    """The spec as written, without stray spaces or an empty option list ("random:" -> "random")."""
+    name, options = split_spec(spec)
+    return f"{name}:{','.join(f'{k}={v}' for k, v in options.items())}" if options else name
+
+
 def check_config(games: int, players: Sequence[str], seed: int, n_jobs: int, backend: str,
                  chunk_size: int | None, rotate_seats: bool = True,
                  components: str | os.PathLike[str] | None = None) -> RunConfig:
@@ -317,6 +336,7 @@ def check_config(games: int, players: Sequence[str], seed: int, n_jobs: int, bac
         if not isinstance(spec, str):
             raise ValueError(f"each player must be a spec string such as 'heuristic' or 'random', got {spec!r}")
         make_player(spec, 0)            # raises a ValueError naming what is allowed
+    specs = tuple(canonical_spec(spec) for spec in specs)
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs == 0:

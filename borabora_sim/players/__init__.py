@@ -47,5 +47,6 @@ __all__ = [
     "Player",
     "RandomPlayer",
     "make_player",
+    "split_spec",
     "weights_for",
 ]
