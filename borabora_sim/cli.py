@@ -25,10 +25,17 @@ EXAMPLES = {
     "replay": """examples:
   borabora replay --seed 12345 --players heuristic,random,random
   borabora replay --run runs/m --game 17""",
+    "analyze": """examples:
+  borabora analyze fishing --out reports/fishing              # default size: under 10 minutes on 2 cores
+  borabora analyze fishing --size full --out reports/fishing  # a real answer (hours)
+  borabora analyze fishing --size quick --out fishing-quick""",
     "bench": """examples:
   borabora bench
   borabora bench --games 50000""",
 }
+
+
+STUDIES = ("fishing",)
 
 
 class CommandError(Exception):
@@ -187,6 +194,16 @@ def cmd_replay(args: argparse.Namespace) -> None:
     print("\n".join(replay(seed, specs, components)))
 
 
+def cmd_analyze(args: argparse.Namespace) -> None:
+    from importlib import import_module
+
+    module = import_module(f"borabora_sim.studies.{args.study}")
+    overrides = {} if args.jobs is None else {"jobs": args.jobs}
+    if args.seed is not None:
+        overrides["seed"] = args.seed
+    module.run(module.sized(args.size, **overrides), args.out)
+
+
 def cmd_bench(args: argparse.Namespace) -> None:
     import numpy as np
 
@@ -271,6 +288,15 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--run", help="a simulation directory (with --game)")
     rp.add_argument("--game", type=int, help="game id in that run")
     rp.set_defaults(handler=cmd_replay)
+
+    an = sub("analyze", "run a strategy study and write its report (Markdown + PNG)")
+    an.add_argument("study", choices=STUDIES, help="which study")
+    an.add_argument("--out", default="reports", help="output directory (default: reports)")
+    an.add_argument("--size", default="default", choices=("quick", "default", "full"),
+                    help="quick (seconds), default (under 10 minutes on 2 cores) or full")
+    an.add_argument("--jobs", type=int, help="worker processes (-1: all cores)")
+    an.add_argument("--seed", type=_seed, help="master seed")
+    an.set_defaults(handler=cmd_analyze)
 
     bench = sub("bench", "engine and simulator throughput on this machine")
     bench.add_argument("--games", type=_positive_int, default=20000, help="games per row (default 20000)")

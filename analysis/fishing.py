@@ -1,0 +1,14 @@
+"""Is the fishing space ever worth it? Runs the study and writes reports/fishing/fishing_report.md.
+
+    python analysis/fishing.py                 # default size: under 10 minutes on 2 cores
+    python analysis/fishing.py --size full     # a real answer (hours)
+
+The same as `borabora analyze fishing`; the study itself is borabora_sim.studies.fishing.
+"""
+
+import sys
+
+from borabora_sim.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main(["analyze", "fishing", "--out", "reports/fishing", *sys.argv[1:]]))

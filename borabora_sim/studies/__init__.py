@@ -1,0 +1,1 @@
+"""Strategy studies built on the simulator and the statistics toolkit."""
