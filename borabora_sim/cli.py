@@ -28,14 +28,14 @@ EXAMPLES = {
     "analyze": """examples:
   borabora analyze fishing --out reports/fishing              # default size: under 10 minutes on 2 cores
   borabora analyze fishing --size full --out reports/fishing  # a real answer (hours)
-  borabora analyze fishing --size quick --out fishing-quick""",
+  borabora analyze priest --out reports/priest               # what a priest is worth, by round""",
     "bench": """examples:
   borabora bench
   borabora bench --games 50000""",
 }
 
 
-STUDIES = ("fishing",)
+STUDIES = ("fishing", "priest")
 
 
 class CommandError(Exception):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from borabora_sim.studies import fishing
@@ -45,3 +46,24 @@ def _value(components, path: str):
         if doc is None:
             return None
     return doc
+
+
+def test_priest_study_runs_end_to_end_and_pairs_differ_only_by_the_priest(tmp_path: Path) -> None:
+    from borabora_sim.studies import priest
+
+    report = priest.run(priest.sized("quick", games=4), tmp_path, log=lambda _: None)
+    text = report.read_text()
+    assert "| round | pairs | vp_gain" in text and "direct temple VP" in text
+    values = pd.read_parquet(tmp_path / "priest_values.parquet")
+    assert set(values["round"]) == {1, 2, 3, 4, 5, 6}
+
+
+def test_extra_priest_is_placed_like_a_temple_action() -> None:
+    from borabora_sim.studies import priest
+
+    state = priest.round_starts(7, ["heuristic"] * 4)[3]
+    before = state.to_dict()["state"]["temple"]
+    after = priest.with_extra_priest(state, 2).to_dict()["state"]["temple"]
+    assert after[0] == 2
+    end = before.index(-1) if -1 in before else len(before) - 1
+    assert after[1:end + 1] == before[:end] and after[end + 1:] == before[end + 1:]
