@@ -477,6 +477,7 @@ cdef class State:
                 pl["hand_size"] = sum(pl["hand"])
                 pl["hand"] = None
         d["pl"] = d["pl"][:self.s.n_players]
+        d["stack"] = d["stack"][:self.s.sp]
         d["viewer"] = player
         return d
 

@@ -1,0 +1,150 @@
+"""Bora Bora as a PettingZoo AEC environment (every seat an agent).
+
+Agents are ``player_0`` .. ``player_{n-1}`` (seat order). Each observation is ``{"observation": float32 tensor,
+"action_mask": int8 mask}`` from that agent's point of view (``borabora_sim.envs.observation``; the mask is all
+zeros except for the agent to move). Actions are the engine's action ids (``Discrete(NUM_ACTIONS)``).
+
+Rewards: with ``reward="win"`` (default) the winner after the engine's tie-break gets +1 when the game ends and
+everyone else 0; with ``reward="vp"`` every agent receives, after each step, the victory points it gained in that
+step (the first step also hands out the starting VP), so an episode's return is the agent's final score.
+
+``env()`` adds PettingZoo's standard wrappers (an illegal action ends the game with -1 for the agent that made it);
+``raw_env`` is the bare environment, on which an illegal action raises ``IllegalActionError``.
+
+>>> from borabora_sim.envs.pettingzoo import env
+>>> e = env(players=2)
+>>> e.reset(seed=1)
+>>> obs, reward, termination, truncation, info = e.last()
+>>> obs["action_mask"].dtype.name
+'int8'
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as exc:  # pragma: no cover - depends on the installed extras
+    raise ImportError(
+        "borabora_sim.envs.pettingzoo needs PettingZoo and Gymnasium: pip install 'borabora_sim[rl]'"
+    ) from exc
+
+from borabora_sim.envs.observation import HIGH, LOW, SIZE, observation_tensor
+from borabora_sim.game import NUM_ACTIONS, BoraBora, ComponentSource, check_players
+from borabora_sim.render import render as render_text
+
+REWARDS = ("win", "vp")
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The wrapped environment (illegal actions end the game; out-of-range actions and calls out of order raise)."""
+    environment: AECEnv = raw_env(**kwargs)
+    environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=-1)
+    environment = wrappers.AssertOutOfBoundsWrapper(environment)
+    return wrappers.OrderEnforcingWrapper(environment)
+
+
+def check_reward(reward: str) -> str:
+    if reward not in REWARDS:
+        raise ValueError(f"reward must be one of {', '.join(REWARDS)}; got {reward!r}")
+    return reward
+
+
+class raw_env(AECEnv):
+    """The bare AEC environment. Arguments: ``players`` (2-4), ``reward`` ("win" or "vp"), ``render_mode``
+    ("ansi" returns the text board of the agent to move, "human" prints it), ``components`` (component data)."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", "human"], "name": "bora_bora_v0", "is_parallelizable": False, "render_fps": 1,
+    }
+
+    def __init__(self, players: int = 4, reward: str = "win", render_mode: str | None = None,
+                 components: ComponentSource = None) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}; got {render_mode!r}")
+        self.players = check_players(players)
+        self.reward_kind = check_reward(reward)
+        self.render_mode = render_mode
+        self.game = BoraBora(components)
+        self.possible_agents = [f"player_{seat}" for seat in range(self.players)]
+        self.observation_spaces = {
+            agent: spaces.Dict({
+                "observation": spaces.Box(low=LOW, high=HIGH, shape=(SIZE,), dtype=np.float32),
+                "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
+            })
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
+        self._rng = np.random.default_rng()
+        self.game_state: Any = None
+
+    # ---- spaces -------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # ---- the AEC API ---------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game; the same `seed` deals the same game (None continues this environment's seed stream)."""
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self.game_state = self.game.new_initial_state(self.players, int(self._rng.integers(2**63)))
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._scores = [0] * self.players        # the starting VP count as gained in the first step
+        self.agent_selection = self.possible_agents[self.game_state.current_player]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.possible_agents.index(agent)
+        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        if not self.game_state.is_terminal() and self.game_state.current_player == seat:
+            mask[self.game_state.legal_actions()] = 1
+        return {"observation": observation_tensor(self.game_state, seat), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.game_state.apply(int(action))
+        scores = self.game_state.scores()
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if self.reward_kind == "vp":
+            for seat, name in enumerate(self.possible_agents):
+                self.rewards[name] = float(scores[seat] - self._scores[seat])
+        self._scores = scores
+        if self.game_state.is_terminal():
+            if self.reward_kind == "win":
+                self.rewards[self.possible_agents[self.game_state.winner()]] = 1.0
+            self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            self.agent_selection = self.possible_agents[self.game_state.current_player]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        if self.render_mode is None or self.game_state is None:
+            return None
+        seat = self.possible_agents.index(self.agent_selection)
+        text = render_text(self.game_state, seat)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release."""
