@@ -364,11 +364,12 @@ print(json.dumps(hashes))
 """
 
 
-def test_final_state_hash_is_the_same_in_another_process() -> None:
+def test_final_state_hash_is_the_same_in_another_process(tmp_path: Path) -> None:
+    # the child imports the very package under test, from a folder where no source tree can shadow it
     root = str(Path(borabora_sim.__file__).resolve().parent.parent)
     env = dict(os.environ, PYTHONPATH=root, PYTHONHASHSEED="12345")
     result = subprocess.run([sys.executable, "-c", SUBPROCESS_SCRIPT, json.dumps(SUBPROCESS_GAMES)],
-                            capture_output=True, text=True, env=env, timeout=120, check=True)
+                            capture_output=True, text=True, env=env, timeout=120, check=True, cwd=tmp_path)
     here = [state_hash(final_state(*game)) for game in SUBPROCESS_GAMES]
     assert json.loads(result.stdout) == here
 
