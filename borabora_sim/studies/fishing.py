@@ -81,14 +81,19 @@ def fishing_frequency(study: FishingStudy, players: int = 4) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def share_table(frame: pd.DataFrame, by: str) -> pd.DataFrame:
+def share_by(frame: pd.DataFrame, by: str, flag: str, count_name: str, hit_name: str) -> pd.DataFrame:
+    """Per group of `by`: how many rows, how many with `flag` true, the share and its Wilson 95% interval."""
     rows = []
     for key, group in frame.groupby(by):
-        fished = int(group["fished"].sum())
-        lo, hi = stats.wilson_interval(fished, len(group))
-        rows.append({by: key, "placements": len(group), "fished": fished, "share": fished / len(group),
+        hits = int(group[flag].sum())
+        lo, hi = stats.wilson_interval(hits, len(group))
+        rows.append({by: key, count_name: len(group), hit_name: hits, "share": hits / len(group),
                      "ci_low": lo, "ci_high": hi})
     return pd.DataFrame(rows).set_index(by)
+
+
+def share_table(frame: pd.DataFrame, by: str) -> pd.DataFrame:
+    return share_by(frame, by, "fished", "placements", "fished")
 
 
 # =============================================================================
@@ -138,13 +143,9 @@ def counterfactual(study: FishingStudy) -> pd.DataFrame:
 
 
 def best_move_table(values: pd.DataFrame, by: str) -> pd.DataFrame:
-    rows = []
-    for key, group in values.groupby(by):
-        best = int(group["best_overall"].sum())
-        lo, hi = stats.wilson_interval(best, len(group))
-        rows.append({by: key, "situations": len(group), "fishing_best": best, "share": best / len(group),
-                     "ci_low": lo, "ci_high": hi, "mean_advantage": group["advantage"].mean()})
-    return pd.DataFrame(rows).set_index(by)
+    table = share_by(values, by, "best_overall", "situations", "fishing_best")
+    table["mean_advantage"] = values.groupby(by)["advantage"].mean()
+    return table
 
 
 def plain_words(values: pd.DataFrame, minimum: int = 20) -> list[str]:
