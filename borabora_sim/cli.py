@@ -87,6 +87,17 @@ def _seed(text: str) -> int:
 # =============================================================================
 # Commands
 # =============================================================================
+def _read_summary(directory: str):  # -> pandas.DataFrame (pandas is imported lazily)
+    import pyarrow.parquet as pq
+
+    from borabora_sim.report import summary_columns
+    from borabora_sim.simulate import RunDirectory
+
+    run = RunDirectory(directory)
+    first = next(iter(sorted((run.path / "players").glob("chunk-*.parquet"))), None)
+    return run.read(columns=None if first is None else summary_columns(pq.read_schema(first).names))
+
+
 def cmd_simulate(args: argparse.Namespace) -> None:
     from borabora_sim.report import format_summary, plot_summary
     from borabora_sim.simulate import BACKENDS, simulate
@@ -96,8 +107,10 @@ def cmd_simulate(args: argparse.Namespace) -> None:
     start = time.perf_counter()
     frame = simulate(args.games, split_specs(args.players), seed=args.seed, n_jobs=args.jobs, backend=args.backend,
                      out=args.out, resume=args.resume, chunk_size=args.chunk_size, scheduler=args.scheduler,
-                     progress=None if not args.quiet else False)
+                     progress=None if not args.quiet else False, load=args.out is None)
     seconds = time.perf_counter() - start
+    if frame is None:           # streamed to --out: read back only what the summary needs
+        frame = _read_summary(args.out)
     if args.out:
         print(f"results in {args.out} (players/ and games/ Parquet chunks)")
     print(format_summary(frame, seconds=None if args.resume else seconds))
@@ -113,7 +126,7 @@ def cmd_report(args: argparse.Namespace) -> None:
     config = directory.read_manifest()
     if config is None:
         raise CommandError(f"{args.directory} holds no simulation run (no manifest.json)")
-    frame = directory.read()
+    frame = _read_summary(args.directory)
     done = frame["game_id"].nunique()
     print(f"run: {done:,} of {config.games:,} games, players {', '.join(config.players)}, seed {config.seed}")
     print(format_summary(frame))
@@ -146,8 +159,10 @@ def _human_chooser(seat: int, read: Callable[[str], str], write: Callable[[str],
     return choose
 
 
-def cmd_play(args: argparse.Namespace, read: Callable[[str], str] = input,
-             write: Callable[[str], None] = print) -> None:
+def cmd_play(args: argparse.Namespace, read: Callable[[str], str] | None = None,
+             write: Callable[[str], None] | None = None) -> None:
+    read = read or input            # looked up at call time, so a patched input() is honoured
+    write = write or print
     from borabora_sim.game import check_seed, new_game
     from borabora_sim.players import make_player
 

@@ -12,6 +12,14 @@ def game_lengths(players: pd.DataFrame) -> pd.Series:
     return per_game.describe(percentiles=[0.05, 0.5, 0.95])
 
 
+SUMMARY_COLUMNS = ("game_id", "seat", "n_players", "start_position", "spec", "vp", "win", "tied_first", "decisions")
+
+
+def summary_columns(all_columns: list[str]) -> list[str]:
+    """The columns format_summary and plot_summary need (VP by source included, behaviour counters not)."""
+    return [c for c in all_columns if c in SUMMARY_COLUMNS or c.startswith("vp_")]
+
+
 def format_summary(players: pd.DataFrame, seconds: float | None = None) -> str:
     """The printed summary: speed, win rate by spec and by turn-order position, VP by source, game length."""
     games = players["game_id"].nunique()
