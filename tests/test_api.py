@@ -13,10 +13,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-from scenario import edited, names, set_decision
 
 import borabora_sim
 from borabora_sim import NUM_ACTIONS, IllegalActionError, State, StateFormatError, _engine, load_components, new_game
+
+from scenario import edited, names, set_decision
 
 Raw = dict[str, Any]
 
