@@ -23,10 +23,8 @@ whole games until 10*N steps per engine and repeat, and the clone run makes 10*N
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import os
-import platform
 import random
 import re
 import shutil
@@ -44,6 +42,8 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # no idle BLAS threads compe
 
 import borabora_sim
 from borabora_sim import _engine
+
+from machine import machine_info
 
 try:
     import pyspiel
@@ -409,24 +409,9 @@ def table(headers: list[str], rows: list[list[str]]) -> str:
     return "\n".join([line, sep, *body])
 
 
-def machine_info() -> dict:
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return {
-        "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "cpu": cpu,
-        "cpu_count": os.cpu_count(),
-        "openspiel": getattr(pyspiel, "__version__", "installed") if pyspiel is not None else None,
-    }
+def engine_machine_info() -> dict:
+    return {**machine_info(),
+            "openspiel": getattr(pyspiel, "__version__", "installed") if pyspiel is not None else None}
 
 
 def report(results: dict) -> str:
@@ -538,7 +523,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     step_budget = 10 * args.games
     results: dict = {
-        "machine": machine_info(),
+        "machine": engine_machine_info(),
         "games": args.games,
         "repeats": args.repeats,
         "step_budget": step_budget,

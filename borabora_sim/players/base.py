@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -56,15 +57,32 @@ def parse_choice(*allowed: str) -> Callable[[str], str]:
     return parse
 
 
+def parse_int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"must be an integer; got {text!r}") from None
+
+
 def parse_positive_int(text: str) -> int:
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
     if value <= 0:
         raise ValueError(f"must be a positive integer; got {text!r}")
     return value
 
 
 def parse_float(text: str) -> float:
-    return float(text)
+    """A finite number (rejects 'nan' and 'inf')."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise ValueError(f"must be a finite number; got {text!r}")
+    return value
 
 
 def parse_bool(text: str) -> bool:

@@ -6,11 +6,12 @@ information: every iteration plays on a determinization for the searching player
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import ClassVar
 
 from borabora_sim import _search
-from borabora_sim.players.base import Param, SeededPlayer, parse_choice, parse_float, parse_positive_int
+from borabora_sim.players.base import Param, SeededPlayer, parse_choice, parse_float, parse_int, parse_positive_int
 from borabora_sim.players.heuristic import STYLES, weights_for
 from borabora_sim.protocol import GameState
 
@@ -27,7 +28,7 @@ class RootStat:
 
 ROLLOUT_PARAMS: dict[str, Param] = {
     "rollout": Param(parse_choice("random", "heuristic"), "random | heuristic"),
-    "rollout_depth": Param(int, "decisions before the rollout is cut off and evaluated (-1: to the end)"),
+    "rollout_depth": Param(parse_int, "decisions before the rollout is cut off and evaluated (-1: to the end)"),
     "margin": Param(parse_float, "weight of the score margin in the reward, 0..1 (default 0)"),
     "style": Param(parse_choice(*STYLES), "heuristic weights for rollouts / cut-offs"),
     "fishing": Param(parse_choice("never", "normal", "prefer"),
@@ -128,6 +129,10 @@ class MCTSPlayer(_SearchPlayer):
     def __init__(self, iterations: int = 1000, seconds: float = 0.0, c: float = 0.7, rollout: str = "random",
                  rollout_depth: int = -1, margin: float = 0.0, style: str = "balanced", fishing: str = "normal",
                  seed: int | None = None) -> None:
+        if not (math.isfinite(seconds) and seconds >= 0):
+            raise ValueError(f"seconds must be a finite number >= 0 (0: use iterations), got {seconds}")
+        if not (math.isfinite(c) and c >= 0):
+            raise ValueError(f"c (the UCT exploration constant) must be a finite number >= 0, got {c}")
         if iterations <= 0 and seconds <= 0:
             raise ValueError("MCTSPlayer needs iterations > 0 or seconds > 0")
         self.iterations = iterations if seconds <= 0 else 0
