@@ -149,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
          f"goal >= {GOAL_SPEEDUP}x: {verdict(speedup >= GOAL_SPEEDUP)}"),
         ("b. speed-up the machine allows now", f"{capacity:.2f}x", "bare compiled playouts, 2 processes over 1"),
         ("b. parallel efficiency", f"{speedup / capacity:.0%}", "simulator speed-up / machine speed-up"),
-        ("b. start-up of the 2 worker processes", f"{startup:.2f} s", "once per session"),
+        ("b. start-up of the 2 worker processes", f"{startup:.2f} s", "once per worker pool"),
         ("c. Parquet on disk", f"{bytes_per_game:.0f} B/game", f"{bytes_per_game * MILLION / 1e6:,.0f} MB per 1M"),
         ("c. 1,000,000 games on 2 workers (estimate)", f"{million_seconds:,.0f} s",
          f"{million_seconds / 60:.1f} min, from b"),
