@@ -170,6 +170,57 @@ def plain_words(values: pd.DataFrame, minimum: int = 20) -> list[str]:
     return lines
 
 
+def _effect(row: pd.Series) -> str:
+    lo, hi = row["win_diff_ci"]
+    return (f"{row['win_diff'] * 100:+.1f} win-rate points (95% CI {lo * 100:+.1f} to {hi * 100:+.1f}) and "
+            f"{row['vp_diff']:+.1f} VP over {int(row['games']):,} paired games")
+
+
+def _verdict(row: pd.Series) -> str:
+    lo, hi = row["win_diff_ci"]
+    if hi < 0:
+        return "costs wins"
+    if lo > 0:
+        return "wins more"
+    return "makes no detectable difference (the interval contains zero: the evidence is not enough)"
+
+
+def answer(arms: pd.DataFrame, robustness: pd.DataFrame, values: pd.DataFrame) -> list[str]:
+    """The study's answer in plain words, from its own numbers."""
+    lines = []
+    for family in ("heuristic", "mcts"):
+        rows = arms[arms["family"] == family].set_index("comparison")
+        if "normal - never" in rows.index:
+            row = rows.loc["normal - never"]
+            lines.append(f"For the {family} player, allowing fishing rather than forbidding it {_verdict(row)}: "
+                         f"{_effect(row)}.")
+        if "prefer - normal" in rows.index:
+            row = rows.loc["prefer - normal"]
+            lines.append(f"Preferring fishing rather than allowing it {_verdict(row)}: {_effect(row)}.")
+    normal = robustness[robustness["comparison"] == "normal - never"]
+    if not normal.empty:
+        signs = {_verdict(row).split(" (")[0] for _, row in normal.iterrows()}
+        lines.append(f"Across 2 and 3 players and {len(normal) - 2} component variants, allowing fishing "
+                     f"{' / '.join(sorted(signs))} for the heuristic player.")
+    if not values.empty:
+        late = values[values["round"] == values["round"].max()]["best_overall"].mean()
+        early = values[values["round"] == values["round"].min()]["best_overall"].mean()
+        low = values[values["die"] == values["die"].min()]["best_overall"].mean()
+        high = values[values["die"] == values["die"].max()]["best_overall"].mean()
+        many = values[values["n_blocked"] >= 4]["best_overall"]
+        few = values[values["n_blocked"] <= 1]["best_overall"]
+        blocked = (f"; blocked on 4 or more action tiles: {many.mean():.0%} of {len(many)}, on at most one: "
+                   f"{few.mean():.0%} of {len(few)}" if len(many) and len(few) else "")
+        lines.append(f"Fishing is still sometimes the best move: in {values['best_overall'].mean():.0%} of the "
+                     f"{len(values):,} judged fishing options; by round {values['round'].max()}: {late:.0%} "
+                     f"(round {values['round'].min()}: {early:.0%}); with a {values['die'].min()}: {low:.0%} "
+                     f"(a {values['die'].max()}: {high:.0%}){blocked}.")
+    lines.append("These players are imperfect: the arms say what fishing does for players who decide as these "
+                 "do, not what perfect play would gain. The MCTS rows use few iterations; `--size full` runs "
+                 "more games and a stronger MCTS.")
+    return lines
+
+
 # =============================================================================
 # The whole study
 # =============================================================================
@@ -207,7 +258,7 @@ def run(study: FishingStudy, out: str | Path, log: Callable[[str], None] = print
         "interval); VP differences a paired t interval and the Wilcoxon signed-rank test.",
         markdown_table(arms_view(arms), {"win_a": ".1%", "win_b": ".1%", "win_diff": "+.1%", "mcnemar_p": ".3g",
                                          "vp_diff": "+.2f", "wilcoxon_p": ".3g"}, index=False),
-        "![arms](fishing_arms.png)", stats.verdict_lines(arms)))
+        "![arms](fishing_arms.png)", stats.verdict_lines(arms, label_columns=("family", "players", "comparison"))))
 
     log("3/4 when fishing is the best move")
     values = counterfactual(study)
@@ -244,7 +295,8 @@ def run(study: FishingStudy, out: str | Path, log: Callable[[str], None] = print
         markdown_table(arms_view(robustness), {"win_a": ".1%", "win_b": ".1%", "win_diff": "+.1%",
                                                "mcnemar_p": ".3g", "vp_diff": "+.2f", "wilcoxon_p": ".3g"},
                        index=False),
-        stats.verdict_lines(robustness)))
+        stats.verdict_lines(robustness, label_columns=("variant", "players", "comparison"))))
+    sections.insert(1, section("Answer", answer(arms, robustness, values)))
     sections.append(f"Total run time: {time.perf_counter() - began:.0f} s.")
     report = folder / "fishing_report.md"
     report.write_text("\n\n".join(sections) + "\n")

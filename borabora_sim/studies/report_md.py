@@ -20,6 +20,8 @@ def markdown_table(frame: pd.DataFrame, formats: dict[str, str] | None = None, i
             spec = formats.get(str(column))
             if spec and isinstance(value, int | float) and pd.notna(value):
                 cells.append(format(value, spec))
+            elif isinstance(value, float) and value.is_integer() and abs(value) < 1e12:
+                cells.append(str(int(value)))       # an int column made float by a row of mixed types
             elif isinstance(value, float):
                 cells.append(f"{value:.3g}")
             else:
