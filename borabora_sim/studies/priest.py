@@ -31,7 +31,7 @@ from borabora_sim.studies.report_md import markdown_table, section
 
 @dataclass(frozen=True)
 class PriestStudy:
-    games: int = 600                 # games whose six round starts are used
+    games: int = 2000                # games whose six round starts are used
     players: int = 4
     spec: str = "heuristic"
     seed: int = 5
