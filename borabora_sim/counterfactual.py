@@ -18,12 +18,11 @@ import numpy as np
 import pandas as pd
 
 from borabora_sim import _engine, _search
-from borabora_sim.game import BoraBora, check_players
+from borabora_sim.game import BoraBora, check_players, is_fishing
 from borabora_sim.players import make_player
 from borabora_sim.players.heuristic import weights_for
 from borabora_sim.simulate import player_seed
 
-DIE_ACTIONS: tuple[str, ...] = tuple(_engine.DIE_ACTIONS)
 TILE_NAMES = ("helper", "temple", "build", "man", "woman", "land", "water")
 
 
@@ -54,12 +53,8 @@ def blocked_tiles(state: _engine.State, value: int) -> list[str]:
     return [name for name, low in zip(TILE_NAMES, lows, strict=True) if value >= low]
 
 
-def fishing_action(name: str) -> bool:
-    return name.endswith(" on fishing")
-
-
 def choice_values(games: int, players: Sequence[str], focus: Sequence[int] | None = None, seed: int = 0,
-                  is_studied: Callable[[str], bool] = fishing_action, judge: RolloutJudge | None = None,
+                  is_studied: Callable[[int], bool] = is_fishing, judge: RolloutJudge | None = None,
                   progress: Callable[[int], None] | None = None) -> pd.DataFrame:
     """One row per studied option at every decision of a focus seat where such an option is legal.
 
@@ -83,7 +78,7 @@ def choice_values(games: int, players: Sequence[str], focus: Sequence[int] | Non
         while not state.is_terminal():
             seat = state.current_player
             legal = state.legal_actions()
-            studied = [a for a in legal if is_studied(state.action_to_string(a))]
+            studied = [a for a in legal if is_studied(a)]
             choice = actors[seat].choose(state)
             if seat in focus and studied and len(legal) > 1:
                 values = judge.values(state, legal, seed=int(_engine.derive_seed(game_seed, 10_000 + decision_index)))
@@ -93,7 +88,8 @@ def choice_values(games: int, players: Sequence[str], focus: Sequence[int] | Non
                 scores = state.scores()
                 gap = scores[seat] - max(v for s, v in enumerate(scores) if s != seat)
                 for action in studied:
-                    die = action // len(DIE_ACTIONS) + 1 if action < 6 * len(DIE_ACTIONS) else None
+                    placement = _engine.die_placement(action)
+                    die = placement[0] if placement else None
                     blocked = blocked_tiles(state, die) if die is not None else []
                     rows.append({
                         "game_id": game_id, "game_seed": game_seed, "seat": seat, "spec": specs[seat],

@@ -51,6 +51,12 @@ def rules_for(components: ComponentSource = None) -> _engine.Rules:
     return rules
 
 
+def is_fishing(action: int) -> bool:
+    """A die placed on the fishing space."""
+    placement = _engine.die_placement(action)
+    return placement is not None and placement[1] == "fishing"
+
+
 def check_players(players: object) -> int:
     if isinstance(players, bool) or not isinstance(players, int) or players not in PLAYER_COUNTS:
         raise ValueError(f"players must be 2, 3 or 4, got {players!r}")

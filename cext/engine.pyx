@@ -133,6 +133,13 @@ cdef inline uint64_t mix_seed(uint64_t seed, uint64_t index) noexcept nogil:
     z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
     return z ^ (z >> 31)
 
+def die_placement(int action):
+    """(die value, die action name) of a "place V on ACTION" action id, or None for any other action."""
+    if A_PLACE <= action < A_GOD:
+        return action // N_DIE_ACTIONS + 1, DIE_ACTIONS[action % N_DIE_ACTIONS]
+    return None
+
+
 def derive_seed(seed, index):
     """The seed of game `index` of a run with master `seed` (the same in every process)."""
     return mix_seed(<uint64_t>seed, <uint64_t>index)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from borabora_sim import _search
+from borabora_sim.game import is_fishing
 from borabora_sim.players.base import Param, SeededPlayer, parse_choice, parse_float, parse_int, parse_positive_int
 from borabora_sim.players.heuristic import STYLES, weights_for
 from borabora_sim.protocol import GameState
@@ -37,9 +38,6 @@ ROLLOUT_PARAMS: dict[str, Param] = {
 }
 PREFER_MARGIN = 0.02
 
-
-def is_fishing(name: str) -> bool:
-    return name.endswith(" on fishing")
 
 SearchResult = tuple[int, list[tuple[int, int, float]]]
 
@@ -76,7 +74,7 @@ class _SearchPlayer(SeededPlayer):
                    "margin_weight": self.margin, "seed": self.next_seed(),
                    "weights": weights_for(self.style) if heuristic or self.rollout_depth >= 0 else None}
         if self.fishing == "never":
-            others = [a for a in legal if not is_fishing(state.action_to_string(a))]
+            others = [a for a in legal if not is_fishing(a)]
             if len(others) == 1:
                 return others[0]
             legal = others or legal
@@ -86,7 +84,7 @@ class _SearchPlayer(SeededPlayer):
         if self.fishing == "prefer":
             best = self.last_stats[0].mean_value
             for stat in self.last_stats:
-                if is_fishing(stat.name) and stat.mean_value >= best - PREFER_MARGIN:
+                if is_fishing(stat.action) and stat.mean_value >= best - PREFER_MARGIN:
                     return stat.action
         return self.last_stats[0].action
 

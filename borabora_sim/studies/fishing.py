@@ -29,9 +29,6 @@ from borabora_sim.simulate import player_seed
 from borabora_sim.studies.report_md import markdown_table, section
 from borabora_sim.studies.variants import VARIANTS, write_variant
 
-FISHING = range(0, 6 * len(_engine.DIE_ACTIONS), len(_engine.DIE_ACTIONS))     # "place v on fishing" ids
-DIE_ACTION_IDS = 6 * len(_engine.DIE_ACTIONS)
-
 
 @dataclass(frozen=True)
 class FishingStudy:
@@ -72,9 +69,10 @@ def fishing_frequency(study: FishingStudy, players: int = 4) -> pd.DataFrame:
         specs[focus] = mcts
 
         def log(state: _engine.State, seat: int, action: int, game_id: int = game_id, focus: int = focus) -> None:
-            if seat == focus and state.decision == "die" and action < DIE_ACTION_IDS:
-                rows.append({"game_id": game_id, "round": state.round,
-                             "die": action // len(_engine.DIE_ACTIONS) + 1, "fished": action in FISHING})
+            placement = _engine.die_placement(action)
+            if seat == focus and placement is not None:
+                rows.append({"game_id": game_id, "round": state.round, "die": placement[0],
+                             "fished": placement[1] == "fishing"})
 
         play_game([make_player(spec, player_seed(game_seed, s)) for s, spec in enumerate(specs)], game_seed,
                   on_decision=log)
