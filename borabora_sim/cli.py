@@ -64,24 +64,21 @@ def split_specs(text: str) -> list[str]:
     return specs
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
-    return value
+def _int_in(low: int, high: int, allowed: str) -> Callable[[str], int]:
+    """An argparse type: an integer in [low, high), else an error saying what is allowed."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = low - 1
+        if not low <= value < high:
+            raise argparse.ArgumentTypeError(f"must be {allowed}, got {text!r}")
+        return value
+    return parse
 
 
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer in [0, 2**64), got {text!r}") from None
-    if not 0 <= value < 2**64:
-        raise argparse.ArgumentTypeError(f"must be an integer in [0, 2**64), got {text!r}")
-    return value
+_positive_int = _int_in(1, 2**63, "a positive integer")
+_seed = _int_in(0, 2**64, "an integer in [0, 2**64)")
 
 
 # =============================================================================
