@@ -363,9 +363,19 @@ NON_NUMBER_VALUES = [
 ]
 OUT_OF_RANGE = [
     ("mcts:seconds=-1", "seconds"),
+    ("mcts:seconds=0", "seconds > 0"),
     ("mcts:seconds=inf", "seconds"),
     ("mcts:c=nan", "c"),
     ("mcts:c=-1", "c"),
+    ("mcts:rollout_depth=-2", "-1 (play rollouts to the end) or an integer >= 0"),
+    ("flatmc:rollout_depth=-7", "-1 (play rollouts to the end) or an integer >= 0"),
+]
+CONTRADICTIONS = [
+    ("mcts:iterations=10,seconds=1", ("iterations=10", "seconds=1", "give only one")),
+    ("mcts:seconds=0.5,iterations=200", ("iterations=200", "seconds=0.5", "give only one")),
+    ("heuristic:fishing=never,w_fishing=2", ("fishing=never", "w_fishing", "only one")),
+    ("mcts:iterations=50,style=builder", ("style=builder", "no effect", "rollout=heuristic", "rollout_depth >= 0")),
+    ("flatmc:style=temple", ("style=temple", "no effect")),
 ]
 
 
@@ -384,6 +394,60 @@ def test_make_player_rejects_out_of_range_search_options(spec, allowed):
     with pytest.raises(ValueError) as info:
         make_player(spec)
     assert allowed in str(info.value)
+
+
+@pytest.mark.parametrize(("spec", "words"), CONTRADICTIONS)
+def test_make_player_refuses_options_that_contradict_or_have_no_effect(spec, words):
+    with pytest.raises(ValueError) as info:
+        make_player(spec)
+    message = str(info.value)
+    assert "\n" not in message and message.startswith(f"player spec {spec!r}: ")
+    for word in words:
+        assert word in message
+
+
+@pytest.mark.parametrize("spec", [*(s for s, _ in BAD_VALUE_MESSAGES + NON_NUMBER_VALUES + OUT_OF_RANGE),
+                                  *(s for s, _ in CONTRADICTIONS), "nosuch", "heuristic:colour=red", "random:x",
+                                  "heuristic:style=builder,style=temple", ""])
+def test_every_refused_spec_gives_a_one_line_value_error_quoting_the_spec(spec):
+    with pytest.raises(ValueError) as info:
+        make_player(spec)
+    assert "\n" not in str(info.value)
+    assert repr(spec.strip()) in str(info.value) or repr(spec) in str(info.value)
+
+
+def test_search_players_refuse_a_budget_given_twice_or_of_the_wrong_type():
+    with pytest.raises(ValueError, match=r"iterations=10 and seconds=1\.0 are both budgets; give only one"):
+        MCTSPlayer(iterations=10, seconds=1.0)
+    for bad in (True, 2.5, "100"):
+        with pytest.raises(TypeError, match="iterations must be a positive integer"):
+            MCTSPlayer(iterations=bad)
+        with pytest.raises(TypeError, match="rollouts must be a positive integer"):
+            FlatMCPlayer(rollouts=bad)
+    with pytest.raises(TypeError, match="rollout_depth must be -1"):
+        MCTSPlayer(rollout_depth=1.5)
+    with pytest.raises(TypeError, match="margin must be a number in"):
+        FlatMCPlayer(margin="0.5")
+    assert MCTSPlayer().iterations == 1000
+    assert (MCTSPlayer(seconds=0.5).iterations, MCTSPlayer(seconds=0.5).seconds) == (0, 0.5)
+
+
+@pytest.mark.parametrize("bad", [None, 3, ["heuristic"]])
+def test_make_player_refuses_a_spec_that_is_not_a_string(bad):
+    with pytest.raises(TypeError, match="player spec must be a string"):
+        make_player(bad)
+
+
+@pytest.mark.parametrize("seed", ["7", 1.5, True])
+def test_players_refuse_a_seed_that_is_not_an_integer(seed):
+    with pytest.raises(TypeError, match="seed must be an integer or None"):
+        make_player("random", seed=seed)
+
+
+def test_heuristic_constructor_takes_weights_only_with_their_prefix():
+    with pytest.raises(TypeError, match="w_<name>"):
+        HeuristicPlayer(vp=2.0)
+    assert HeuristicPlayer(w_vp=2.0).overrides == {"vp": 2.0}
 
 
 @pytest.mark.parametrize("spec", ["heuristic:style", "heuristic:=3", "mcts:iterations=10,c", "random:x"])
@@ -407,8 +471,10 @@ def test_make_player_rejects_an_option_given_twice(spec):
     "mcts:seconds=0.25",
     "flatmc:rollouts=50,rollout=heuristic",
     "heuristic:thorough=false",
-    "mcts:iterations=100,margin=0.5,style=builder,fishing=never",
+    "mcts:iterations=100,margin=0.5,fishing=never",
+    "mcts:iterations=100,rollout_depth=10,style=builder",
     "flatmc:rollouts=10,rollout_depth=20,margin=0.5,style=temple,fishing=prefer",
+    "heuristic:w_fishing=-3",
 ])
 def test_player_spec_round_trips_through_make_player(spec):
     ai = make_player(spec, seed=1)
@@ -417,7 +483,7 @@ def test_player_spec_round_trips_through_make_player(spec):
     assert again.spec() == ai.spec()
     assert vars(again).keys() == vars(ai).keys()
     for key, value in vars(ai).items():
-        if key in ("_rng", "last_stats", "last_iterations"):
+        if key in ("_rng", "last_stats", "last_iterations", "last_choice", "last_decision"):
             continue
         other = vars(again)[key]
         assert (np.array_equal(other, value) if isinstance(value, np.ndarray) else other == value), key
@@ -439,7 +505,7 @@ def test_mcts_explain_lists_root_actions_with_visits_summing_to_the_iterations()
     state = mid_game_positions(4, seed=31, count=1)[0]
     legal = state.legal_actions()
     ai = MCTSPlayer(iterations=80, seed=2)
-    assert ai.explain() == "no search yet"
+    assert ai.explain() == "no decision yet"
     action = ai.choose(state)
     assert ai.last_iterations == 80
     stats = ai.last_stats
@@ -452,10 +518,112 @@ def test_mcts_explain_lists_root_actions_with_visits_summing_to_the_iterations()
         assert 0.0 <= s.mean_value <= 1.0
         assert s.visits >= 1
     text = ai.explain(top=len(stats))
-    assert "80 iterations" in text.splitlines()[0]
+    first = text.splitlines()[0]
+    assert "80 iterations" in first and f"chose {state.action_to_string(action)}," in first
     for s in stats:
         assert s.name in text
     assert len(ai.explain(top=2).splitlines()) == 3
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# explain(): every player type names its last choice, consistently with it
+# ---------------------------------------------------------------------------------------------------------------
+def chosen_lines(text: str) -> list[str]:
+    return [line for line in text.splitlines()[1:] if line.endswith("  chosen")]
+
+
+def test_random_explain_names_the_choice_and_the_number_of_legal_actions():
+    state = mid_game_positions(4, seed=35, count=1)[0]
+    ai = RandomPlayer(seed=4)
+    assert ai.explain() == "no decision yet"
+    action = ai.choose(state)
+    assert ai.explain() == (f"random: chose {state.action_to_string(action)} uniformly at random among "
+                            f"{len(state.legal_actions())} legal action(s)")
+
+
+@pytest.mark.parametrize("spec", ["heuristic", "heuristic:thorough=false", "heuristic:style=builder,fishing=never"])
+def test_heuristic_explain_shows_its_evaluations_with_the_choice_on_top(spec):
+    ai = make_player(spec, seed=6)
+    assert ai.explain() == "no decision yet"
+    positions = mid_game_positions(4, seed=36, count=8, decisions=("die", "phase_b", "temple", "helper"))
+    assert len(positions) >= 4
+    for state in positions:
+        action = ai.choose(state)
+        _, seed, recorded = ai.last_decision
+        assert recorded == action
+        options = ai.option_values(state, seed)
+        assert sorted(o.action for o in options) == sorted(state.legal_actions())
+        chosen = next(o for o in options if o.action == action)
+        # the explanation comes from the evaluation the choice was made with: the choice has the best value
+        assert chosen.value >= options[0].value - 1e-5, (spec, chosen, options[:3])
+        text = ai.explain(top=3)
+        name = state.action_to_string(action)
+        assert text.splitlines()[0].startswith(f"{ai.spec()}: chose {name} (evaluation {chosen.value:.2f})")
+        assert chosen_lines(text) == [f"  {name:<40} evaluation {chosen.value:>8.2f}  chosen"]
+        assert len(text.splitlines()) == 1 + min(3, len(options))
+        listed = [float(line.split("evaluation")[1].split()[0]) for line in text.splitlines()[1:]]
+        assert listed == sorted(listed, reverse=True)
+
+
+def test_heuristic_option_values_match_the_compiled_evaluation_after_each_option():
+    """Without finishing compound actions, an option's value is the compiled evaluation of the determinized
+    state after that one action."""
+    state = mid_game_positions(3, seed=37, count=1)[0]
+    ai = make_player("heuristic:thorough=false", seed=1)
+    ai.choose(state)
+    _, seed, _ = ai.last_decision
+    sample = state.determinize(state.current_player, seed)
+    for option in ai.option_values(state, seed):
+        after = sample.clone()
+        after.apply(option.action)
+        expected = borabora_sim._engine.evaluate_state(after, ai.weights)[state.current_player]
+        assert option.value == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("spec", ["flatmc:rollouts=4", "flatmc:rollouts=3,fishing=prefer",
+                                  "mcts:iterations=50,fishing=prefer"])
+def test_search_explain_marks_the_chosen_option_with_its_counts_and_mean(spec, fishing_positions):
+    for state in fishing_positions[:3]:
+        ai = make_player(spec, seed=3)
+        action = ai.choose(state)
+        text = ai.explain(top=50)
+        name = state.action_to_string(action)
+        assert text.splitlines()[0].startswith(f"{ai.spec()}: chose {name}, ")
+        stat = next(s for s in ai.last_stats if s.action == action)
+        count = "rollouts" if ai.name == "flatmc" else "visits"
+        assert chosen_lines(text) == [f"  {name:<40} {count} {stat.visits:>7}  mean {stat.mean_value:.3f}  chosen"]
+        assert len(text.splitlines()) == 1 + len(ai.last_stats)
+        first = ai.last_stats[0]
+        if action == first.action:
+            assert f"chose {name}, {type(ai).choice_rule}, after" in text.splitlines()[0]
+        else:               # fishing=prefer took a fishing move close to the search's own choice
+            assert f"within 0.02 of the mean value of {first.name}" in text.splitlines()[0]
+        # the chosen option is listed even when it is not among the first `top`
+        if ai.last_stats[0].action != action:
+            assert len(chosen_lines(ai.explain(top=1))) == 1
+
+
+def test_search_explain_describes_a_decision_without_search_not_the_previous_one():
+    """With fishing=never and one other legal action there is nothing to search: the explanation says so instead
+    of repeating the previous search."""
+    ai = make_player("mcts:iterations=30,fishing=never", seed=1)
+    states = list(random_game_states(4, seed=2))
+    ai.choose(next(s for s in states if len(set(s.legal_actions()) - FISHING_ACTIONS) >= 3))
+    assert ai.last_stats
+    state = next(s for s in states
+                 if set(s.legal_actions()) & FISHING_ACTIONS and len(set(s.legal_actions()) - FISHING_ACTIONS) == 1)
+    action = ai.choose(state)
+    assert action not in FISHING_ACTIONS
+    assert ai.last_stats == [] and ai.last_iterations == 0
+    assert ai.explain() == (f"{ai.spec()}: chose {state.action_to_string(action)}, the only legal action that is "
+                            "not fishing (fishing=never); no search was needed")
+
+
+@pytest.mark.parametrize("top", [0, -1, 2.5, True])
+def test_explain_refuses_a_top_that_is_not_a_positive_integer(top):
+    for spec in ("random", "heuristic", "flatmc:rollouts=2"):
+        with pytest.raises(ValueError, match="top must be a positive integer"):
+            make_player(spec).explain(top=top)
 
 
 def test_mcts_with_score_margin_keeps_mean_values_in_unit_range():
@@ -492,9 +660,11 @@ def test_mcts_with_a_seconds_budget_returns_in_time():
     assert sum(s.visits for s in ai.last_stats) == ai.last_iterations
 
 
-def test_mcts_player_needs_a_budget():
-    with pytest.raises(ValueError, match="iterations > 0 or seconds > 0"):
+def test_mcts_player_needs_a_positive_budget():
+    with pytest.raises(ValueError, match="iterations must be a positive integer, got 0"):
         MCTSPlayer(iterations=0)
+    with pytest.raises(ValueError, match="seconds must be a finite number of seconds > 0"):
+        MCTSPlayer(seconds=0.0)
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -19,7 +19,8 @@ PLAYER_TYPES: dict[str, type[SeededPlayer]] = {
 
 def make_player(spec: str, seed: int | None = None) -> SeededPlayer:
     """A player from a spec such as "random", "heuristic:style=builder,fishing=never" or
-    "mcts:iterations=1000,rollout=heuristic". Unknown names or options raise ValueError listing what is allowed."""
+    "mcts:iterations=1000,rollout=heuristic". Unknown names or options, values out of range and options that
+    contradict or have no effect raise a one-line ValueError saying what is allowed."""
     name, options = split_spec(spec)
     cls = PLAYER_TYPES.get(name)
     if cls is None:
@@ -29,12 +30,15 @@ def make_player(spec: str, seed: int | None = None) -> SeededPlayer:
         param = cls.params.get(key)
         if param is None:
             allowed = ", ".join(cls.params) or "none"
-            raise ValueError(f"player {name!r} has no option {key!r}; options: {allowed}")
+            raise ValueError(f"player spec {spec!r}: player {name!r} has no option {key!r}; options: {allowed}")
         try:
             kwargs[key] = param.parse(text)
         except ValueError as exc:
             raise ValueError(f"player spec {spec!r}: option {key}: {exc}") from None
-    return cls(seed=seed, **kwargs)
+    try:
+        return cls(seed=seed, **kwargs)
+    except ValueError as exc:                   # a combination or range of options the player refuses
+        raise ValueError(f"player spec {spec!r}: {exc}") from None
 
 
 __all__ = [

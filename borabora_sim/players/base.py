@@ -8,6 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
+import numpy as np
+
 from borabora_sim.protocol import GameState
 
 
@@ -36,8 +38,10 @@ class SeededPlayer:
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
-        self.seed = seed
-        self._rng = random.Random(seed)
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | np.integer)):
+            raise TypeError(f"seed must be an integer or None, got {seed!r}")
+        self.seed = None if seed is None else int(seed)
+        self._rng = random.Random(self.seed)
 
     def next_seed(self) -> int:
         return self._rng.getrandbits(64)
@@ -47,6 +51,36 @@ class SeededPlayer:
 
     def spec(self) -> str:
         return self.name
+
+    def explain(self, top: int = 10) -> str:
+        """The last decision in words: the action chosen and, for the players that weigh options, the `top`
+        options with the value each was given."""
+        raise NotImplementedError
+
+
+def check_top(top: int) -> int:
+    if isinstance(top, bool) or not isinstance(top, int) or top <= 0:
+        raise ValueError(f"top must be a positive integer (how many options to list), got {top!r}")
+    return top
+
+
+def check_int(name: str, value: object, minimum: int, allowed: str) -> int:
+    """`value` as an int if it is one (not a bool) and at least `minimum`; else an error saying what is allowed."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise TypeError(f"{name} must be {allowed}, got {value!r}")
+    if value < minimum:
+        raise ValueError(f"{name} must be {allowed}, got {value}")
+    return int(value)
+
+
+def check_number(name: str, value: object, low: float, high: float, allowed: str) -> float:
+    """`value` as a float if it is a finite real number (not a bool) in [low, high]; else an error saying what is
+    allowed."""
+    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+        raise TypeError(f"{name} must be {allowed}, got {value!r}")
+    if not (math.isfinite(value) and low <= value <= high):
+        raise ValueError(f"{name} must be {allowed}, got {value}")
+    return float(value)
 
 
 def parse_choice(*allowed: str) -> Callable[[str], str]:
@@ -95,14 +129,16 @@ def parse_bool(text: str) -> bool:
 
 def split_spec(spec: str) -> tuple[str, dict[str, str]]:
     """'mcts:iterations=1000,rollout=heuristic' -> ('mcts', {'iterations': '1000', 'rollout': 'heuristic'})."""
+    if not isinstance(spec, str):
+        raise TypeError(f"a player spec must be a string such as 'heuristic:style=builder', got {spec!r}")
     name, _, rest = spec.strip().partition(":")
     options: dict[str, str] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
             raise ValueError(f"player spec {spec!r}: option {item!r} must look like key=value")
-        key = key.strip()
+        key, value = key.strip(), value.strip()
         if key in options:
             raise ValueError(f"player spec {spec!r}: option {key!r} given twice")
-        options[key] = value.strip()
+        options[key] = value
     return name.strip(), options

@@ -25,13 +25,23 @@ of a temple die, the points of a Helper die) and evaluating the result, on a det
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import ClassVar
 
 import numpy as np
 
 from borabora_sim import _engine
-from borabora_sim.players.base import Param, SeededPlayer, parse_bool, parse_choice, parse_float
+from borabora_sim.players.base import (
+    Param,
+    SeededPlayer,
+    check_number,
+    check_top,
+    parse_bool,
+    parse_choice,
+    parse_float,
+)
 from borabora_sim.protocol import GameState
 
 WEIGHT_NAMES: tuple[str, ...] = tuple(_engine.WEIGHT_NAMES)
@@ -50,8 +60,9 @@ STYLES = MappingProxyType({
 FISHING_BIAS = MappingProxyType({"never": -1000.0, "normal": 0.0, "prefer": 3.0})
 
 
-def weights_for(style: str = "balanced", fishing: str = "normal", **overrides: float) -> np.ndarray:
-    """The weight vector of a style, with the fishing switch and single weights overridden."""
+def weights_for(style: str = "balanced", fishing: str = "normal", /, **overrides: float) -> np.ndarray:
+    """The weight vector of a style, with the fishing switch and single weights overridden (style and fishing are
+    positional so that `fishing=` can override the fishing weight itself)."""
     if style not in STYLES:
         raise ValueError(f"unknown style {style!r}; styles: {', '.join(STYLES)}")
     if fishing not in FISHING_BIAS:
@@ -61,8 +72,23 @@ def weights_for(style: str = "balanced", fishing: str = "normal", **overrides: f
     for key, value in overrides.items():
         if key not in values:
             raise ValueError(f"unknown weight {key!r}; weights: {', '.join(WEIGHT_NAMES)}")
-        values[key] = float(value)
+        values[key] = check_number(f"weight {key}", value, -math.inf, math.inf, "a finite number")
     return np.array([values[name] for name in WEIGHT_NAMES], dtype=np.float64)
+
+
+# The decisions that start a compound action; every other decision is part of one already chosen (a target, a
+# Helper item, a Fire Bonus ...), which the player finishes before judging an option (engine_eval.pxi).
+COMPOUND_STARTS = frozenset({"setup_hut", "die", "phase_b", "jewelry", "task", "take_task", "final_tasks"})
+MAX_FINISHING_STEPS = 24
+
+
+@dataclass(frozen=True)
+class OptionValue:
+    """One legal action of the last decision with the evaluation the heuristic gave it (VP units)."""
+
+    action: int
+    name: str
+    value: float
 
 
 class HeuristicPlayer(SeededPlayer):
@@ -83,19 +109,71 @@ class HeuristicPlayer(SeededPlayer):
         **{f"w_{name}": Param(parse_float, f"override the '{name}' weight") for name in WEIGHT_NAMES},
     }
 
-    def __init__(self, style: str = "balanced", fishing: str = "normal", thorough: bool = True,
+    def __init__(self, style: str = "balanced", fishing: str | None = None, thorough: bool = True,
                  seed: int | None = None, **weights: float) -> None:
+        unknown = [key for key in weights if not key.startswith("w_")]
+        if unknown:
+            raise TypeError(f"unknown option(s) {', '.join(unknown)}; weights are given as w_<name>, "
+                            f"e.g. w_vp=2 (names: {', '.join(WEIGHT_NAMES)})")
+        if fishing is not None and "w_fishing" in weights:
+            raise ValueError(f"fishing={fishing} and w_fishing both set the fishing weight; give only one of them")
+        if not isinstance(thorough, bool):
+            raise TypeError(f"thorough must be true or false, got {thorough!r}")
         self.style = style
-        self.fishing = fishing
+        self.fishing = fishing or "normal"
         self.thorough = thorough
         self.overrides = {key.removeprefix("w_"): value for key, value in weights.items()}
-        self.weights = weights_for(style, fishing, **self.overrides)
+        self.weights = weights_for(style, self.fishing, **self.overrides)
         super().__init__(seed)
 
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self.last_decision: tuple[GameState, int, int] | None = None     # (state, determinization seed, action)
+
     def choose(self, state: GameState) -> int:
-        return int(_engine.heuristic_action(state, self.weights, self.next_seed(), self.thorough))
+        seed = self.next_seed()
+        action = int(_engine.heuristic_action(state, self.weights, seed, self.thorough))
+        self.last_decision = (state.clone(), seed, action)
+        return action
+
+    def option_values(self, state: GameState, seed: int) -> list[OptionValue]:
+        """Every legal action with the value the compiled evaluation gives the mover after it (on the same
+        determinization as `choose` with this seed, finishing the mover's own compound action greedily when
+        thorough), best first."""
+        me = state.current_player
+        sample = state.determinize(me, seed)
+        values = [OptionValue(a, state.action_to_string(a), self._value_after(sample, a, me, self.thorough))
+                  for a in sample.legal_actions()]
+        return sorted(values, key=lambda option: -option.value)
+
+    def _value_after(self, state: GameState, action: int, me: int, thorough: bool) -> float:
+        after = state.clone()
+        after.apply(action)
+        for _ in range(MAX_FINISHING_STEPS):
+            if not thorough or after.is_terminal() or after.current_player != me \
+                    or after.decision in COMPOUND_STARTS:
+                break
+            after.apply(max(after.legal_actions(), key=lambda a: self._value_after(after, a, me, False)))
+        return float(_engine.evaluate_state(after, self.weights)[me])
+
+    def explain(self, top: int = 10) -> str:
+        """The last decision: the chosen action and the `top` options with the evaluation each was given."""
+        check_top(top)
+        if self.last_decision is None:
+            return "no decision yet"
+        state, seed, action = self.last_decision
+        options = self.option_values(state, seed)
+        chosen = next(option for option in options if option.action == action)
+        how = "after finishing its own compound action" if self.thorough else "after this step alone"
+        lines = [f"{self.spec()}: chose {chosen.name} (evaluation {chosen.value:.2f}) among {len(options)} legal "
+                 f"action(s), each judged by the evaluation in VP units {how}"]
+        shown = options[:top] if chosen in options[:top] else [*options[:top - 1], chosen]
+        lines += [f"  {o.name:<40} evaluation {o.value:>8.2f}" + ("  chosen" if o.action == action else "")
+                  for o in shown]
+        return "\n".join(lines)
 
     def spec(self) -> str:
-        options = [f"style={self.style}", f"fishing={self.fishing}"] + ([] if self.thorough else ["thorough=false"])
+        options = [f"style={self.style}"] + ([] if "fishing" in self.overrides else [f"fishing={self.fishing}"])
+        options += [] if self.thorough else ["thorough=false"]
         options += [f"w_{key}={value:g}" for key, value in self.overrides.items()]
         return f"{self.name}:{','.join(options)}"

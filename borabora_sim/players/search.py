@@ -12,7 +12,17 @@ from typing import ClassVar
 
 from borabora_sim import _search
 from borabora_sim.game import is_fishing
-from borabora_sim.players.base import Param, SeededPlayer, parse_choice, parse_float, parse_int, parse_positive_int
+from borabora_sim.players.base import (
+    Param,
+    SeededPlayer,
+    check_int,
+    check_number,
+    check_top,
+    parse_choice,
+    parse_float,
+    parse_int,
+    parse_positive_int,
+)
 from borabora_sim.players.heuristic import STYLES, weights_for
 from borabora_sim.protocol import GameState
 
@@ -45,59 +55,90 @@ SearchResult = tuple[int, list[tuple[int, int, float]]]
 class _SearchPlayer(SeededPlayer):
     """Shared by the search players: rollout options, the search call, and the root statistics."""
 
-    def __init__(self, rollout: str, rollout_depth: int, margin: float, style: str, fishing: str,
+    budget_unit: ClassVar[str]            # what `last_iterations` counts
+    choice_rule: ClassVar[str]            # which root action the search returns
+
+    def __init__(self, rollout: str, rollout_depth: int, margin: float, style: str | None, fishing: str,
                  seed: int | None) -> None:
+        if rollout not in ("random", "heuristic"):
+            raise ValueError(f"rollout must be random or heuristic, got {rollout!r}")
+        self.rollout_depth = check_int("rollout_depth", rollout_depth, -1,
+                                       "-1 (play rollouts to the end) or an integer >= 0")
+        self.margin = check_number("margin", margin, 0.0, 1.0, "a number in [0, 1]")
         if fishing not in ("never", "normal", "prefer"):
             raise ValueError(f"fishing must be never, normal or prefer; got {fishing!r}")
-        if not 0.0 <= margin <= 1.0:
-            raise ValueError(f"margin must be in [0, 1], got {margin}")
-        if style not in STYLES:
+        if style is not None and style not in STYLES:
             raise ValueError(f"unknown style {style!r}; styles: {', '.join(STYLES)}")
+        if style is not None and rollout == "random" and self.rollout_depth < 0:
+            raise ValueError(f"style={style} has no effect with random rollouts played to the end: it sets the "
+                             "weights of rollout=heuristic or of a cut-off (rollout_depth >= 0); leave it out or "
+                             "give one of those")
         self.rollout = rollout
-        self.rollout_depth = rollout_depth
-        self.margin = margin
-        self.style = style
+        self.style = style or "balanced"
         self.fishing = fishing
         self.last_stats: list[RootStat] = []
         self.last_iterations = 0
+        self.last_choice: tuple[int, str, str] | None = None     # (action, its name, why it was chosen)
         super().__init__(seed)
 
     def _search(self, state: GameState, legal: list[int], options: dict[str, object]) -> SearchResult:
         raise NotImplementedError
 
+    def _uses_weights(self) -> bool:
+        return self.rollout == "heuristic" or self.rollout_depth >= 0
+
+    def _forced(self, state: GameState, action: int, why: str) -> int:
+        self.last_stats, self.last_iterations = [], 0
+        self.last_choice = (action, state.action_to_string(action), why)
+        return action
+
     def choose(self, state: GameState) -> int:
         legal = state.legal_actions()
         if len(legal) == 1:
-            return legal[0]
-        heuristic = self.rollout == "heuristic"
-        options = {"heuristic_rollout": heuristic, "rollout_depth": self.rollout_depth,
+            return self._forced(state, legal[0], "the only legal action")
+        options = {"heuristic_rollout": self.rollout == "heuristic", "rollout_depth": self.rollout_depth,
                    "margin_weight": self.margin, "seed": self.next_seed(),
-                   "weights": weights_for(self.style) if heuristic or self.rollout_depth >= 0 else None}
+                   "weights": weights_for(self.style) if self._uses_weights() else None}
         if self.fishing == "never":
             others = [a for a in legal if not is_fishing(a)]
             if len(others) == 1:
-                return others[0]
+                return self._forced(state, others[0], "the only legal action that is not fishing (fishing=never)")
             legal = others or legal
         done, stats = self._search(state, legal, options)
         self.last_iterations = done
         self.last_stats = [RootStat(a, state.action_to_string(a), v, m) for a, v, m in stats]
+        chosen, why = self.last_stats[0], self.choice_rule
         if self.fishing == "prefer":
-            best = self.last_stats[0].mean_value
-            for stat in self.last_stats:
-                if is_fishing(stat.action) and stat.mean_value >= best - PREFER_MARGIN:
-                    return stat.action
-        return self.last_stats[0].action
+            near = [s for s in self.last_stats
+                    if is_fishing(s.action) and s.mean_value >= chosen.mean_value - PREFER_MARGIN]
+            if near and near[0] is not chosen:
+                chosen, why = near[0], (f"a fishing move within {PREFER_MARGIN} of the mean value of {chosen.name}, "
+                                        f"{self.choice_rule} (fishing=prefer)")
+        self.last_choice = (chosen.action, chosen.name, why)
+        return chosen.action
 
     def _rollout_spec(self) -> str:
-        return (f"rollout={self.rollout},rollout_depth={self.rollout_depth},margin={self.margin:g},"
-                f"style={self.style},fishing={self.fishing}")
+        style = f",style={self.style}" if self._uses_weights() else ""
+        return (f"rollout={self.rollout},rollout_depth={self.rollout_depth},margin={self.margin:g}{style},"
+                f"fishing={self.fishing}")
 
     def explain(self, top: int = 10) -> str:
-        """The root actions of the last decision, by name, with visits and mean value (reward in [0, 1])."""
+        """The last decision: the chosen action and why, and the `top` root actions by name with their visits
+        (flat MC: rollouts) and mean value (reward in [0, 1])."""
+        check_top(top)
+        if self.last_choice is None:
+            return "no decision yet"
+        action, name, why = self.last_choice
         if not self.last_stats:
-            return "no search yet"
-        lines = [f"{self.spec()}: {self.last_iterations} iterations"]
-        lines += [f"  {s.name:<40} visits {s.visits:>7}  mean {s.mean_value:.3f}" for s in self.last_stats[:top]]
+            return f"{self.spec()}: chose {name}, {why}; no search was needed"
+        lines = [f"{self.spec()}: chose {name}, {why}, after {self.last_iterations} {self.budget_unit} over "
+                 f"{len(self.last_stats)} option(s)"]
+        shown = self.last_stats[:top]
+        if all(s.action != action for s in shown):
+            shown = [*shown[:top - 1], next(s for s in self.last_stats if s.action == action)]
+        count = "visits" if self.budget_unit == "iterations" else "rollouts"
+        lines += [f"  {s.name:<40} {count} {s.visits:>7}  mean {s.mean_value:.3f}"
+                  + ("  chosen" if s.action == action else "") for s in shown]
         return "\n".join(lines)
 
 
@@ -107,7 +148,8 @@ class MCTSPlayer(_SearchPlayer):
     Each iteration samples a determinization of what the player can see, walks one shared tree with UCB
     (availability counts), expands one node and finishes with a rollout (random or heuristic-guided, to the
     end or cut off after `rollout_depth` decisions and judged by the evaluation). Rewards are in [0, 1]
-    per player: the win, optionally mixed with the normalised score margin.
+    per player: the win, optionally mixed with the normalised score margin. The budget is `iterations`
+    (default 1000) or `seconds` per decision, not both.
 
     >>> from borabora_sim import new_game
     >>> ai = MCTSPlayer(iterations=200, seed=7)
@@ -117,6 +159,8 @@ class MCTSPlayer(_SearchPlayer):
     """
 
     name = "mcts"
+    budget_unit = "iterations"
+    choice_rule = "the most visited"
     params: ClassVar[dict[str, Param]] = {
         "iterations": Param(parse_positive_int, "iterations per decision (default 1000)"),
         "seconds": Param(parse_float, "time per decision instead of iterations"),
@@ -124,18 +168,22 @@ class MCTSPlayer(_SearchPlayer):
         **ROLLOUT_PARAMS,
     }
 
-    def __init__(self, iterations: int = 1000, seconds: float = 0.0, c: float = 0.7, rollout: str = "random",
-                 rollout_depth: int = -1, margin: float = 0.0, style: str = "balanced", fishing: str = "normal",
-                 seed: int | None = None) -> None:
-        if not (math.isfinite(seconds) and seconds >= 0):
-            raise ValueError(f"seconds must be a finite number >= 0 (0: use iterations), got {seconds}")
-        if not (math.isfinite(c) and c >= 0):
-            raise ValueError(f"c (the UCT exploration constant) must be a finite number >= 0, got {c}")
-        if iterations <= 0 and seconds <= 0:
-            raise ValueError("MCTSPlayer needs iterations > 0 or seconds > 0")
-        self.iterations = iterations if seconds <= 0 else 0
-        self.seconds = seconds
-        self.c = c
+    def __init__(self, iterations: int | None = None, seconds: float | None = None, c: float = 0.7,
+                 rollout: str = "random", rollout_depth: int = -1, margin: float = 0.0, style: str | None = None,
+                 fishing: str = "normal", seed: int | None = None) -> None:
+        if iterations is not None and seconds is not None:
+            raise ValueError(f"iterations={iterations!r} and seconds={seconds!r} are both budgets; give only one "
+                             "of them")
+        if seconds is None:
+            self.iterations = check_int("iterations", 1000 if iterations is None else iterations, 1,
+                                        "a positive integer")
+            self.seconds = 0.0
+        else:
+            self.iterations = 0
+            self.seconds = check_number("seconds", seconds, 0.0, math.inf, "a finite number of seconds > 0")
+            if self.seconds == 0:
+                raise ValueError("seconds must be a finite number of seconds > 0, got 0 (or give iterations)")
+        self.c = check_number("c", c, 0.0, math.inf, "a finite number >= 0 (the UCT exploration constant)")
         super().__init__(rollout, rollout_depth, margin, style, fishing, seed)
 
     def _search(self, state: GameState, legal: list[int], options: dict[str, object]) -> SearchResult:
@@ -151,14 +199,16 @@ class FlatMCPlayer(_SearchPlayer):
     """Flat Monte Carlo: every legal action judged by the same `rollouts` paired rollouts."""
 
     name = "flatmc"
+    budget_unit = "rollouts"
+    choice_rule = "the best mean value"
     params: ClassVar[dict[str, Param]] = {
         "rollouts": Param(parse_positive_int, "rollouts per legal action (default 100)"),
         **ROLLOUT_PARAMS,
     }
 
     def __init__(self, rollouts: int = 100, rollout: str = "random", rollout_depth: int = -1, margin: float = 0.0,
-                 style: str = "balanced", fishing: str = "normal", seed: int | None = None) -> None:
-        self.rollouts = rollouts
+                 style: str | None = None, fishing: str = "normal", seed: int | None = None) -> None:
+        self.rollouts = check_int("rollouts", rollouts, 1, "a positive integer")
         super().__init__(rollout, rollout_depth, margin, style, fishing, seed)
 
     def _search(self, state: GameState, legal: list[int], options: dict[str, object]) -> SearchResult:
