@@ -16,10 +16,11 @@ Example::
 
 from __future__ import annotations
 
-import copy
+import codecs
 import functools
 import json
 import os
+import reprlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,6 +52,10 @@ MARKS = ("CONFIRMED", "DERIVED", "INVENTED")
 
 FORMAT_VERSION = 1
 BUILTIN_FILE = Path(__file__).with_name("data") / "components.json"
+MAX_FILE_BYTES = 1 << 20  # 1 MiB; the built-in file has under 40 KB
+MAX_INT_DIGITS = 18  # longer integer literals are refused while parsing (every field's range is far smaller)
+N_REGIONS = 12
+N_JEWELRY = 24
 HUTS_PER_PLAYER = 12
 PERSONS_PER_SEX = 36
 MAX_REQUIREMENT_COUNT = 60
@@ -63,15 +68,47 @@ _LIST_SECTIONS = (
 
 
 class ComponentError(ValueError):
-    """Invalid component data; the message starts with the offending field path and ends with what is allowed."""
+    """Invalid component data or an unusable source.
+
+    The message is ``source: field: problem; allowed: ...``, where source is the file path, ``"<dict>"``,
+    ``"builtin"`` or a description of an unusable argument; the four parts are also attributes.
+    """
+
+    def __init__(self, source: str, field: str, problem: str, allowed: str) -> None:
+        super().__init__(source, field, problem, allowed)
+        self.source, self.field, self.problem, self.allowed = source, field, problem, allowed
+
+    def __str__(self) -> str:
+        return f"{self.source}: {self.field}: {self.problem}; allowed: {self.allowed}"
+
+
+class _Invalid(Exception):
+    """A problem at a field path; load_components adds the source and raises it as a ComponentError."""
 
 
 # A check validates one JSON value at a field path and returns it converted (names become indices).
 Check = Callable[[Any, str], Any]
 
 
+class _ShortRepr(reprlib.Repr):
+    """Values quoted in messages: bounded in length and nesting, and safe for integers too long to print."""
+
+    def repr_int(self, x: int, level: int) -> str:
+        return super().repr_int(x, level) if x.bit_length() <= 64 else f"<an integer of {x.bit_length()} bits>"
+
+
+_short_repr = _ShortRepr()
+_short_repr.maxstring = _short_repr.maxother = 60
+_show = _short_repr.repr
+
+
+def _listing(names: Sequence[str], most: int = 12) -> str:
+    shown = ", ".join(names[:most])
+    return shown if len(names) <= most else f"{shown}, ... ({len(names)} in all)"
+
+
 def _fail(path: str, problem: str, allowed: str) -> NoReturn:
-    raise ComponentError(f"{path}: {problem}; allowed: {allowed}")
+    raise _Invalid(path, problem, allowed)
 
 
 def _require(ok: bool, path: str, problem: str, allowed: str) -> None:
@@ -101,7 +138,8 @@ def _object(value: Any, path: str) -> dict[str, Any]:
 def _int(lo: int, hi: int) -> Check:
     def check(value: Any, path: str) -> int:
         # bool is an int subclass in Python; JSON true/false is never a count.
-        _require(type(value) is int and lo <= value <= hi, path, f"{value!r}", f"an integer {lo}..{hi}")
+        if not (type(value) is int and lo <= value <= hi):
+            _fail(path, _show(value), f"an integer {lo}..{hi}")
         return value
 
     return check
@@ -121,36 +159,48 @@ def _ints(lo: int, hi: int, length: int | None = None) -> Check:
 
 
 def _name(names: Sequence[str]) -> Check:
+    """A name from ``names`` (unique), converted to its index."""
+    index = {name: i for i, name in enumerate(names)}
+
     def check(value: Any, path: str) -> int:
-        _require(isinstance(value, str) and value in names, path, f"{value!r} is not a known name", ", ".join(names))
-        return names.index(value)
+        i = index.get(value) if isinstance(value, str) else None
+        if i is None:
+            _fail(path, f"{_show(value)} is not a known name", _listing(names))
+        return i
 
     return check
 
 
 def _text(value: Any, path: str) -> str:
-    _require(isinstance(value, str) and value.strip() != "", path, f"{value!r}", "a non-empty string")
+    if not (isinstance(value, str) and value.strip()):
+        _fail(path, _show(value), "a non-empty string")
     return value
 
 
 def _flag(value: Any, path: str) -> bool:
-    _require(isinstance(value, bool), path, f"{value!r}", "true or false")
+    if not isinstance(value, bool):
+        _fail(path, _show(value), "true or false")
     return value
 
 
 def _mark(value: Any, path: str) -> str:
-    _require(value in MARKS, path, f"{value!r} is not a provenance mark", ", ".join(MARKS))
+    if not (isinstance(value, str) and value in MARKS):
+        _fail(path, f"{_show(value)} is not a provenance mark", ", ".join(MARKS))
     return value
 
 
-def _unique(names: Sequence[str], section: str, key: str) -> None:
+def _unique(names: Sequence[Any], section: str, key: str, allowed: str = "unique values") -> None:
+    first: dict[Any, int] = {}
     for i, name in enumerate(names):
-        _require(names.index(name) == i, f"{section}[{i}].{key}", f"{name!r} repeats an earlier one", "unique names")
+        j = first.setdefault(name, i)
+        if j != i:
+            _fail(f"{section}[{i}].{key}", f"{_show(name)} repeats {section}[{j}]", allowed)
 
 
 def _each_used(names: Sequence[str], used: set[int], path: str, what: str) -> None:
     for i, name in enumerate(names):
-        _require(i in used, path, f"no {what} has {name!r}", f"data using each of {', '.join(names)} at least once")
+        if i not in used:
+            _fail(path, f"no {what} has {_show(name)}", f"data using each of {_listing(names)} at least once")
 
 
 def _count(items: Sequence[Any], path: str, expected: int, what: str) -> None:
@@ -183,11 +233,15 @@ class _Reader:
         return {name: check(_get(raw, name, path, f"a {name} value"), f"{path}.{name}")
                 for name, check in fields.items()}
 
-    def records(self, section: str, fields: Mapping[str, Check], count: int | None = None) -> list[dict[str, Any]]:
+    def records(self, section: str, fields: Mapping[str, Check], count: int | None = None,
+                most: int | None = None) -> list[dict[str, Any]]:
+        """The section's records: exactly ``count`` of them, or at most ``most``, or any number."""
         items = self.doc[section]
         _require(isinstance(items, list), section, f"{type(items).__name__} instead of a list", "a list of records")
         if count is not None:
             _count(items, section, count, "records")
+        if most is not None:
+            _require(len(items) <= most, section, f"{len(items)} records", f"at most {most}")
         return [self.record(item, f"{section}[{i}]", fields) for i, item in enumerate(items)]
 
     def table(self, section: str, fields: Mapping[str, Check]) -> dict[str, Any]:
@@ -199,7 +253,8 @@ def _requirements(params: Mapping[str, Sequence[str]]) -> Check:
     kind_check = _name(TASK_REQUIREMENT_KINDS)
 
     def check(value: Any, path: str) -> list[tuple[int, int, int]]:
-        _require(isinstance(value, list) and 1 <= len(value) <= 2, path, f"{value!r}", "a list of 1 or 2 requirements")
+        if not (isinstance(value, list) and 1 <= len(value) <= 2):
+            _fail(path, _show(value), "a list of 1 or 2 requirements")
         result = []
         for i, raw in enumerate(value):
             where = f"{path}[{i}]"
@@ -230,6 +285,11 @@ def _unreached(adjacent: np.ndarray) -> list[int]:
                 seen.add(j)
                 todo.append(j)
     return [i for i in range(len(adjacent)) if i not in seen]
+
+
+def _plain_copy(doc: dict[str, Any]) -> dict[str, Any]:
+    """A deep copy of a validated document (plain JSON values only), faster than copy.deepcopy."""
+    return json.loads(json.dumps(doc))
 
 
 def _frozen(values: Any, dtype: type = np.int8) -> np.ndarray:
@@ -293,36 +353,100 @@ class Components:
 
     def to_json_dict(self) -> dict[str, Any]:
         """A deep copy of the document these tables were built from, to edit and pass to load_components."""
-        return copy.deepcopy(self._document)
+        return _plain_copy(self._document)
 
     def __repr__(self) -> str:
         return f"Components(source_path={self.source_path!r}, invented_fields={len(self.invented())})"
 
 
+_SOURCES = "None (the built-in file), a file path (str or os.PathLike) or a dict"
+
+
 def load_components(source: str | os.PathLike[str] | Mapping[str, Any] | None = None) -> Components:
     """Load and validate component data: None for the built-in file, a path to a JSON file, or a parsed dict.
 
-    Raises ComponentError naming the offending field path, e.g.
-    ``regions[3].terrain: 'swamp' is not a known name; allowed: mountain, beach, forest, plains``.
+    Raises ComponentError naming the source, the offending field path and what is allowed, e.g.
+    ``mine.json: regions[3].terrain: 'swamp' is not a known name; allowed: mountain, beach, forest, plains``.
     """
     if source is None:
         return _builtin()
     if isinstance(source, Mapping):
-        return _build(copy.deepcopy(dict(source)), "<dict>")
-    return _build(_read_json(Path(source)), os.fspath(source))
+        return _load("<dict>", lambda: dict(source))
+    try:
+        path = os.fspath(source)
+    except TypeError:
+        path = None
+    if not isinstance(path, str):
+        raise ComponentError(f"<{type(source).__name__}>", "source", "neither a file path nor a dict", _SOURCES)
+    if not path:
+        raise ComponentError("''", "source", "an empty path", _SOURCES)
+    return _load(path, lambda: _read_json(path))
 
 
 @functools.cache
 def _builtin() -> Components:
     # Safe to share: every table of a Components is immutable.
-    return _build(_read_json(BUILTIN_FILE), "builtin")
+    return _load("builtin", lambda: _read_json(os.fspath(BUILTIN_FILE)))
 
 
-def _read_json(path: Path) -> Any:
+def _load(source: str, read: Callable[[], Any]) -> Components:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return _build(read(), source)
+    except _Invalid as error:
+        raise ComponentError(source, *error.args) from None
+
+
+_TEXT = "UTF-8 text (a leading UTF-8 byte-order mark is ignored)"
+
+
+def _read_json(path: str) -> Any:
+    """The parsed file, refused before parsing if it is too large or not UTF-8 text."""
+    try:
+        with open(path, "rb") as file:
+            data = file.read(MAX_FILE_BYTES + 1)
+    except OSError as error:
+        _fail("<file>", f"cannot be read ({error.strerror or error})", "a readable JSON file")
+    except ValueError as error:  # e.g. a NUL character in the path
+        _fail("<file>", f"cannot be opened ({error})", "a readable JSON file")
+    if len(data) > MAX_FILE_BYTES:
+        _fail("<file>", f"larger than {MAX_FILE_BYTES} bytes", f"files of at most {MAX_FILE_BYTES} bytes (1 MiB)")
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        _fail("<file>", "UTF-16 or UTF-32 text (it starts with a byte-order mark of those)", _TEXT)
+    if b"\0" in data:
+        _fail("<file>", f"a NUL byte at offset {data.index(0)} (binary data, or UTF-16 or UTF-32 text)", _TEXT)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        _fail("<file>", f"not UTF-8 (byte 0x{data[error.start]:02x} at offset {error.start})", _TEXT)
+    if not text.strip():
+        _fail("<file>", "empty", "a JSON object")
+    try:
+        return json.loads(text, object_pairs_hook=_object_once, parse_constant=_no_constant, parse_int=_short_int)
     except json.JSONDecodeError as error:
-        raise ComponentError(f"{path}: not valid JSON ({error}); allowed: a JSON object") from None
+        _fail("<document>", f"not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}",
+              "a JSON object")
+    except RecursionError:
+        _fail("<document>", "nested too deeply to parse", "the nesting of the format (docs/components.md)")
+
+
+def _object_once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are all different: json would keep the last of two silently."""
+    result = dict(pairs)
+    if len(result) < len(pairs):
+        repeated = next(key for i, (key, _) in enumerate(pairs) if any(key == k for k, _ in pairs[:i]))
+        _fail("<document>", f"the key {_show(repeated)} appears twice in one object", "each key once per object")
+    return result
+
+
+def _no_constant(name: str) -> NoReturn:
+    _fail("<document>", f"{name} is not a JSON number", "integers and strings, as the format asks")
+
+
+def _short_int(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+        _fail("<document>", f"an integer literal of {len(digits.lstrip('-'))} digits",
+              f"integers of at most {MAX_INT_DIGITS} digits")
+    return int(digits)
 
 
 def _build(doc: Any, source_path: str) -> Components:
@@ -345,7 +469,8 @@ def _build(doc: Any, source_path: str) -> Components:
     for key in top_level:
         _get(doc, key, "", "every section of the format (see docs/components.md)")
     version = doc["format_version"]
-    _require(type(version) is int and version == FORMAT_VERSION, "format_version", f"{version!r}", f"{FORMAT_VERSION}")
+    if not (type(version) is int and version == FORMAT_VERSION):
+        _fail("format_version", _show(version), f"{FORMAT_VERSION}")
 
     reader = _Reader(doc)
     built = {**_read_map(reader), **_read_tiles(reader)}
@@ -387,13 +512,13 @@ def _build(doc: Any, source_path: str) -> Components:
         marks=MappingProxyType(reader.marks),
         sources=MappingProxyType(reader.sources),
         source_path=source_path,
-        _document=doc,
+        _document=_plain_copy(doc),
     )
 
 
 def _material_grid(value: Any, path: str) -> list[list[int]]:
-    _require(isinstance(value, list) and all(isinstance(row, list) for row in value), path, f"{value!r}",
-             "a list of rows, each a list of material names")
+    if not (isinstance(value, list) and all(isinstance(row, list) for row in value)):
+        _fail(path, _show(value), "a list of rows, each a list of material names")
     material = _name(MATERIALS)
     return [[material(m, f"{path}[{r}][{c}]") for c, m in enumerate(row)] for r, row in enumerate(value)]
 
@@ -402,13 +527,16 @@ def _read_map(reader: _Reader) -> dict[str, Any]:
     islands = [x["name"] for x in reader.records("islands", {"name": _text}, 5)]
     _unique(islands, "islands", "name")
     regions = reader.records(
-        "regions", {"id": _text, "island": _name(islands), "terrain": _name(TERRAINS), "resource": _name(RESOURCES)}, 12
+        "regions", {"id": _text, "island": _name(islands), "terrain": _name(TERRAINS), "resource": _name(RESOURCES)},
+        N_REGIONS,
     )
     ids = [x["id"] for x in regions]
     _unique(ids, "regions", "id")
     _each_used(islands, {x["island"] for x in regions}, "regions", "region")
 
-    paths = reader.records("paths", {"a": _name(ids), "b": _name(ids), "kind": _name(PATH_KINDS), "value": _int(1, 6)})
+    pairs = N_REGIONS * (N_REGIONS - 1) // 2
+    paths = reader.records("paths", {"a": _name(ids), "b": _name(ids), "kind": _name(PATH_KINDS), "value": _int(1, 6)},
+                           most=len(PATH_KINDS) * pairs)
     matrices = np.zeros((len(PATH_KINDS), len(ids), len(ids)), dtype=np.int8)
     for i, path in enumerate(paths):
         a, b, kind = path["a"], path["b"], path["kind"]
@@ -439,18 +567,21 @@ def _read_tiles(reader: _Reader) -> dict[str, Any]:
     _require(ones >= 4, "fish_tiles", f"{ones} tiles of value 1", "at least 4 (each player's first hut needs one)")
     _each_used(fish_types, {x["type"] for x in fish}, "fish_tiles", "fish tile")
 
-    groups = reader.records("person_tiles", {"sex": _name(SEXES), "type": _name(PERSON_TYPES), "symbols": _ints(1, 9)})
+    groups = reader.records("person_tiles", {"sex": _name(SEXES), "type": _name(PERSON_TYPES), "symbols": _ints(1, 9)},
+                            most=len(SEXES) * len(PERSON_TYPES))
     # One tile per entry of "symbols"; a stable sort puts the men first and keeps the file order within a sex.
     persons = sorted(((g["sex"], g["type"], s) for g in groups for s in g["symbols"]), key=lambda tile: tile[0])
     for sex, name in enumerate(SEXES):
         own = [tile for tile in persons if tile[0] == sex]
         _count(own, "person_tiles", PERSONS_PER_SEX, f"{name} tiles")
         _each_used(PERSON_TYPES, {tile[1] for tile in own}, "person_tiles", f"{name} tile")
+    _unique([(SEXES[g["sex"]], PERSON_TYPES[g["type"]]) for g in groups], "person_tiles", "type",
+            "one record per (sex, type), with one entry in its symbols per tile")
 
-    kinds = [x["name"] for x in reader.records("jewelry_kinds", {"name": _text})]
+    kinds = [x["name"] for x in reader.records("jewelry_kinds", {"name": _text}, most=N_JEWELRY)]
     _unique(kinds, "jewelry_kinds", "name")
     _require("necklace" in kinds, "jewelry_kinds", "no kind named 'necklace'", "a list of kinds including 'necklace'")
-    jewels = reader.records("jewelry_tiles", {"kind": _name(kinds), "cost": _int(0, 9), "vp": _int(1, 9)}, 24)
+    jewels = reader.records("jewelry_tiles", {"kind": _name(kinds), "cost": _int(0, 9), "vp": _int(1, 9)}, N_JEWELRY)
     _each_used(kinds, {x["kind"] for x in jewels}, "jewelry_tiles", "jewelry tile")
 
     params = {
