@@ -189,12 +189,12 @@ def _mark(value: Any, path: str) -> str:
     return value
 
 
-def _unique(names: Sequence[Any], section: str, key: str, allowed: str = "unique values") -> None:
-    first: dict[Any, int] = {}
+def _unique(names: Sequence[str], section: str, key: str) -> None:
+    first: dict[str, int] = {}
     for i, name in enumerate(names):
         j = first.setdefault(name, i)
         if j != i:
-            _fail(f"{section}[{i}].{key}", f"{_show(name)} repeats {section}[{j}]", allowed)
+            _fail(f"{section}[{i}].{key}", f"{_show(name)} repeats {section}[{j}]", "unique names")
 
 
 def _each_used(names: Sequence[str], used: set[int], path: str, what: str) -> None:
@@ -234,14 +234,14 @@ class _Reader:
                 for name, check in fields.items()}
 
     def records(self, section: str, fields: Mapping[str, Check], count: int | None = None,
-                most: int | None = None) -> list[dict[str, Any]]:
-        """The section's records: exactly ``count`` of them, or at most ``most``, or any number."""
+                most: tuple[int, str] | None = None) -> list[dict[str, Any]]:
+        """The section's records: exactly ``count`` of them, or at most ``most`` = (limit, reason), or any number."""
         items = self.doc[section]
         _require(isinstance(items, list), section, f"{type(items).__name__} instead of a list", "a list of records")
         if count is not None:
             _count(items, section, count, "records")
         if most is not None:
-            _require(len(items) <= most, section, f"{len(items)} records", f"at most {most}")
+            _require(len(items) <= most[0], section, f"{len(items)} records", f"at most {most[0]}, {most[1]}")
         return [self.record(item, f"{section}[{i}]", fields) for i, item in enumerate(items)]
 
     def table(self, section: str, fields: Mapping[str, Check]) -> dict[str, Any]:
@@ -536,7 +536,7 @@ def _read_map(reader: _Reader) -> dict[str, Any]:
 
     pairs = N_REGIONS * (N_REGIONS - 1) // 2
     paths = reader.records("paths", {"a": _name(ids), "b": _name(ids), "kind": _name(PATH_KINDS), "value": _int(1, 6)},
-                           most=len(PATH_KINDS) * pairs)
+                           most=(len(PATH_KINDS) * pairs, "one land and one water path per pair of regions"))
     matrices = np.zeros((len(PATH_KINDS), len(ids), len(ids)), dtype=np.int8)
     for i, path in enumerate(paths):
         a, b, kind = path["a"], path["b"], path["kind"]
@@ -568,17 +568,16 @@ def _read_tiles(reader: _Reader) -> dict[str, Any]:
     _each_used(fish_types, {x["type"] for x in fish}, "fish_tiles", "fish tile")
 
     groups = reader.records("person_tiles", {"sex": _name(SEXES), "type": _name(PERSON_TYPES), "symbols": _ints(1, 9)},
-                            most=len(SEXES) * len(PERSON_TYPES))
+                            most=(len(SEXES) * len(PERSON_TYPES), "one per (sex, type)"))
     # One tile per entry of "symbols"; a stable sort puts the men first and keeps the file order within a sex.
     persons = sorted(((g["sex"], g["type"], s) for g in groups for s in g["symbols"]), key=lambda tile: tile[0])
     for sex, name in enumerate(SEXES):
         own = [tile for tile in persons if tile[0] == sex]
         _count(own, "person_tiles", PERSONS_PER_SEX, f"{name} tiles")
         _each_used(PERSON_TYPES, {tile[1] for tile in own}, "person_tiles", f"{name} tile")
-    _unique([(SEXES[g["sex"]], PERSON_TYPES[g["type"]]) for g in groups], "person_tiles", "type",
-            "one record per (sex, type), with one entry in its symbols per tile")
 
-    kinds = [x["name"] for x in reader.records("jewelry_kinds", {"name": _text}, most=N_JEWELRY)]
+    kinds = [x["name"] for x in reader.records("jewelry_kinds", {"name": _text},
+                                                  most=(N_JEWELRY, "each used by one of the jewelry tiles"))]
     _unique(kinds, "jewelry_kinds", "name")
     _require("necklace" in kinds, "jewelry_kinds", "no kind named 'necklace'", "a list of kinds including 'necklace'")
     jewels = reader.records("jewelry_tiles", {"kind": _name(kinds), "cost": _int(0, 9), "vp": _int(1, 9)}, N_JEWELRY)

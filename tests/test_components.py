@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import codecs
 import json
+import pickle
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -10,8 +12,10 @@ from typing import Any
 import numpy as np
 import pytest
 
+from borabora_sim import new_game
 from borabora_sim.components import (
     MARKS,
+    MAX_FILE_BYTES,
     PERSON_TYPES,
     TASK_REQUIREMENT_KINDS,
     ComponentError,
@@ -193,6 +197,38 @@ BAD: dict[str, tuple[Callable[[dict[str, Any]], Any], str]] = {
                           "ceremony.materials: 0 wood spaces"),
     "helper key": (lambda d: d["helper_cost"].pop("tattoo"), "helper_cost.tattoo: missing"),
     "bool as int": (lambda d: d["fishing_vp"].update(value=True), "fishing_vp.value"),
+    "float as int": (lambda d: d["fishing_vp"].update(value=2.0), "fishing_vp.value: 2.0; allowed: an integer 0..9"),
+    "string as int": (lambda d: d["jewelry_tiles"][0].update(cost="3"), "jewelry_tiles[0].cost: '3'"),
+    "null as name": (lambda d: d["regions"][0].update(terrain=None), "regions[0].terrain: None is not a known name"),
+    "negative cost": (lambda d: d["jewelry_tiles"][2].update(cost=-1), "jewelry_tiles[2].cost: -1; allowed: an int"),
+    "int8 overflow": (lambda d: d["building_vp_by_round"]["values"].__setitem__(0, 128),
+                      "building_vp_by_round.values[0]: 128; allowed: an integer 0..30"),
+    "huge integer": (lambda d: d["tasks"][3]["requirements"][0].update(count=2**64),
+                     "tasks[3].requirements[0].count: <an integer of 65 bits>; allowed: an integer 1..60"),
+    "first player count": (lambda d: d["tasks"][5]["requirements"][1].update(count=2),
+                           "tasks[5].requirements[1].count: 2; allowed: an integer 1..1"),
+    "unknown record key": (lambda d: d["regions"][0].update(colour="red"), "regions[0].colour: unknown key"),
+    "record not an object": (lambda d: d["regions"].__setitem__(0, "C_SE"), "regions[0]: str instead of an object"),
+    "section not a list": (lambda d: d.update(regions={}), "regions: dict instead of a list"),
+    "mark not a string": (lambda d: d["regions"][0].update(mark=["CONFIRMED"]),
+                          "regions[0].mark: ['CONFIRMED'] is not a provenance mark"),
+    "duplicate region id": (lambda d: d["regions"][1].update(id=d["regions"][0]["id"]),
+                            "regions[1].id: 'C_NW' repeats regions[0]"),
+    "duplicate island": (lambda d: d["islands"][4].update(name=d["islands"][0]["name"]), "islands[4].name"),
+    "duplicate task id": (lambda d: d["tasks"][59].update(id="T01"), "tasks[59].id: 'T01' repeats tasks[0]"),
+    "duplicate jewelry kind": (lambda d: d["jewelry_kinds"][3].update(name="necklace"), "jewelry_kinds[3].name"),
+    "too many jewelry kinds": (lambda d: d["jewelry_kinds"].extend([d["jewelry_kinds"][1]] * 80_000),
+                               "jewelry_kinds: 80004 records; allowed: at most 24, each used by one of the jewelry"),
+    "too many paths": (lambda d: d["paths"].extend([d["paths"][0]] * 200), "paths: 216 records; allowed: at most 132"),
+    "person group twice": (lambda d: d["person_tiles"].append({**d["person_tiles"][0], "symbols": [1]}),
+                           "person_tiles: 25 records; allowed: at most 24, one per (sex, type)"),
+    "unknown jewelry param": (lambda d: d["tasks"][27]["requirements"][0].update(param="crown"),
+                              "tasks[27].requirements[0].param: 'crown' is not a known name; allowed: necklace"),
+    "requirements not a list": (lambda d: d["tasks"][0].update(requirements={"kind": "men"}),
+                                "tasks[0].requirements: {'kind': 'men'}; allowed: a list of 1 or 2 requirements"),
+    "too few tasks": (lambda d: d["tasks"].pop(), "tasks: 59 records; allowed: exactly 60"),
+    "short value list": (lambda d: d["status_vp"]["values"].pop(), "status_vp.values: 15 values; allowed: exactly 16"),
+    "ceremony shape": (lambda d: d["ceremony"].update(rows=5), "ceremony.rows: 5 x 4 spaces"),
 }
 
 
@@ -204,6 +240,7 @@ def test_malformed_data_names_the_field(doc: dict[str, Any], name: str) -> None:
         load_components(doc)
     assert expected in str(error.value)
     assert "allowed:" in str(error.value)
+    assert str(error.value).startswith("<dict>: ")
 
 
 def test_invalid_json_file(tmp_path: Path) -> None:
@@ -211,3 +248,116 @@ def test_invalid_json_file(tmp_path: Path) -> None:
     path.write_text("{", encoding="utf-8")
     with pytest.raises(ComponentError, match="not valid JSON"):
         load_components(path)
+
+
+def test_a_file_error_names_the_file_and_the_field(doc: dict[str, Any], tmp_path: Path) -> None:
+    doc["regions"][3]["terrain"] = "swamp"
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(ComponentError) as error:
+        load_components(path)
+    assert str(error.value) == f"{path}: regions[3].terrain: 'swamp' is not a known name; allowed: mountain, beach, " \
+        "forest, plains"
+    assert (error.value.source, error.value.field) == (str(path), "regions[3].terrain")
+
+
+@pytest.mark.parametrize(("source", "expected"), [
+    (5, "<int>: source: neither a file path nor a dict; allowed: None (the built-in file), a file path"),
+    ([1, 2], "<list>: source: neither a file path nor a dict"),
+    (b"components.json", "<bytes>: source: neither a file path nor a dict"),
+    ("", "'': source: an empty path"),
+])
+def test_unusable_source(source: Any, expected: str) -> None:
+    with pytest.raises(ComponentError) as error:
+        load_components(source)
+    assert str(error.value).startswith(expected)
+
+
+def test_unreadable_paths(tmp_path: Path) -> None:
+    missing = tmp_path / "nope.json"
+    with pytest.raises(ComponentError) as error:
+        load_components(str(missing))
+    assert str(error.value).startswith(f"{missing}: <file>: cannot be read (No such file or directory)")
+    with pytest.raises(ComponentError, match=r": <file>: cannot be read \(Is a directory\)"):
+        load_components(tmp_path)
+
+
+def test_new_game_reports_component_errors(tmp_path: Path) -> None:
+    with pytest.raises(ComponentError, match="Is a directory"):
+        new_game(2, 1, components=tmp_path)
+    with pytest.raises(ComponentError, match="<float>: source"):
+        new_game(2, 1, components=1.5)  # type: ignore[arg-type]
+
+
+def _deep(levels: int) -> str:
+    return "[" * levels + "]" * levels
+
+
+BAD_FILES: dict[str, tuple[bytes, str]] = {
+    "binary": (bytes(range(256)), "<file>: a NUL byte at offset 0 (binary data, or UTF-16 or UTF-32 text)"),
+    "latin-1": ('{"a": "caf\u00e9"}'.encode("latin-1"), "<file>: not UTF-8 (byte 0xe9 at offset 10)"),
+    "UTF-16 with byte-order mark": ('{"a": 1}'.encode("utf-16"), "<file>: UTF-16 or UTF-32 text"),
+    "UTF-16 without byte-order mark": ('{"a": 1}'.encode("utf-16-le"), "<file>: a NUL byte at offset 1"),
+    "UTF-32": ('{"a": 1}'.encode("utf-32"), "<file>: UTF-16 or UTF-32 text"),
+    "empty": (b"", "<file>: empty"),
+    "blank": (b" \n\t", "<file>: empty"),
+    "syntax error": (b'{\n  "a": 1,\n}', "<document>: not valid JSON: Expecting property name enclosed in double "
+                     "quotes at line 3, column 1"),
+    "deep nesting": (_deep(200_000).encode(), "<document>: nested too deeply to parse"),
+    "NaN": (b'{"fishing_vp": {"value": NaN}}', "<document>: NaN is not a JSON number"),
+    "repeated key": (b'{"a": 1, "b": 2, "a": 3}', "<document>: the key 'a' appears twice in one object"),
+    "long integer": (b'{"a": ' + b"9" * 5000 + b"}", "<document>: an integer literal of 5000 digits"),
+    "array": (b"[]", "<document>: list instead of an object"),
+    "too large": (b" " * (MAX_FILE_BYTES + 1), f"<file>: larger than {MAX_FILE_BYTES} bytes"),
+}
+
+
+@pytest.mark.parametrize("name", BAD_FILES)
+def test_malformed_files(tmp_path: Path, name: str) -> None:
+    content, expected = BAD_FILES[name]
+    path = tmp_path / "bad.json"
+    path.write_bytes(content)
+    with pytest.raises(ComponentError) as error:
+        load_components(path)
+    assert str(error.value).startswith(f"{path}: {expected}")
+    assert "; allowed: " in str(error.value)
+
+
+def test_utf8_byte_order_mark_and_the_size_limit_are_accepted(doc: dict[str, Any], tmp_path: Path) -> None:
+    doc["fishing_vp"]["value"] = 4
+    path = tmp_path / "bom.json"
+    path.write_bytes(codecs.BOM_UTF8 + json.dumps(doc).encode())
+    assert load_components(path).fishing_vp == 4
+    text = json.dumps(doc)
+    path.write_text(text + " " * (MAX_FILE_BYTES - len(text)), encoding="utf-8")
+    assert path.stat().st_size == MAX_FILE_BYTES
+    assert load_components(path).fishing_vp == 4
+
+
+def test_deeply_nested_dict_is_refused_with_a_short_message(doc: dict[str, Any]) -> None:
+    nested: list[Any] = []
+    for _ in range(100_000):
+        nested = [nested]
+    doc["regions"][0]["id"] = nested
+    with pytest.raises(ComponentError) as error:
+        load_components(doc)
+    assert str(error.value).startswith("<dict>: regions[0].id: [[[[")
+    assert str(error.value).endswith("]]]]; allowed: a non-empty string")
+    assert len(str(error.value)) < 100
+
+
+def test_loaded_dict_is_not_shared_with_the_caller(doc: dict[str, Any]) -> None:
+    doc["fishing_vp"]["value"] = 3
+    c = load_components(doc)
+    doc["fishing_vp"]["value"] = 4
+    assert c.to_json_dict()["fishing_vp"]["value"] == 3
+
+
+def test_component_error_survives_pickling(doc: dict[str, Any]) -> None:
+    """Errors raised in worker processes reach the caller pickled."""
+    doc["fish_tiles"][1]["value"] = 9
+    with pytest.raises(ComponentError) as error:
+        load_components(doc)
+    copy = pickle.loads(pickle.dumps(error.value))
+    assert str(copy) == str(error.value)
+    assert (copy.source, copy.field, copy.allowed) == ("<dict>", "fish_tiles[1].value", "an integer 1..6")
