@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
+from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
@@ -68,10 +69,17 @@ def plot_vp_sources(players: pd.DataFrame, by: str = "spec", title: str | None =
     ax.set_yticks(y, [str(k) for k in table.index])
     ax.invert_yaxis()
     ax.set_xlabel("mean VP")
-    ax.legend(fontsize=7, ncol=2, loc="lower right", title="source", title_fontsize=7)
+    _legend_outside(ax, title="source", fontsize=7, ncol=2 if len(table.columns) > 10 else 1)
     if title:
         ax.set_title(title)
     return fig
+
+
+def _legend_outside(ax: Axes, title: str | None = None, fontsize: float = 8, ncol: int = 1) -> None:
+    """The legend to the right of the axes, where it cannot cover bars, lines or bands (the constrained layout
+    makes room for it)."""
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, fontsize=fontsize, ncol=ncol,
+              title=title, title_fontsize=fontsize)
 
 
 def _colours(n: int, palette: str = "tab10") -> list:
@@ -97,7 +105,7 @@ def plot_score_distribution(players: pd.DataFrame, by: str = "spec", column: str
         ax.axvline(group[column].mean(), color=colour, linestyle=":", linewidth=1)
     ax.set_xlabel("final VP" if column == "vp" else column)
     ax.set_ylabel("share of rows")
-    ax.legend(fontsize=8)
+    _legend_outside(ax)
     if title:
         ax.set_title(title)
     return fig
@@ -123,7 +131,7 @@ def effect_by(df: pd.DataFrame, x: str, y: str, hue: str | None = None, confiden
     ax.set_xlabel(x)
     ax.set_ylabel(f"{y} (mean, {confidence:.0%} interval)")
     if hue is not None:
-        ax.legend(title=hue, fontsize=8)
+        _legend_outside(ax, title=hue)
     if title:
         ax.set_title(title)
     return fig

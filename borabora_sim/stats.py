@@ -442,15 +442,34 @@ def paired_compare(frame_a: pd.DataFrame, frame_b: pd.DataFrame, focus: Sequence
         "rank_a": fa.groupby("game_id")["rank"].mean(),
         "rank_b": fb.groupby("game_id")["rank"].mean(),
     })
-    per_game["win_diff"] = per_game["win_a"] - per_game["win_b"]
-    per_game["vp_diff"] = per_game["vp_a"] - per_game["vp_b"]
-    result = PairedResult(label_a=label_a or _arm_label(fa), label_b=label_b or _arm_label(fb), focus_per_game=k,
-                          baseline=k / n_players, **_paired_from_outcomes(per_game, confidence, bootstrap, seed))
-    return result.attach(per_game, frame_a, frame_b)
+    result = paired_outcomes(per_game, label_a or _arm_label(fa), label_b or _arm_label(fb), baseline=k / n_players,
+                             focus_per_game=k, confidence=confidence, bootstrap=bootstrap, seed=seed)
+    return result.attach(result.per_game, frame_a, frame_b)
 
 
 def _arm_label(focus_rows: pd.DataFrame) -> str:
     return " + ".join(sorted(set(focus_rows["spec"].astype(str))))
+
+
+def paired_outcomes(per_game: pd.DataFrame, label_a: str, label_b: str, baseline: float, focus_per_game: int = 1,
+                    confidence: float = 0.95, bootstrap: int = 0, seed: int = 0) -> PairedResult:
+    """The paired analysis of outcomes already matched pair by pair: `per_game` has one row per pair with `win_a`,
+    `win_b` (0 or 1) and `vp_a`, `vp_b`; `baseline` is the chance of a win if A and B were equal. This is what
+    `paired_compare` does once it has matched two runs; a study that makes its own pairs (e.g. a game continued
+    with and without a change) uses it directly."""
+    missing = [c for c in ("win_a", "win_b", "vp_a", "vp_b") if c not in per_game]
+    if missing:
+        raise ValueError(f"per_game needs the columns win_a, win_b, vp_a, vp_b; missing: {', '.join(missing)}")
+    if len(per_game) == 0:
+        raise ValueError("per_game has no pairs")
+    per_game = per_game.assign(win_a=per_game["win_a"].astype(int), win_b=per_game["win_b"].astype(int))
+    if not (per_game[["win_a", "win_b"]].isin([0, 1]).all().all()):
+        raise ValueError("win_a and win_b must be 0 or 1 (or booleans)")
+    per_game["win_diff"] = per_game["win_a"] - per_game["win_b"]
+    per_game["vp_diff"] = per_game["vp_a"] - per_game["vp_b"]
+    result = PairedResult(label_a=label_a, label_b=label_b, focus_per_game=focus_per_game, baseline=baseline,
+                          **_paired_from_outcomes(per_game, confidence, bootstrap, seed))
+    return result.attach(per_game)
 
 
 def _paired_from_outcomes(per_game: pd.DataFrame, confidence: float, bootstrap: int, seed: int) -> dict[str, Any]:
@@ -538,9 +557,16 @@ def _arm_text(arm: Sequence[str], focus: Sequence[int]) -> str:
     return ", ".join(f"[{spec}]" if k in focus else spec for k, spec in enumerate(arm))
 
 
-def paired_table(results: Sequence[PairedResult] | pd.DataFrame) -> pd.DataFrame:
+VERDICTS = ("A better", "A worse", "no detectable difference")
+
+
+def paired_table(results: Sequence[PairedResult] | pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     """Paired results as one table (one row per comparison, the fields of `PairedResult`), with Holm-adjusted
-    p-values over the rows: `mcnemar_p_holm` and `wilcoxon_p_holm` (each test is its own family)."""
+    p-values over the rows, `mcnemar_p_holm` and `wilcoxon_p_holm` (each test is its own family), and the verdict
+    of each effect at level `alpha` after that correction, `win_verdict` and `vp_verdict` (one of VERDICTS), with
+    `alpha` itself. Reports, sentences and answers read their verdicts from this one table."""
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
     if isinstance(results, pd.DataFrame):
         table = results.reset_index(drop=True).copy()
     else:
@@ -548,16 +574,21 @@ def paired_table(results: Sequence[PairedResult] | pd.DataFrame) -> pd.DataFrame
     if len(table):
         table["mcnemar_p_holm"] = holm(table["mcnemar_p"].to_numpy(dtype=float))
         table["wilcoxon_p_holm"] = holm(table["wilcoxon_p"].to_numpy(dtype=float))
+        table["win_verdict"] = [_direction(d, p, alpha) for d, p in zip(table["win_diff"], table["mcnemar_p_holm"],
+                                                                         strict=True)]
+        table["vp_verdict"] = [_direction(d, p, alpha) for d, p in zip(table["vp_diff"], table["wilcoxon_p_holm"],
+                                                                        strict=True)]
+        table["alpha"] = alpha
     return table
 
 
 def verdict_lines(results: Sequence[PairedResult] | pd.DataFrame, label_columns: Sequence[str] | None = None,
-                  alpha: float = 0.05) -> list[str]:
+                  alpha: float | None = None) -> list[str]:
     """One plain sentence per paired comparison: the win-rate and VP effects with intervals, and whether each is
-    detectable after Holm's correction over all the comparisons given (level `alpha`). Rows can be
-    `PairedResult`s or a DataFrame of `dataclasses.asdict` rows (extra columns named in `label_columns` label
-    the sentence; by default "A vs B")."""
-    table = paired_table(results)
+    detectable after Holm's correction over all the comparisons given (level `alpha`, default 0.05). Rows can be
+    `PairedResult`s, a DataFrame of `dataclasses.asdict` rows, or a `paired_table` (whose verdicts are used as
+    they are); extra columns named in `label_columns` label the sentence, by default "A vs B"."""
+    table = _with_verdicts(results, alpha)
     lines = []
     for _, row in table.iterrows():
         if label_columns:
@@ -566,20 +597,45 @@ def verdict_lines(results: Sequence[PairedResult] | pd.DataFrame, label_columns:
             label = f"{row['label_a']} vs {row['label_b']}"
         pct = f"{100 * row['confidence']:.0f}%"
         (wlo, whi), (vlo, vhi) = row["win_diff_ci"], row["vp_diff_ci"]
-        win = _direction(row["win_diff"], row["mcnemar_p_holm"], alpha)
-        vp = _direction(row["vp_diff"], row["wilcoxon_p_holm"], alpha)
         lines.append(
             f"{label}: win rate A - B {100 * row['win_diff']:+.1f} points ({pct} CI {100 * wlo:+.1f} to "
-            f"{100 * whi:+.1f}, Holm p = {row['mcnemar_p_holm']:.3g}): {win}; mean VP A - B {row['vp_diff']:+.2f} "
-            f"({pct} CI {vlo:+.2f} to {vhi:+.2f}, Holm p = {row['wilcoxon_p_holm']:.3g}): {vp}; "
-            f"{int(row['games']):,} paired games.")
+            f"{100 * whi:+.1f}, Holm p = {row['mcnemar_p_holm']:.3g}): {row['win_verdict']}; mean VP A - B "
+            f"{row['vp_diff']:+.2f} ({pct} CI {vlo:+.2f} to {vhi:+.2f}, Holm p = {row['wilcoxon_p_holm']:.3g}): "
+            f"{row['vp_verdict']}; {int(row['games']):,} paired games.")
     return lines
+
+
+def _with_verdicts(results: Sequence[PairedResult] | pd.DataFrame, alpha: float | None) -> pd.DataFrame:
+    """`results` itself when it is a `paired_table` at level `alpha` (or any level if None), else a new one."""
+    if isinstance(results, pd.DataFrame) and "win_verdict" in results:
+        if alpha is not None and len(results) and not np.allclose(results["alpha"], alpha):
+            raise ValueError(f"the table's verdicts are at alpha = {results['alpha'].iloc[0]:g}, not {alpha:g}; "
+                             "pass the comparisons themselves to judge them at another level")
+        return results
+    return paired_table(results, 0.05 if alpha is None else alpha)
 
 
 def _direction(estimate: float, p: float, alpha: float) -> str:
     if p >= alpha:
-        return "no detectable difference"
-    return "A better" if estimate > 0 else "A worse"
+        return VERDICTS[2]
+    return VERDICTS[0] if estimate > 0 else VERDICTS[1]
+
+
+def interval_columns(table: pd.DataFrame) -> pd.DataFrame:
+    """The table with every column of (low, high) intervals, such as `win_diff_ci`, replaced by two numeric
+    columns in its place, `<name>_low` and `<name>_high` (for CSV files and other flat formats)."""
+    def is_interval(value: object) -> bool:
+        return isinstance(value, tuple | list | np.ndarray) and len(value) == 2
+
+    columns: dict[str, object] = {}
+    for name, column in table.items():
+        present = column.dropna()
+        if len(present) and all(is_interval(v) for v in present):
+            for side, end in (("low", 0), ("high", 1)):
+                columns[f"{name}_{side}"] = [float(v[end]) if is_interval(v) else np.nan for v in column]
+        else:
+            columns[str(name)] = column
+    return pd.DataFrame(columns, index=table.index)
 
 
 # =============================================================================
@@ -871,6 +927,7 @@ def effect_table(players: pd.DataFrame, x: str, y: str, hue: str | None = None,
 
 
 __all__ = [
+    "VERDICTS",
     "HeadToHead",
     "PairedResult",
     "SequentialResult",
@@ -879,11 +936,13 @@ __all__ = [
     "effect_table",
     "head_to_head",
     "holm",
+    "interval_columns",
     "mcnemar_exact",
     "mean_interval",
     "paired_ab",
     "paired_bootstrap_ci",
     "paired_compare",
+    "paired_outcomes",
     "paired_proportion_difference",
     "paired_table",
     "player_positions",

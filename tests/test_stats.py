@@ -203,6 +203,49 @@ def test_verdict_lines_apply_holm_over_the_comparisons():
     assert lines[1].count("no detectable difference") == 2
 
 
+def test_paired_table_holds_the_holm_verdicts_that_verdict_lines_word():
+    fake = make_fake_simulate({"strong": 4.0, "weak": -4.0})
+    plain = stats.simulate_arm(["plain", "plain", "plain"], 150, seed=5, simulate_fn=fake)
+    results = [stats.paired_compare(stats.simulate_arm([spec, "plain", "plain"], 150, seed=5, simulate_fn=fake),
+                                    plain, focus=[0]) for spec in ("strong", "weak", "plain2")]
+    table = stats.paired_table(results)
+    assert table["vp_verdict"].tolist() == ["A better", "A worse", "no detectable difference"]
+    for _, row in table.iterrows():
+        for verdict, p in ((row["win_verdict"], row["mcnemar_p_holm"]), (row["vp_verdict"], row["wilcoxon_p_holm"])):
+            assert (verdict == "no detectable difference") == (p >= 0.05)
+    # the sentences word the table's own verdicts: change one and the sentence follows
+    table.loc[2, "vp_verdict"] = "A better"
+    assert stats.verdict_lines(table)[2].split("; ")[1].endswith("): A better")
+    strict = stats.paired_table(results, alpha=1e-300)                # no p-value is that small
+    assert set(strict["vp_verdict"]) == set(strict["win_verdict"]) == {"no detectable difference"}
+    with pytest.raises(ValueError, match=r"verdicts are at alpha = 0\.05, not 0\.01"):
+        stats.verdict_lines(table, alpha=0.01)
+    with pytest.raises(ValueError, match="alpha must be in"):
+        stats.paired_table(results, alpha=5)
+
+
+def test_interval_columns_split_interval_pairs_into_numeric_bounds():
+    table = pd.DataFrame({"name": ["a", "b"], "win_diff_ci": [(-0.1, 0.2), (0.05, 0.3)], "games": [10, 20]})
+    flat = stats.interval_columns(table)
+    assert flat.columns.tolist() == ["name", "win_diff_ci_low", "win_diff_ci_high", "games"]
+    assert flat["win_diff_ci_low"].tolist() == [-0.1, 0.05] and flat["win_diff_ci_high"].tolist() == [0.2, 0.3]
+    assert flat["win_diff_ci_low"].dtype == float and flat["games"].dtype == table["games"].dtype
+
+
+def test_paired_outcomes_equals_paired_compare_on_the_same_pairs():
+    fake = make_fake_simulate({"strong": 3.0})
+    a = stats.simulate_arm(["strong", "plain"], 80, seed=4, simulate_fn=fake)
+    b = stats.simulate_arm(["plain2", "plain"], 80, seed=4, simulate_fn=fake)
+    compared = stats.paired_compare(a, b)
+    direct = stats.paired_outcomes(compared.per_game[["win_a", "win_b", "vp_a", "vp_b"]], compared.label_a,
+                                   compared.label_b, baseline=compared.baseline)
+    assert asdict(direct) == asdict(compared)
+    with pytest.raises(ValueError, match="missing: vp_b"):
+        stats.paired_outcomes(compared.per_game[["win_a", "win_b", "vp_a"]], "a", "b", baseline=0.5)
+    with pytest.raises(ValueError, match="must be 0 or 1"):
+        stats.paired_outcomes(compared.per_game.assign(win_a=2), "a", "b", baseline=0.5)
+
+
 # =============================================================================
 # Precision-driven runs (fake simulator: fast)
 # =============================================================================
@@ -370,6 +413,21 @@ def test_effect_by_draws_a_line_and_band_per_group(synthetic_rows):
     assert len(ax.lines) == 3 + 1 and len(ax.collections) == 3
     single = plots.effect_by(synthetic_rows, "start_position", "vp")
     assert len(single.axes[0].lines) == 1 and len(single.axes[0].lines[0].get_xdata()) == 3
+
+
+@pytest.mark.parametrize("draw", [
+    lambda rows: plots.plot_vp_sources(rows),
+    lambda rows: plots.plot_score_distribution(rows),
+    lambda rows: plots.effect_by(rows, "start_position", "win", hue="spec"),
+])
+def test_legends_sit_beside_the_axes_not_over_the_data(synthetic_rows, draw):
+    fig = draw(synthetic_rows)
+    fig.canvas.draw()
+    ax = fig.axes[0]
+    legend = ax.get_legend().get_window_extent()
+    axes = ax.get_window_extent()
+    assert legend.x0 >= axes.x1                                       # entirely to the right of the plotting area
+    assert legend.x1 <= fig.bbox.x1 + 1                               # and still inside the figure
 
 
 def test_head_to_head_and_paired_plots_return_figures(synthetic_rows, tmp_path):
