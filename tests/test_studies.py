@@ -2,24 +2,142 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
+from borabora_sim import stats
 from borabora_sim.studies import fishing
 from borabora_sim.studies.variants import VARIANTS, variant_document
 
 
-def test_fishing_study_runs_end_to_end_at_quick_size(tmp_path: Path) -> None:
-    report = fishing.run(fishing.sized("quick"), tmp_path, log=lambda _: None)
+def test_fishing_study_runs_end_to_end_at_quick_size(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    study = fishing.sized("quick")
+    report = fishing.run(study, tmp_path, log=lambda _: None, progress=True)
     text = report.read_text()
-    for heading in ("1. How often MCTS fishes", "2. Forbidding, allowing, preferring fishing",
+    for heading in ("Answer", "1. How often MCTS fishes", "2. Forbidding, allowing, preferring fishing",
                     "3. When fishing is the best move", "4. Robustness"):
-        assert heading in text
+        assert f"## {heading}" in text
     assert "paired games" in text and "95% CI" in text
     for figure in ("fishing_by_round.png", "fishing_arms.png"):
         assert (tmp_path / figure).stat().st_size > 0
+    # every long step showed a bar with its total (so tqdm can estimate the time left), on stderr only
+    bars = capsys.readouterr()
+    assert bars.out == ""
+    settings = 2 + len(study.variants)
+    for step, total in (("1/4 how often MCTS fishes", study.frequency_games),
+                        ("2/4 paired arms, heuristic", 3 * study.heuristic_games),
+                        ("2/4 paired arms, mcts", 3 * study.mcts_games),
+                        ("3/4 when fishing is the best move", study.counterfactual_games),
+                        ("4/4 robustness", 3 * study.robustness_games * settings)):
+        assert f"{step}: 100%" in bars.err and f"{total}/{total} [" in bars.err, step
+    # the CSVs carry interval bounds as numbers, next to the Holm verdicts the report prints
+    arms = pd.read_csv(tmp_path / "fishing_arms.csv")
+    robustness = pd.read_csv(tmp_path / "fishing_robustness.csv")
+    assert len(arms) == 4 and len(robustness) == 2 * settings
+    for table in (arms, robustness):
+        for column in ("win_diff_ci_low", "win_diff_ci_high", "vp_diff_ci_low", "vp_diff_ci_high", "mcnemar_p_holm"):
+            assert pd.api.types.is_float_dtype(table[column]), column
+        assert (table["win_diff_ci_low"] <= table["win_diff"]).all()
+        assert (table["win_diff"] <= table["win_diff_ci_high"]).all()
+        assert set(table["win_verdict"]) <= set(stats.VERDICTS)
+    for _, row in arms.iterrows():
+        assert f"| {row['family']} | 4 | {row['comparison']} | {row['games']} |" in text
+        assert f"| {row['win_verdict']} |" in text
+
+
+def test_fishing_study_is_quiet_when_asked(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    study = fishing.sized("quick", heuristic_games=8, robustness_games=4, variants=(), counterfactual_games=1,
+                          frequency_games=1)
+    fishing.run(study, tmp_path, log=lambda _: None, progress=False)
+    assert capsys.readouterr().err == ""
+
+
+def _paired_row(win_diff: float, win_ci: tuple[float, float], mcnemar_p: float, vp_diff: float,
+                vp_ci: tuple[float, float], wilcoxon_p: float, **labels: object) -> dict[str, object]:
+    """An `asdict` row of a paired comparison with the given effects, intervals and raw p-values."""
+    result = stats.PairedResult(
+        label_a="a", label_b="b", games=500, focus_per_game=1, baseline=0.25, both=60, a_only=40, b_only=40,
+        neither=360, win_a=0.2, win_b=0.2 - win_diff, win_diff=win_diff, win_diff_ci=win_ci, sd_win_diff=0.4,
+        mcnemar_p=mcnemar_p, vp_a=100.0, vp_b=100.0 - vp_diff, vp_diff=vp_diff, vp_diff_ci=vp_ci, sd_vp_diff=8.0,
+        wilcoxon_p=wilcoxon_p, vp_diff_bootstrap_ci=None, confidence=0.95)
+    return {**labels, **asdict(result)}
+
+
+def test_fishing_answer_follows_the_holm_corrected_verdicts_not_the_raw_ones() -> None:
+    # raw p-values 0.03, 0.04, 0.02, 0.01 -> Holm 0.06, 0.06, 0.06, 0.04: only the last stays detectable
+    arms = stats.paired_table(pd.DataFrame([
+        _paired_row(-0.05, (-0.09, -0.01), 0.03, -2.0, (-3.5, -0.5), 0.03, family="heuristic", players=4,
+                    comparison="normal - never"),
+        _paired_row(-0.04, (-0.08, -0.005), 0.04, -1.5, (-2.9, -0.1), 0.04, family="heuristic", players=4,
+                    comparison="prefer - normal"),
+        _paired_row(0.06, (0.01, 0.11), 0.02, 2.5, (0.5, 4.5), 0.02, family="mcts", players=4,
+                    comparison="normal - never"),
+        _paired_row(-0.08, (-0.14, -0.02), 0.01, -3.0, (-5.0, -1.0), 0.01, family="mcts", players=4,
+                    comparison="prefer - normal"),
+    ]))
+    first = arms.iloc[0]
+    assert first["mcnemar_p"] < 0.05 and first["win_diff_ci"][1] < 0          # raw: fewer wins
+    assert first["win_verdict"] == first["vp_verdict"] == "no detectable difference"      # corrected: none
+    robustness = stats.paired_table(pd.DataFrame([
+        _paired_row(-0.05, (-0.09, -0.01), 0.03, -2.0, (-3.5, -0.5), 0.2, variant="built-in", players=2,
+                    comparison="normal - never"),
+        _paired_row(-0.04, (-0.08, -0.01), 0.04, -2.0, (-3.5, -0.5), 0.2, variant="built-in", players=3,
+                    comparison="normal - never"),
+        _paired_row(-0.07, (-0.11, -0.03), 0.001, -2.0, (-3.5, -0.5), 0.2, variant="fish_rich", players=4,
+                    comparison="normal - never"),
+    ]))
+    lines = fishing.answer(arms, robustness, pd.DataFrame())
+    heuristic_normal = next(line for line in lines if line.startswith("For the heuristic player, allowing"))
+    assert "makes no detectable difference to the win rate" in heuristic_normal
+    assert "makes no detectable difference to the score" in heuristic_normal
+    assert "less often" not in heuristic_normal and "scores less" not in heuristic_normal
+    assert "Holm p = 0.06" in heuristic_normal
+    mcts_prefer = next(line for line in lines if line.startswith("For the mcts player, preferring"))
+    assert "wins less often" in mcts_prefer and "scores less" in mcts_prefer
+    mcts_normal = next(line for line in lines if line.startswith("For the mcts player, allowing"))
+    assert "makes no detectable difference to the win rate" in mcts_normal
+    # the same verdicts as the sentences printed under the table
+    for (_, row), line in zip(arms.iterrows(), stats.verdict_lines(arms), strict=True):
+        assert f"): {row['win_verdict']}; mean VP" in line
+    # robustness: raw p 0.03, 0.04, 0.001 -> Holm 0.06, 0.06, 0.003
+    robust = next(line for line in lines if line.startswith("Across the 3 robustness settings"))
+    assert "(2 and 3 players; 4 players on 1 component variant(s))" in robust
+    assert "a lower win rate in 1, no detectable difference in 2" in robust
+
+
+def test_priest_answer_follows_the_holm_corrected_verdicts_not_the_raw_ones() -> None:
+    from borabora_sim.studies import priest
+
+    rows = []
+    for round_ in range(1, 7):
+        for pair in range(20):
+            if round_ == 1:                     # 9 pairs won only with the priest, 1 only without: raw p = 0.02
+                win_with, win_without = pair < 9, pair == 9
+                gain = 1 if pair < 9 else -1 if pair == 9 else 0
+            elif round_ == 2:                   # a large effect that survives the correction
+                win_with, win_without, gain = True, False, 5 + pair % 3
+            else:
+                win_with = win_without = pair < 5
+                gain = 0
+            rows.append({"game_id": pair, "round": round_, "seat": 0, "vp_without": 100, "vp_with": 100 + gain,
+                         "win_without": win_without, "win_with": win_with, "direct_temple_vp": 13 - 2 * round_})
+    table = priest.summary(pd.DataFrame(rows), players=4)
+    first = table.iloc[0]
+    assert first["mcnemar_p"] < 0.05 and first["win_diff_ci"][0] > 0                  # raw: more wins
+    assert first["wilcoxon_p"] < 0.05 and first["vp_diff_ci"][0] > 0                  # raw: more VP
+    assert first["win_verdict"] == first["vp_verdict"] == "no detectable difference"  # after Holm over 6 rounds
+    lines = priest.plain_words(table)
+    assert lines[0].startswith("A priest gained at the start of round 1 makes no detectable difference to the "
+                               "final VP (+0.4 VP, 95% CI")
+    assert "gives no detectable difference in win rate (+40.0 points, 95% CI" in lines[0]
+    assert lines[1].startswith("A priest gained at the start of round 2 is worth +6.0 VP at the end (95% CI")
+    assert "gives +100.0 points of win rate (95% CI" in lines[1]
+    view = priest.summary_view(table)
+    assert view.loc[0, "vp_verdict"] == "no detectable difference" and view.loc[1, "win_verdict"] == "A better"
+    assert pd.api.types.is_float_dtype(view["vp_ci_low"]) and pd.api.types.is_float_dtype(view["win_ci_high"])
 
 
 def test_unknown_study_size_is_rejected() -> None:
@@ -48,14 +166,24 @@ def _value(components, path: str):
     return doc
 
 
-def test_priest_study_runs_end_to_end_and_pairs_differ_only_by_the_priest(tmp_path: Path) -> None:
+def test_priest_study_runs_end_to_end_and_pairs_differ_only_by_the_priest(tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture) -> None:
     from borabora_sim.studies import priest
 
-    report = priest.run(priest.sized("quick", games=4), tmp_path, log=lambda _: None)
+    report = priest.run(priest.sized("quick", games=4), tmp_path, log=lambda _: None, progress=True)
+    bar = capsys.readouterr().err
+    assert "priest: games and their continuations: 100%" in bar and "4/4 [" in bar
     text = report.read_text()
-    assert "| round | pairs | vp_gain" in text and "direct temple VP" in text
+    assert "## Answer" in text and "| round | pairs | vp_gain" in text and "direct temple VP" in text
     values = pd.read_parquet(tmp_path / "priest_values.parquet")
     assert set(values["round"]) == {1, 2, 3, 4, 5, 6}
+    summary = pd.read_csv(tmp_path / "priest_summary.csv")
+    assert summary["round"].tolist() == [1, 2, 3, 4, 5, 6]
+    assert summary["pairs"].tolist() == values.groupby("round").size().tolist()
+    for column in ("vp_ci_low", "vp_ci_high", "win_ci_low", "win_ci_high", "wilcoxon_p_holm", "mcnemar_p_holm"):
+        assert pd.api.types.is_float_dtype(summary[column]), column
+    assert (summary["vp_ci_low"] <= summary["vp_gain"]).all() and (summary["vp_gain"] <= summary["vp_ci_high"]).all()
+    assert summary["vp_gain"].tolist() == pytest.approx(values.groupby("round")["vp_gain"].mean().tolist())
 
 
 def test_extra_priest_is_placed_like_a_temple_action() -> None:

@@ -26,6 +26,7 @@ from borabora_sim.counterfactual import RolloutJudge, choice_values
 from borabora_sim.match import play_game
 from borabora_sim.players import make_player
 from borabora_sim.simulate import player_seed
+from borabora_sim.studies.progress import step_bar
 from borabora_sim.studies.report_md import markdown_table, section
 from borabora_sim.studies.variants import VARIANTS, write_variant
 
@@ -58,8 +59,10 @@ SIZES = {
 # =============================================================================
 # 1. How often MCTS fishes
 # =============================================================================
-def fishing_frequency(study: FishingStudy, players: int = 4) -> pd.DataFrame:
-    """Every die placement of the MCTS seat (rotating) against heuristic opponents: round, die, fished."""
+def fishing_frequency(study: FishingStudy, players: int = 4,
+                      progress: Callable[[int], None] | None = None) -> pd.DataFrame:
+    """Every die placement of the MCTS seat (rotating) against heuristic opponents: round, die, fished.
+    `progress(game_id)` is called after each game."""
     mcts = f"mcts:iterations={study.mcts_iterations}"
     rows: list[dict[str, object]] = []
     for game_id in range(study.frequency_games):
@@ -76,6 +79,8 @@ def fishing_frequency(study: FishingStudy, players: int = 4) -> pd.DataFrame:
 
         play_game([make_player(spec, player_seed(game_seed, s)) for s, spec in enumerate(specs)], game_seed,
                   on_decision=log)
+        if progress is not None:
+            progress(game_id)
     return pd.DataFrame(rows)
 
 
@@ -104,40 +109,62 @@ def arm_players(family: str, fishing: str, players: int, study: FishingStudy) ->
     return [focus] + ["heuristic"] * (players - 1)
 
 
-def arms_comparison(family: str, players: int, games: int, study: FishingStudy,
-                    components: str | None = None) -> pd.DataFrame:
-    """Paired comparisons of normal vs never and prefer vs normal for the studied player."""
-    runs = {fishing: stats.simulate_arm(arm_players(family, fishing, players, study), games, study.seed,
-                                        n_jobs=study.jobs, components=components)
-            for fishing in ("never", "normal", "prefer")}
+COMPARISONS = (("normal", "never"), ("prefer", "normal"))
+
+
+def arms_comparison(family: str, players: int, games: int, study: FishingStudy, components: str | None = None,
+                    progress: Callable[[int], None] | None = None) -> pd.DataFrame:
+    """Paired comparisons of normal vs never and prefer vs normal for the studied player, one `asdict` row of a
+    `PairedResult` each. `progress(games)` is called after each of the three arm runs."""
+    runs = {}
+    for fishing in ("never", "normal", "prefer"):
+        runs[fishing] = stats.simulate_arm(arm_players(family, fishing, players, study), games, study.seed,
+                                           n_jobs=study.jobs, components=components)
+        if progress is not None:
+            progress(games)
     rows = []
-    for a, b in (("normal", "never"), ("prefer", "normal")):
+    for a, b in COMPARISONS:
         result = stats.paired_compare(runs[a], runs[b], focus_a=arm_players(family, a, players, study)[0],
                                       focus_b=arm_players(family, b, players, study)[0])
         rows.append({"family": family, "players": players, "comparison": f"{a} - {b}", **asdict(result)})
     return pd.DataFrame(rows)
 
 
-ARM_COLUMNS = ("family", "players", "comparison", "games", "win_a", "win_b", "win_diff", "win_diff_ci", "mcnemar_p",
-               "vp_a", "vp_b", "vp_diff", "vp_diff_ci", "wilcoxon_p")
+ARM_COLUMNS = ("family", "players", "comparison", "games", "win_a", "win_b", "win_diff", "win_diff_ci",
+               "mcnemar_p_holm", "win_verdict", "vp_a", "vp_b", "vp_diff", "vp_diff_ci", "wilcoxon_p_holm",
+               "vp_verdict")
+CSV_COLUMNS = ("family", "players", "comparison", "games", "win_a", "win_b", "win_diff", "win_diff_ci", "mcnemar_p",
+               "mcnemar_p_holm", "win_verdict", "vp_a", "vp_b", "vp_diff", "vp_diff_ci", "wilcoxon_p",
+               "wilcoxon_p_holm", "vp_verdict", "alpha")
+ARM_FORMATS = {"win_a": ".1%", "win_b": ".1%", "win_diff": "+.1%", "mcnemar_p_holm": ".3g", "vp_diff": "+.2f",
+               "wilcoxon_p_holm": ".3g"}
 
 
-def arms_view(frame: pd.DataFrame) -> pd.DataFrame:
-    """The columns of a paired comparison worth printing, intervals as text."""
-    columns = [c for c in ("variant", *ARM_COLUMNS) if c in frame.columns]
-    view = frame[columns].copy()
+def _columns(table: pd.DataFrame, names: tuple[str, ...]) -> list[str]:
+    return [c for c in ("variant", *names) if c in table.columns]
+
+
+def arms_view(table: pd.DataFrame) -> pd.DataFrame:
+    """The columns of a `paired_table` worth printing in the report, intervals as text."""
+    view = table[_columns(table, ARM_COLUMNS)].copy()
     for column in ("win_diff_ci", "vp_diff_ci"):
         scale, unit = (100, " pts") if column.startswith("win") else (1, "")
         view[column] = [f"{lo * scale:+.1f} to {hi * scale:+.1f}{unit}" for lo, hi in view[column]]
     return view
 
 
+def arms_csv(table: pd.DataFrame) -> pd.DataFrame:
+    """A `paired_table` for a CSV file: raw and Holm-adjusted p-values, verdicts, interval bounds as numbers."""
+    return stats.interval_columns(table[_columns(table, CSV_COLUMNS)])
+
+
 # =============================================================================
 # 3. When is fishing the best move?
 # =============================================================================
-def counterfactual(study: FishingStudy) -> pd.DataFrame:
+def counterfactual(study: FishingStudy, progress: Callable[[int], None] | None = None) -> pd.DataFrame:
     judge = RolloutJudge(rollouts=study.rollouts, rollout="heuristic")
-    return choice_values(study.counterfactual_games, ["heuristic"] * 4, seed=study.seed ^ 0xCF, judge=judge)
+    return choice_values(study.counterfactual_games, ["heuristic"] * 4, seed=study.seed ^ 0xCF, judge=judge,
+                         progress=progress)
 
 
 def best_move_table(values: pd.DataFrame, by: str) -> pd.DataFrame:
@@ -168,38 +195,56 @@ def plain_words(values: pd.DataFrame, minimum: int = 20) -> list[str]:
     return lines
 
 
-def _effect(row: pd.Series) -> str:
-    lo, hi = row["win_diff_ci"]
-    return (f"{row['win_diff'] * 100:+.1f} win-rate points (95% CI {lo * 100:+.1f} to {hi * 100:+.1f}) and "
-            f"{row['vp_diff']:+.1f} VP over {int(row['games']):,} paired games")
+POLICIES = {"normal - never": "allowing fishing rather than forbidding it",
+            "prefer - normal": "preferring fishing rather than allowing it"}
+WIN_WORDS = {"A better": "wins more often", "A worse": "wins less often",
+             "no detectable difference": "makes no detectable difference to the win rate"}
+VP_WORDS = {"A better": "scores more", "A worse": "scores less",
+            "no detectable difference": "makes no detectable difference to the score"}
+COUNT_WORDS = {"A better": "a higher win rate", "A worse": "a lower win rate",
+               "no detectable difference": "no detectable difference"}
 
 
-def _verdict(row: pd.Series) -> str:
-    lo, hi = row["win_diff_ci"]
-    if hi < 0:
-        return "costs wins"
-    if lo > 0:
-        return "wins more"
-    return "makes no detectable difference (the interval contains zero: the evidence is not enough)"
+def _effects(row: pd.Series) -> str:
+    """Both effects of one comparison in words, from its Holm-corrected verdicts."""
+    (wlo, whi), (vlo, vhi) = row["win_diff_ci"], row["vp_diff_ci"]
+    return (f"{WIN_WORDS[row['win_verdict']]} ({row['win_diff'] * 100:+.1f} win-rate points, 95% CI {wlo * 100:+.1f} "
+            f"to {whi * 100:+.1f}, Holm p = {row['mcnemar_p_holm']:.2g}) and {VP_WORDS[row['vp_verdict']]} "
+            f"({row['vp_diff']:+.2f} VP, 95% CI {vlo:+.2f} to {vhi:+.2f}, Holm p = {row['wilcoxon_p_holm']:.2g}) "
+            f"over {int(row['games']):,} paired games")
+
+
+def _robustness_sentence(robustness: pd.DataFrame, comparison: str) -> str | None:
+    rows = robustness[robustness["comparison"] == comparison]
+    if rows.empty:
+        return None
+    built_in = sorted(rows.loc[rows["variant"] == "built-in", "players"].unique())
+    variants = rows.loc[rows["variant"] != "built-in", "variant"].nunique()
+    settings = [f"{' and '.join(str(p) for p in built_in)} players"] if built_in else []
+    settings += [f"4 players on {variants} component variant(s)"] if variants else []
+    counts = rows["win_verdict"].value_counts()
+    tally = ", ".join(f"{COUNT_WORDS[v]} in {int(counts[v])}" for v in stats.VERDICTS if v in counts)
+    return (f"Across the {len(rows)} robustness settings ({'; '.join(settings)}), {POLICIES[comparison]} gave "
+            f"{tally} (Holm's correction over the {len(robustness)} robustness comparisons).")
 
 
 def answer(arms: pd.DataFrame, robustness: pd.DataFrame, values: pd.DataFrame) -> list[str]:
-    """The study's answer in plain words, from its own numbers."""
+    """The study's answer in plain words. Every effect is worded from the Holm-corrected verdicts of the two
+    `paired_table`s (`arms`, `robustness`) that the report prints, never from raw p-values or interval signs."""
     lines = []
     for family in ("heuristic", "mcts"):
         rows = arms[arms["family"] == family].set_index("comparison")
-        if "normal - never" in rows.index:
-            row = rows.loc["normal - never"]
-            lines.append(f"For the {family} player, allowing fishing rather than forbidding it {_verdict(row)}: "
-                         f"{_effect(row)}.")
-        if "prefer - normal" in rows.index:
-            row = rows.loc["prefer - normal"]
-            lines.append(f"Preferring fishing rather than allowing it {_verdict(row)}: {_effect(row)}.")
-    normal = robustness[robustness["comparison"] == "normal - never"]
-    if not normal.empty:
-        signs = {_verdict(row).split(" (")[0] for _, row in normal.iterrows()}
-        lines.append(f"Across 2 and 3 players and {len(normal) - 2} component variants, allowing fishing "
-                     f"{' / '.join(sorted(signs))} for the heuristic player.")
+        for comparison in POLICIES:
+            if comparison in rows.index:
+                subject = f"For the {family} player, {POLICIES[comparison]}"
+                lines.append(f"{subject} {_effects(rows.loc[comparison])}.")
+    if len(arms):
+        lines.append(f"Verdicts are at the {arms['alpha'].iloc[0]:.0%} level after Holm's correction over the "
+                     f"{len(arms)} comparisons of section 2; the intervals are not adjusted.")
+    for comparison in POLICIES:
+        sentence = _robustness_sentence(robustness, comparison)
+        if sentence:
+            lines.append(sentence)
     if not values.empty:
         late = values[values["round"] == values["round"].max()]["best_overall"].mean()
         early = values[values["round"] == values["round"].min()]["best_overall"].mean()
@@ -209,10 +254,11 @@ def answer(arms: pd.DataFrame, robustness: pd.DataFrame, values: pd.DataFrame) -
         few = values[values["n_blocked"] <= 1]["best_overall"]
         blocked = (f"; blocked on 4 or more action tiles: {many.mean():.0%} of {len(many)}, on at most one: "
                    f"{few.mean():.0%} of {len(few)}" if len(many) and len(few) else "")
-        lines.append(f"Fishing is still sometimes the best move: in {values['best_overall'].mean():.0%} of the "
-                     f"{len(values):,} judged fishing options; by round {values['round'].max()}: {late:.0%} "
-                     f"(round {values['round'].min()}: {early:.0%}); with a {values['die'].min()}: {low:.0%} "
-                     f"(a {values['die'].max()}: {high:.0%}){blocked}.")
+        lo, hi = stats.wilson_interval(int(values["best_overall"].sum()), len(values))
+        lines.append(f"Fishing is still sometimes the best move: in {values['best_overall'].mean():.0%} (95% CI "
+                     f"{lo:.0%}-{hi:.0%}) of the {len(values):,} judged fishing options; by round "
+                     f"{values['round'].max()}: {late:.0%} (round {values['round'].min()}: {early:.0%}); with a "
+                     f"{values['die'].min()}: {low:.0%} (a {values['die'].max()}: {high:.0%}){blocked}.")
     lines.append("These players are imperfect: the arms say what fishing does for players who decide as these "
                  "do, not what perfect play would gain. The MCTS rows use few iterations; `--size full` runs "
                  "more games and a stronger MCTS.")
@@ -222,8 +268,10 @@ def answer(arms: pd.DataFrame, robustness: pd.DataFrame, values: pd.DataFrame) -
 # =============================================================================
 # The whole study
 # =============================================================================
-def run(study: FishingStudy, out: str | Path, log: Callable[[str], None] = print) -> Path:
-    """Runs every part and writes `out`/fishing_report.md with PNG figures beside it."""
+def run(study: FishingStudy, out: str | Path, log: Callable[[str], None] = print,
+        progress: bool | None = None) -> Path:
+    """Runs every part and writes `out`/fishing_report.md with PNG figures and CSV tables beside it. Each long
+    step shows a progress bar with the time left (`progress`: True, False, or None for only on a terminal)."""
     from borabora_sim import plots
 
     folder = Path(out)
@@ -232,7 +280,8 @@ def run(study: FishingStudy, out: str | Path, log: Callable[[str], None] = print
     sections = [f"# Is the fishing space ever worth it?\n\nStudy settings: `{asdict(study)}`."]
 
     log("1/4 how often MCTS fishes")
-    frequency = fishing_frequency(study)
+    with step_bar(study.frequency_games, "1/4 how often MCTS fishes", "game", progress) as bar:
+        frequency = fishing_frequency(study, progress=lambda _: bar.update())
     by_round, by_die = share_table(frequency, "round"), share_table(frequency, "die")
     pct = {"share": ".1%", "ci_low": ".1%", "ci_high": ".1%"}
     fig = plots.share_plot(by_round, "round", "share of MCTS die placements on fishing")
@@ -244,22 +293,26 @@ def run(study: FishingStudy, out: str | Path, log: Callable[[str], None] = print
         markdown_table(by_round, pct), markdown_table(by_die, pct), "![by round](fishing_by_round.png)"))
 
     log("2/4 paired arms: never / normal / prefer")
-    arms = pd.concat([arms_comparison("heuristic", 4, study.heuristic_games, study),
-                      arms_comparison("mcts", 4, study.mcts_games, study)], ignore_index=True)
-    arms_view(arms).to_csv(folder / "fishing_arms.csv", index=False)
+    parts = []
+    for family, games in (("heuristic", study.heuristic_games), ("mcts", study.mcts_games)):
+        with step_bar(3 * games, f"2/4 paired arms, {family}", "game", progress) as bar:
+            parts.append(arms_comparison(family, 4, games, study, progress=bar.update))
+    arms = stats.paired_table(pd.concat(parts, ignore_index=True))
+    arms_csv(arms).to_csv(folder / "fishing_arms.csv", index=False)
     fig = plots.effect_plot(arms, label_columns=("family", "comparison"))
     fig.savefig(folder / "fishing_arms.png", dpi=110)
     sections.append(section(
         "2. Forbidding, allowing, preferring fishing (paired arms)",
         "Each arm plays the same game seeds and seat rotations; only the studied player's fishing policy "
         "differs, so each seed is a pair. Win-rate differences use the paired design (exact McNemar test, Newcombe "
-        "interval); VP differences a paired t interval and the Wilcoxon signed-rank test.",
-        markdown_table(arms_view(arms), {"win_a": ".1%", "win_b": ".1%", "win_diff": "+.1%", "mcnemar_p": ".3g",
-                                         "vp_diff": "+.2f", "wilcoxon_p": ".3g"}, index=False),
+        "interval); VP differences a paired t interval and the Wilcoxon signed-rank test. The p-values and verdicts "
+        "are Holm-adjusted over the comparisons of this table (`fishing_arms.csv` has the raw p-values too).",
+        markdown_table(arms_view(arms), ARM_FORMATS, index=False),
         "![arms](fishing_arms.png)", stats.verdict_lines(arms, label_columns=("family", "players", "comparison"))))
 
     log("3/4 when fishing is the best move")
-    values = counterfactual(study)
+    with step_bar(study.counterfactual_games, "3/4 when fishing is the best move", "game", progress) as bar:
+        values = counterfactual(study, progress=lambda _: bar.update())
     values.to_parquet(folder / "fishing_counterfactual.parquet")
     fmt = {"share": ".1%", "ci_low": ".1%", "ci_high": ".1%", "mean_advantage": ".3f"}
     parts = [f"{study.counterfactual_games} games of four heuristic players; at every decision with a legal "
@@ -275,24 +328,23 @@ def run(study: FishingStudy, out: str | Path, log: Callable[[str], None] = print
     sections.append(section("3. When fishing is the best move", *parts))
 
     log("4/4 robustness: player counts and component variants")
+    settings = [(players, None) for players in (2, 3)] + [(4, name) for name in study.variants]
     robust = []
-    for players in (2, 3):
-        robust.append(arms_comparison("heuristic", players, study.robustness_games, study))
-    for name in study.variants:
-        path = write_variant(name, folder / "variants")
-        table = arms_comparison("heuristic", 4, study.robustness_games, study, components=str(path))
-        table.insert(0, "variant", name)
-        robust.append(table)
-    robustness = pd.concat(robust, ignore_index=True)
-    robustness["variant"] = robustness["variant"].fillna("built-in")
-    robustness.to_parquet(folder / "fishing_robustness.parquet")
+    with step_bar(3 * study.robustness_games * len(settings), "4/4 robustness", "game", progress) as bar:
+        for players, name in settings:
+            path = None if name is None else str(write_variant(name, folder / "variants"))
+            table = arms_comparison("heuristic", players, study.robustness_games, study, components=path,
+                                    progress=bar.update)
+            table.insert(0, "variant", name or "built-in")
+            robust.append(table)
+    robustness = stats.paired_table(pd.concat(robust, ignore_index=True))
+    arms_csv(robustness).to_csv(folder / "fishing_robustness.csv", index=False)
     sections.append(section(
         "4. Robustness",
         "Heuristic arms (normal vs never, prefer vs normal) with 2 and 3 players, and with 4 players on component "
-        "files where one family of INVENTED values is replaced (`borabora_sim.studies.variants`).",
-        markdown_table(arms_view(robustness), {"win_a": ".1%", "win_b": ".1%", "win_diff": "+.1%",
-                                               "mcnemar_p": ".3g", "vp_diff": "+.2f", "wilcoxon_p": ".3g"},
-                       index=False),
+        "files where one family of INVENTED values is replaced (`borabora_sim.studies.variants`). The p-values and "
+        "verdicts are Holm-adjusted over the comparisons of this table.",
+        markdown_table(arms_view(robustness), ARM_FORMATS, index=False),
         stats.verdict_lines(robustness, label_columns=("variant", "players", "comparison"))))
     sections.insert(1, section("Answer", answer(arms, robustness, values)))
     sections.append(f"Total run time: {time.perf_counter() - began:.0f} s.")

@@ -26,6 +26,7 @@ from borabora_sim import _engine, stats
 from borabora_sim.game import BoraBora
 from borabora_sim.players import make_player
 from borabora_sim.simulate import player_seed
+from borabora_sim.studies.progress import step_bar
 from borabora_sim.studies.report_md import markdown_table, section
 
 
@@ -105,57 +106,89 @@ def priest_values(study: PriestStudy, progress: Callable[[int], None] | None = N
     return frame
 
 
-def summary(values: pd.DataFrame) -> pd.DataFrame:
+def summary(values: pd.DataFrame, players: int) -> pd.DataFrame:
+    """One paired comparison per round (with the extra priest = A, without = B) as a `paired_table`: intervals,
+    Holm-adjusted p-values over the rounds and the verdicts worded in the report."""
     rows = []
     for round_, group in values.groupby("round"):
-        mean, lo, hi = stats.mean_interval(group["vp_gain"])
-        both = int((group["win_with"] & group["win_without"]).sum())
-        with_only = int((group["win_with"] & ~group["win_without"]).sum())
-        without_only = int((~group["win_with"] & group["win_without"]).sum())
-        neither = len(group) - both - with_only - without_only
-        diff, wlo, whi = stats.paired_proportion_difference(both, with_only, without_only, neither)
-        rows.append({"round": round_, "pairs": len(group), "vp_gain": mean, "vp_ci_low": lo, "vp_ci_high": hi,
-                     "direct_temple_vp": int(group["direct_temple_vp"].iloc[0]), "win_gain": diff,
-                     "win_ci_low": wlo, "win_ci_high": whi,
-                     "mcnemar_p": stats.mcnemar_exact(with_only, without_only)})
-    return pd.DataFrame(rows).set_index("round")
+        per_game = pd.DataFrame({"win_a": group["win_with"], "win_b": group["win_without"],
+                                 "vp_a": group["vp_with"], "vp_b": group["vp_without"]})
+        result = stats.paired_outcomes(per_game, "with the extra priest", "without", baseline=1 / players)
+        rows.append({"round": round_, "direct_temple_vp": int(group["direct_temple_vp"].iloc[0]), **asdict(result)})
+    return stats.paired_table(pd.DataFrame(rows))
+
+
+NAMES = {"games": "pairs", "vp_diff": "vp_gain", "vp_diff_ci": "vp_ci", "win_diff": "win_gain", "win_diff_ci": "win_ci"}
+CSV_COLUMNS = ("round", "games", "vp_diff", "vp_diff_ci", "wilcoxon_p", "wilcoxon_p_holm", "vp_verdict",
+               "direct_temple_vp", "win_diff", "win_diff_ci", "mcnemar_p", "mcnemar_p_holm", "win_verdict", "alpha")
+PRINTED = ("round", "pairs", "vp_gain", "vp_ci_low", "vp_ci_high", "wilcoxon_p_holm", "vp_verdict", "direct_temple_vp",
+           "win_gain", "win_ci_low", "win_ci_high", "mcnemar_p_holm", "win_verdict")
+
+
+def summary_view(table: pd.DataFrame) -> pd.DataFrame:
+    """The summary under the report's column names with interval bounds as numbers: the CSV file (the report
+    prints the PRINTED columns of it)."""
+    return stats.interval_columns(table[list(CSV_COLUMNS)].rename(columns=NAMES))
+
+
+# Each wording opens the parenthesis that holds the interval, with the estimate where the words do not say it.
+VP_WORDS = {"A better": "is worth {vp:+.1f} VP at the end (", "A worse": "costs {loss:.1f} VP by the end (",
+            "no detectable difference": "makes no detectable difference to the final VP ({vp:+.1f} VP, "}
+WIN_WORDS = {"A better": "{win:+.1f} points of win rate (", "A worse": "{loss:.1f} points of win rate fewer (",
+             "no detectable difference": "no detectable difference in win rate ({win:+.1f} points, "}
 
 
 def plain_words(table: pd.DataFrame) -> list[str]:
+    """One sentence per round, worded from the Holm-corrected verdicts of `summary` (the table the report
+    prints), never from raw p-values or interval signs."""
     lines = []
-    for round_, row in table.iterrows():
-        enough = row["vp_ci_high"] - row["vp_ci_low"] < max(2.0, abs(row["vp_gain"]))
+    for _, row in table.iterrows():
+        (vlo, vhi), (wlo, whi) = row["vp_diff_ci"], row["win_diff_ci"]
+        vp = VP_WORDS[row["vp_verdict"]].format(vp=row["vp_diff"], loss=-row["vp_diff"])
+        win = WIN_WORDS[row["win_verdict"]].format(win=100 * row["win_diff"], loss=-100 * row["win_diff"])
+        enough = vhi - vlo < max(2.0, abs(row["vp_diff"]))
         lines.append(
-            f"A priest gained at the start of round {round_} is worth {row['vp_gain']:+.1f} VP at the end "
-            f"(95% CI {row['vp_ci_low']:+.1f} to {row['vp_ci_high']:+.1f}; its direct temple VP is "
-            f"{int(row['direct_temple_vp'])}) and {row['win_gain'] * 100:+.1f} points of win rate "
-            f"(95% CI {row['win_ci_low'] * 100:+.1f} to {row['win_ci_high'] * 100:+.1f}), "
-            f"from {int(row['pairs'])} pairs"
-            + ("." if enough else "; the interval is too wide to rank it against other rounds."))
+            f"A priest gained at the start of round {row['round']} {vp}95% CI {vlo:+.1f} to {vhi:+.1f}, Holm p = "
+            f"{row['wilcoxon_p_holm']:.2g}; its direct temple VP is {int(row['direct_temple_vp'])}) and gives "
+            f"{win}95% CI {100 * wlo:+.1f} to {100 * whi:+.1f}, Holm p = {row['mcnemar_p_holm']:.2g}), from "
+            f"{int(row['games'])} pairs" + ("." if enough else "; the interval is too wide to rank it against other "
+                                                                 "rounds."))
+    if len(table):
+        lines.append(f"Verdicts are at the {table['alpha'].iloc[0]:.0%} level after Holm's correction over the "
+                     f"{len(table)} rounds (VP: Wilcoxon signed-rank test; win rate: exact McNemar test); the "
+                     "intervals are not adjusted.")
     return lines
 
 
-def run(study: PriestStudy, out: str | Path, log: Callable[[str], None] = print) -> Path:
+def run(study: PriestStudy, out: str | Path, log: Callable[[str], None] = print,
+        progress: bool | None = None) -> Path:
+    """Runs the study and writes `out`/priest_report.md with a PNG figure and the summary as CSV beside it. The
+    games show a progress bar with the time left (`progress`: True, False, or None for only on a terminal)."""
     from borabora_sim import plots
 
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     began = time.perf_counter()
     log(f"playing {study.games} games and {2 * 6 * study.games} continuations")
-    values = priest_values(study)
+    with step_bar(study.games, "priest: games and their continuations", "game", progress) as bar:
+        values = priest_values(study, progress=lambda _: bar.update())
     values.to_parquet(folder / "priest_values.parquet")
-    table = summary(values)
+    table = summary(values, study.players)
+    view = summary_view(table)
+    view.to_csv(folder / "priest_summary.csv", index=False)
     figure = plots.effect_by(values, "round", "vp_gain", reference=0.0,
                              title="VP gained at the end from one extra priest at the start of a round")
     figure.savefig(folder / "priest_vp_by_round.png", dpi=110)
     fmt = {"vp_gain": "+.2f", "vp_ci_low": "+.2f", "vp_ci_high": "+.2f", "win_gain": "+.1%", "win_ci_low": "+.1%",
-           "win_ci_high": "+.1%", "mcnemar_p": ".3g"}
+           "win_ci_high": "+.1%", "wilcoxon_p_holm": ".3g", "mcnemar_p_holm": ".3g"}
     text = "\n\n".join([
         "# How much is a priest worth, by round?",
         f"Study settings: `{asdict(study)}`.",
+        section("Answer", plain_words(table)),
         section("Method", __doc__.split("\n\n")[1].replace("\n", " ")),
-        section("Results", markdown_table(table, fmt), "![VP gain by round](priest_vp_by_round.png)",
-                plain_words(table)),
+        section("Results", "Per round, A = with the extra priest, B = without; p-values and verdicts are "
+                "Holm-adjusted over the rounds (`priest_summary.csv` has the raw p-values too).",
+                markdown_table(view[list(PRINTED)], fmt, index=False), "![VP gain by round](priest_vp_by_round.png)"),
         f"Total run time: {time.perf_counter() - began:.0f} s.",
     ]) + "\n"
     report = folder / "priest_report.md"
