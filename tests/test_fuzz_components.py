@@ -1,0 +1,302 @@
+"""Fuzzing of component data: an edited copy of the built-in file is refused with a ComponentError, or it
+gives games that play to the end with every engine invariant holding.
+
+Hypothesis edits the built-in document (values set to boundary or mistyped values, names swapped between
+fields, keys deleted or renamed, list items removed or repeated, lists truncated), or sets its data values to
+other values of their type and range (plausible edits, which load more often), or damages the bytes of its file
+(truncated, bytes inserted or overwritten). Loading happens in this process. Games are played in a child
+process, this file run as a script, so that a crash of the compiled engine fails the case that caused it,
+with the edits named, instead of killing the test run; the child is started again after a crash.
+
+More cases: ``BORABORA_FUZZ_CASES=20000 pytest tests/test_fuzz_components.py --hypothesis-show-statistics``
+(the statistics count the cases refused and played).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import os
+import random
+import select
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any, NamedTuple
+
+import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from borabora_sim import new_game
+from borabora_sim.components import BUILTIN_FILE, ComponentError, load_components
+
+CASES = int(os.environ.get("BORABORA_FUZZ_CASES", "300"))
+MAX_MOVES = 2000  # random games end in fewer than 400 moves (tests/test_properties.py)
+ANSWER_TIMEOUT = 60.0  # seconds for one game in the child, start-up included
+
+BUILTIN_TEXT = BUILTIN_FILE.read_bytes()
+BUILTIN: dict[str, Any] = json.loads(BUILTIN_TEXT)
+Key = str | int
+
+
+def settings_for(cases: int) -> settings:
+    return settings(max_examples=cases, deadline=None, database=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+# ---- edits of the document ---------------------------------------------------------------------------------------
+class Edit(NamedTuple):
+    op: str  # set, delete, rename, remove, repeat, truncate
+    path: tuple[Key, ...]
+    value: Any = None
+
+    def __repr__(self) -> str:
+        where = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in self.path).lstrip(".") or "<document>"
+        return f"{self.op} {where}" + ("" if self.op in ("delete", "remove", "repeat") else f" {self.value!r}")
+
+
+def walk(value: Any, path: tuple[Key, ...] = ()) -> Iterator[tuple[tuple[Key, ...], Any]]:
+    yield path, value
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        yield from walk(item, (*path, key))
+
+
+def apply(doc: Any, edit: Edit) -> None:
+    *parent_path, key = edit.path
+    parent = doc
+    for k in parent_path:
+        parent = parent[k]
+    if edit.op == "set":  # a copy: later edits must not change the Edit, which is replayed
+        parent[key] = copy.deepcopy(edit.value)
+    elif edit.op in ("delete", "remove"):
+        del parent[key]
+    elif edit.op == "rename":
+        parent[edit.value] = parent.pop(key)
+    elif edit.op == "repeat":
+        parent.insert(key, copy.deepcopy(parent[key]))
+    else:  # truncate the list at path to value items
+        parent[key] = parent[key][: edit.value]
+
+
+NAMES = sorted({v for _, v in walk(BUILTIN) if isinstance(v, str) and len(v) <= 20})
+BOUNDARY_INTS = (-2**63, -129, -128, -1, 0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 15, 16, 17, 23, 24, 25, 30, 31,
+                 36, 59, 60, 61, 72, 127, 128, 255, 256, 2**15, 2**16, 2**31, 2**63, 2**64)
+ODD_VALUES = (None, True, False, 0.5, 1.0, -0.0, math.inf, "", " ", "x" * 300, [], [1], {}, {"kind": "men"})
+PROVENANCE = ("mark", "marks", "source", "sources")
+
+
+def field_name(path: tuple[Key, ...]) -> Key:
+    """The name of the field at `path`, or of the list holding it (``values`` for ``status_vp.values[3]``)."""
+    return next((key for key in reversed(path) if isinstance(key, str)), "")
+
+
+def is_data(node: tuple[tuple[Key, ...], Any]) -> bool:
+    """A single data value (a number, a name, a flag), not provenance."""
+    path, value = node
+    return not isinstance(value, dict | list) and not any(key in PROVENANCE for key in path)
+
+
+SAME_FIELD: dict[Key, list[Any]] = {}  # field name -> the distinct values it has anywhere in the built-in file
+for _node in walk(BUILTIN):
+    if not isinstance(_node[1], dict | list):
+        SAME_FIELD.setdefault(field_name(_node[0]), []).append(_node[1])
+SAME_FIELD = {name: list({(type(v), v): v for v in values}.values()) for name, values in SAME_FIELD.items()}
+
+
+def usual_values(path: tuple[Key, ...], value: Any) -> list[st.SearchStrategy[Any]]:
+    """Values of the type and about the range of the field at `path`, or that a field of that name has elsewhere."""
+    usual = [st.sampled_from(SAME_FIELD.get(field_name(path)) or [value])]
+    if isinstance(value, bool):
+        usual.append(st.booleans())
+    elif isinstance(value, int):
+        usual.append(st.integers(-1, 12))
+    return usual
+
+
+@st.composite
+def edits(draw: st.DrawFn, plausible: bool) -> list[Edit]:
+    """Edits, each drawn from the document as the earlier ones left it. Plausible edits set data values to values
+    of their type and range: many load, and their games test the engine. The others also set odd values, delete,
+    rename, remove, repeat and truncate, mostly testing the loader."""
+    doc = copy.deepcopy(BUILTIN)
+    chosen = []
+    for _ in range(draw(st.integers(1, 4 if plausible else 3))):
+        # A section first, then a value in it: short sections are edited as often as long ones.
+        section = draw(st.sampled_from(sorted(doc)))
+        nodes = [node for node in walk(doc[section], (section,)) if is_data(node) or not plausible]
+        path, value = draw(st.sampled_from(nodes))
+        if plausible:
+            edit = Edit("set", path, draw(st.one_of(usual_values(path, value))))
+        else:
+            in_list = isinstance(path[-1], int)
+            ops = ["set"] * 4 + ["copy"] * 2 + ["remove" if in_list else "delete", "repeat" if in_list else "rename"]
+            op = draw(st.sampled_from(ops + (["truncate"] if isinstance(value, list) and value else [])))
+            if op == "copy":  # another value of the file: sometimes of the right type, or a name valid elsewhere
+                edit = Edit("set", path, draw(st.sampled_from(list(walk(doc))))[1])
+            elif op == "set":
+                odd = [st.sampled_from(BOUNDARY_INTS), st.sampled_from(NAMES), st.sampled_from(ODD_VALUES)]
+                edit = Edit("set", path, draw(st.one_of(*usual_values(path, value), *odd)))
+            elif op == "rename":
+                edit = Edit("rename", path, f"{path[-1]}_")
+            elif op == "truncate":
+                edit = Edit("truncate", path, draw(st.integers(0, len(value) - 1)))
+            else:
+                edit = Edit(op, path)
+        apply(doc, edit)
+        chosen.append(edit)
+    return chosen
+
+
+# ---- games in a child process ------------------------------------------------------------------------------------
+def play(doc: dict[str, Any], players: int, seed: int, choices: int) -> int:
+    """Plays a uniformly random game to its end, checking the invariants after every move; returns the moves."""
+    state = new_game(players, seed, components=doc)
+    rng = random.Random(choices)
+    while True:
+        broken = state.check_invariants()
+        if broken is not None:
+            raise AssertionError(f"invariant broken after move {state.move_count}: {broken}")
+        if state.is_terminal():
+            break
+        if state.move_count >= MAX_MOVES:
+            raise AssertionError(f"the game has not ended after {MAX_MOVES} moves")
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    if len(state.scores()) != players:
+        raise AssertionError(f"scores for {len(state.scores())} players in a {players}-player game")
+    return state.move_count
+
+
+def serve() -> None:
+    """The child: one JSON case per line in, one JSON answer per line out."""
+    for line in sys.stdin:
+        case = json.loads(line)
+        try:
+            answer = {"moves": play(**case)}
+        except Exception as error:  # every failure is a finding, reported to the parent
+            answer = {"problem": f"{type(error).__name__}: {error}"}
+        print(json.dumps(answer), flush=True)
+
+
+class Player:
+    """The parent's end of the child process; a new child is started after a crash."""
+
+    def __init__(self, errors: IO[str]) -> None:
+        self.child: subprocess.Popen[str] | None = None
+        self.errors = errors
+
+    def play(self, case: dict[str, Any]) -> dict[str, Any]:
+        """The child's answer: {"moves": n}, {"problem": text} for an exception, or {"crash": text}."""
+        if self.child is None:
+            self.errors.seek(0)
+            self.errors.truncate()
+            self.child = subprocess.Popen([sys.executable, "-X", "faulthandler", __file__], stdin=subprocess.PIPE,
+                                          stdout=subprocess.PIPE, stderr=self.errors, text=True)
+        assert self.child.stdin is not None and self.child.stdout is not None
+        try:
+            self.child.stdin.write(json.dumps(case) + "\n")
+            self.child.stdin.flush()
+        except BrokenPipeError:
+            pass  # the child is gone: the empty answer below reports it
+        if not select.select([self.child.stdout], [], [], ANSWER_TIMEOUT)[0]:
+            self.child.kill()
+            self.child.wait()
+            self.child = None
+            return {"crash": f"no answer within {ANSWER_TIMEOUT:.0f} s"}
+        line = self.child.stdout.readline()
+        if line:
+            return json.loads(line)
+        code = self.child.wait()
+        self.child = None
+        self.errors.seek(0)
+        return {"crash": f"exit code {code}; stderr: {self.errors.read()[-2000:]}"}
+
+    def close(self) -> None:
+        if self.child is not None:
+            assert self.child.stdin is not None
+            self.child.stdin.close()
+            self.child.wait(timeout=ANSWER_TIMEOUT)
+
+
+@pytest.fixture(scope="module")
+def player() -> Iterator[Player]:
+    with tempfile.TemporaryFile("w+") as errors:
+        child = Player(errors)
+        yield child
+        child.close()
+
+
+@pytest.fixture(scope="module")
+def damaged_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("fuzz") / "components.json"
+
+
+def refused_or_played(player: Player, source: Any, what: str, players: int, seed: int, choices: int) -> None:
+    try:
+        components = load_components(source)
+    except ComponentError as error:
+        event("refused")
+        assert error.source == ("<dict>" if isinstance(source, dict) else str(source)), error
+        assert error.field and error.problem and error.allowed, error
+        return
+    answer = player.play({"doc": components.to_json_dict(), "players": players, "seed": seed, "choices": choices})
+    assert "crash" not in answer, f"the engine crashed on components {what}: {answer['crash']}"
+    assert "problem" not in answer, f"a game on components {what} went wrong: {answer['problem']}"
+    event("played")
+
+
+DIGITS = [i for i, byte in enumerate(BUILTIN_TEXT) if chr(byte).isdigit()]  # where damage may still load
+BYTES = st.one_of(st.sampled_from(b"0123456789"), st.sampled_from(b'{}[],:"-.etx\\ \n'), st.integers(0, 255))
+GAMES = {"players": st.sampled_from((2, 3, 4)), "seed": st.integers(0, 2**64 - 1), "choices": st.integers(0, 2**32)}
+
+
+def edited(changes: list[Edit]) -> dict[str, Any]:
+    doc = copy.deepcopy(BUILTIN)
+    for change in changes:
+        apply(doc, change)
+    return doc
+
+
+@settings_for(CASES)
+@given(changes=edits(plausible=False), **GAMES)
+def test_edited_documents_are_refused_or_play(player: Player, changes: list[Edit], players: int, seed: int,
+                                              choices: int) -> None:
+    refused_or_played(player, edited(changes), f"edited by {changes}", players, seed, choices)
+
+
+@settings_for(CASES)
+@given(changes=edits(plausible=True), **GAMES)
+def test_plausible_edits_are_refused_or_play(player: Player, changes: list[Edit], players: int, seed: int,
+                                             choices: int) -> None:
+    refused_or_played(player, edited(changes), f"edited by {changes}", players, seed, choices)
+
+
+@settings_for(max(1, CASES // 3))
+@given(data=st.data(), **GAMES)
+def test_damaged_files_are_refused_or_play(player: Player, damaged_file: Path, data: st.DataObject, players: int,
+                                           seed: int, choices: int) -> None:
+    at = data.draw(st.one_of(st.integers(0, len(BUILTIN_TEXT)), st.sampled_from(DIGITS)), label="offset")
+    damage = data.draw(st.sampled_from(("truncate", "insert", "overwrite")), label="damage")
+    inserted = b"" if damage == "truncate" else bytes(data.draw(st.lists(BYTES, min_size=1, max_size=4), label="bytes"))
+    end = at + len(inserted) if damage == "overwrite" else at
+    content = BUILTIN_TEXT[:at] + inserted + (b"" if damage == "truncate" else BUILTIN_TEXT[end:])
+    damaged_file.write_bytes(content)
+    refused_or_played(player, damaged_file, f"damaged by {damage} {inserted!r} at byte {at}", players, seed, choices)
+
+
+def test_a_crashed_child_is_reported_and_replaced(player: Player) -> None:
+    case = {"doc": BUILTIN, "players": 2, "seed": 1, "choices": 2}
+    assert player.play(case)["moves"] > 0
+    assert player.child is not None
+    player.child.kill()
+    assert player.play(case)["crash"].startswith("exit code -9")
+    assert player.play(case)["moves"] > 0
+
+
+if __name__ == "__main__":
+    serve()
