@@ -23,7 +23,7 @@ import select
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any, NamedTuple
 
@@ -287,6 +287,51 @@ def test_damaged_files_are_refused_or_play(player: Player, damaged_file: Path, d
     content = BUILTIN_TEXT[:at] + inserted + (b"" if damage == "truncate" else BUILTIN_TEXT[end:])
     damaged_file.write_bytes(content)
     refused_or_played(player, damaged_file, f"damaged by {damage} {inserted!r} at byte {at}", players, seed, choices)
+
+
+def set_every(doc: dict[str, Any], section: str, value: Any, field: str | None = None) -> None:
+    """Sets every data value of `section` (only those of `field`, if given) to `value`."""
+    for path, _ in [node for node in walk(doc[section], (section,)) if is_data(node)]:
+        if field is None or field_name(path) == field:
+            apply(doc, Edit("set", path, value))
+
+
+def generous(doc: dict[str, Any]) -> None:
+    """The largest rewards and the smallest costs the format allows."""
+    for section, field, value in (("person_tiles", "symbols", 9), ("jewelry_tiles", "cost", 0),
+                                  ("jewelry_tiles", "vp", 9), ("tasks", "count", 1), ("paths", "value", 1)):
+        set_every(doc, section, value, field)
+    for section, value in (("status_vp", 15), ("building_vp_by_round", 30), ("temple_vp_by_round", 9),
+                           ("start_vp", 9), ("fishing_vp", 9), ("helper_cost", 1), ("start_huts_on_12th_space", 12)):
+        set_every(doc, section, value)
+    ones = [tile for tile in doc["fish_tiles"] if tile["value"] == 1][:4]  # the fewest 1-fish allowed
+    for tile in doc["fish_tiles"]:
+        tile["value"] = 1 if tile in ones else 6
+
+
+def stingy(doc: dict[str, Any]) -> None:
+    """The smallest rewards and the largest costs the format allows."""
+    for section, field, value in (("person_tiles", "symbols", 1), ("jewelry_tiles", "cost", 9),
+                                  ("jewelry_tiles", "vp", 1), ("paths", "value", 6)):
+        set_every(doc, section, value, field)
+    for section, value in (("status_vp", 0), ("building_vp_by_round", 0), ("temple_vp_by_round", 0),
+                           ("start_vp", 0), ("fishing_vp", 0), ("helper_cost", 9), ("building_values", 6),
+                           ("start_huts_on_12th_space", 1)):
+        set_every(doc, section, value)
+    for task in doc["tasks"]:
+        for requirement in task["requirements"]:
+            requirement["count"] = 1 if requirement["kind"] == "first_player" else 60
+
+
+@pytest.mark.parametrize("extreme", [generous, stingy])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_extreme_documents_play(player: Player, extreme: Callable[[dict[str, Any]], None], players: int) -> None:
+    doc = copy.deepcopy(BUILTIN)
+    extreme(doc)
+    for seed in range(3):
+        answer = player.play({"doc": load_components(doc).to_json_dict(), "players": players, "seed": seed,
+                              "choices": seed})
+        assert answer.get("moves", 0) > 0, answer
 
 
 def test_a_crashed_child_is_reported_and_replaced(player: Player) -> None:
