@@ -102,8 +102,9 @@ _short_repr.maxstring = _short_repr.maxother = 60
 _show = _short_repr.repr
 
 
-def _listing(names: Sequence[str], most: int = 12) -> str:
-    shown = ", ".join(names[:most])
+def _listing(names: Sequence[str], most: int = 12, width: int = 40) -> str:
+    """Names for a message: the first `most`, each cut to `width` characters."""
+    shown = ", ".join(name if len(name) <= width else f"{name[: width - 3]}..." for name in names[:most])
     return shown if len(names) <= most else f"{shown}, ... ({len(names)} in all)"
 
 

@@ -346,6 +346,14 @@ def test_deeply_nested_dict_is_refused_with_a_short_message(doc: dict[str, Any])
     assert len(str(error.value)) < 100
 
 
+def test_messages_stay_short_for_long_names(doc: dict[str, Any]) -> None:
+    doc["islands"][0]["name"] = "x" * 100_000
+    with pytest.raises(ComponentError) as error:
+        load_components(doc)
+    assert str(error.value).startswith("<dict>: regions[0].island: 'central' is not a known name; allowed: xxx")
+    assert len(str(error.value)) < 200
+
+
 def test_loaded_dict_is_not_shared_with_the_caller(doc: dict[str, Any]) -> None:
     doc["fishing_vp"]["value"] = 3
     c = load_components(doc)
