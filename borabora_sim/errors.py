@@ -1,4 +1,9 @@
-"""Exceptions raised for bad input: each says what was wrong and what is allowed."""
+"""Exceptions raised for bad input, and the one check of integer arguments: each error says what was
+wrong and what is allowed."""
+
+from __future__ import annotations
+
+import operator
 
 
 class IllegalActionError(ValueError):
@@ -7,3 +12,18 @@ class IllegalActionError(ValueError):
 
 class StateFormatError(ValueError):
     """A saved state (State.from_dict) that is malformed or inconsistent; names the field."""
+
+
+class ArgumentTypeError(TypeError, ValueError):
+    """An argument of the wrong type. Also a ValueError, so that `except ValueError` catches every bad input."""
+
+
+def check_int(value: object, name: str, low: int, high: int) -> int:
+    """`value` as an int in [low, high]. Anything with `__index__` (numpy integers included) is accepted;
+    bool and float are refused, as they are almost always a mistake for a seat, seed, count or action."""
+    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
+        raise ArgumentTypeError(f"{name} must be an integer in [{low}, {high}], got {type(value).__name__} {value!r}")
+    number = operator.index(value)  # type: ignore[arg-type]
+    if not low <= number <= high:
+        raise ValueError(f"{name} must be an integer in [{low}, {high}], got {number}")
+    return number

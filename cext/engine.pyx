@@ -13,9 +13,11 @@ include "engine_flow.pxi"
 include "engine_check.pxi"
 include "engine_eval.pxi"
 
+import operator
+
 import numpy as np
 
-from borabora_sim.errors import IllegalActionError, StateFormatError
+from borabora_sim.errors import ArgumentTypeError, IllegalActionError, StateFormatError, check_int
 
 include "engine_layout.pxi"
 
@@ -24,6 +26,7 @@ NUM_DISTINCT_ACTIONS = NUM_ACTIONS
 STATE_BYTES = sizeof(GameState)
 FORMAT_VERSION = 1
 SEED_FIELDS = ("rng", "dice_rng")          # 64-bit generator states, saved as hex strings
+SEED_MAX = 2**64 - 1
 
 DIE_ACTIONS = ("fishing", "helper", "temple", "build", "man", "woman", "land_path", "water_path")
 GOD_EFFECTS = ("blue", "white", "red", "green_double", "green_extra", "yellow")
@@ -38,16 +41,36 @@ DECISIONS = ("setup_hut", "die", "helper", "expand", "red_god", "material", "mat
 WEIGHT_NAMES = ("vp", "priest", "status", "offering", "god_card", "god_tile", "shell", "material",
                 "material_beside", "person", "symbol", "free_space", "region", "fish", "task", "goal",
                 "pending", "fishing")
-INVARIANTS = (
-    "player count is 2..4", "round / phase out of range",
-    "decision stack inconsistent with the phase", "turn order is not a permutation of the seats",
-    "action tile die out of range", "temple holds an unknown seat",
-    "region owner without a hut in the region", "fish tiles are not a permutation",
-    "person tiles duplicated or misplaced", "task tiles duplicated", "jewelry tiles duplicated",
-    "God cards: not 12 of each colour", "huts: not 12 per player",
-    "person spaces over-full", "more than 4 priests in the temple", "status out of range",
-    "die value out of range", "ceremony spaces inconsistent with buildings",
-    "negative victory points", "fish scored for a region without a hut", "too many God tiles",
+INVARIANTS = (                              # by BadState number (engine_check.pxi)
+    "n_players must be 2..4",
+    "round must be 1..6 and phase 0..7, with set-up in round 1 and final / end in round 6",
+    "turn_idx out of range for the phase (set-up, B, C and final 0..players; A 0..3 x players; end 0)",
+    "order and first_order must hold each seat 0..players-1 once, then -1",
+    "stack: the pending decisions (sp, kind, player) are not stacked as the phase stacks them, for one seat",
+    "stack: a pending decision's arguments (a, b) are out of range or the premise it was offered on is gone",
+    "God effect flags (blue, white, yellow, green_*) or phase B ability counts (ab_count, ab_types) inconsistent",
+    "dice must be 0..6",
+    "tile_low values must be 1..7",
+    "temple spaces must hold a seat 0..players-1 or -1",
+    "region_owner / regions / fish_scored inconsistent (an owner has a hut in the region, fish are scored "
+    "only where a hut is)",
+    "fish_at must be a permutation of 0..11",
+    "person tiles duplicated or of the wrong sex",
+    "person_top must be 0..36",
+    "task tiles duplicated or out of range, or tasks_done above 9",
+    "task_top must be 0..53",
+    "jewelry tiles duplicated or out of range, or more than 6 for a player",
+    "God cards must be 12 of each colour between pile, display, discard and hands, with known <= hand",
+    "huts: reg_huts + huts_12th + huts on the map must be 12 for every player",
+    "person spaces over-full (n_persons, person_12th, huts_12th, shifted)",
+    "more than 4 priests of a player in the temple",
+    "status must be 0..15 and status_stamp at most status_clock",
+    "ceremony spaces must be 0..2 and hold two building cells per building built",
+    "victory points must be 0 or more by source and at most 10000 in total",
+    "offerings, shells, beside and gods_played must be at most 120, dice_placed at most 18 in total",
+    "temple_god_tiles must be 0..6, and players hold at most players + the tiles gone from the temple",
+    "pl entries of unused seats must be all zero",
+    "status_clock and n_moves must be at most 30000",
 )
 
 # =============================================================================
@@ -133,8 +156,9 @@ cdef inline uint64_t mix_seed(uint64_t seed, uint64_t index) noexcept nogil:
     z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
     return z ^ (z >> 31)
 
-def die_placement(int action):
+def die_placement(action):
     """(die value, die action name) of a "place V on ACTION" action id, or None for any other action."""
+    action = check_int(action, "action", 0, NUM_ACTIONS - 1)
     if A_PLACE <= action < A_GOD:
         return action // N_DIE_ACTIONS + 1, DIE_ACTIONS[action % N_DIE_ACTIONS]
     return None
@@ -142,7 +166,7 @@ def die_placement(int action):
 
 def derive_seed(seed, index):
     """The seed of game `index` of a run with master `seed` (the same in every process)."""
-    return mix_seed(<uint64_t>seed, <uint64_t>index)
+    return mix_seed(<uint64_t>check_int(seed, "seed", 0, SEED_MAX), <uint64_t>check_int(index, "index", 0, SEED_MAX))
 
 cdef inline int pick_uniform(uint64_t* rng, int n) noexcept nogil:
     rng[0] += <uint64_t>0x9E3779B97F4A7C15
@@ -158,12 +182,12 @@ cdef int random_rollout(const GameVTable* vt, const void* rules, void* state, in
     return decisions
 
 
-def random_game_actions(Rules rules, int players, game_seed):
+def random_game_actions(Rules rules not None, players, game_seed):
     """The actions of the compiled random game `game_seed` (as played by random_playouts)."""
     cdef int buf[NUM_ACTIONS]
     cdef GameState g
-    cdef uint64_t rng = <uint64_t>game_seed
-    cdef int n = start(&rules.c, &g, players, rng, buf), a
+    cdef uint64_t rng = <uint64_t>check_int(game_seed, "game_seed", 0, SEED_MAX)
+    cdef int n = start(&rules.c, &g, check_players(players), rng, buf), a
     actions = []
     while n > 0:
         a = buf[pick_uniform(&rng, n)]
@@ -182,8 +206,12 @@ cdef class Rules:
     cdef readonly tuple action_names
     cdef readonly dict action_ids
 
-    def __cinit__(self, components, str fingerprint):
+    def __cinit__(self, components, str fingerprint not None):
+        from borabora_sim.components import Components
         cdef int i, j, t, s, r, q
+        if not isinstance(components, Components):
+            raise ArgumentTypeError(f"Rules need validated Components (borabora_sim.rules_for() builds them), "
+                                    f"got {type(components).__name__}")
         self.components = components
         self.fingerprint = fingerprint
         for r in range(N_REGIONS):
@@ -285,12 +313,16 @@ cdef class State:
     cdef GameState s
     cdef Rules rules
 
+    def __cinit__(self, token=None):
+        if token is not _STATE_TOKEN:
+            raise ArgumentTypeError("a State cannot be built directly: use borabora_sim.new_game(players, seed) "
+                                    "or State.from_dict(saved)")
+
     @staticmethod
-    def _new(Rules rules, int players, uint64_t seed):
-        cdef State st = State.__new__(State)
+    def _new(Rules rules not None, players, seed):
+        cdef State st = _blank_state(rules)
         cdef int buf[NUM_ACTIONS]
-        st.rules = rules
-        start(&rules.c, &st.s, players, seed, buf)
+        start(&rules.c, &st.s, check_players(players), <uint64_t>check_int(seed, "seed", 0, SEED_MAX), buf)
         return st
 
     # ---- read-only views --------------------------------------------------------
@@ -299,9 +331,9 @@ cdef class State:
         return self.rules
 
     def search_handles(self):
-        """(vtable, rules, state) capsules for compiled search (borabora_sim._search); the state
-        capsule points into this object, which must outlive its use."""
-        return VTABLE, self.rules.capsule(), PyCapsule_New(&self.s, b"borabora_sim.state", NULL)
+        """(vtable, rules, state, owner) for compiled search (borabora_sim._search): the capsules point
+        into `owner`, this state, which the tuple keeps alive."""
+        return VTABLE, self.rules.capsule(), PyCapsule_New(&self.s, b"borabora_sim.state", NULL), self
 
     @property
     def components(self):
@@ -359,8 +391,9 @@ cdef class State:
         cdef int buf[NUM_ACTIONS]
         cdef int n = legal_actions(&self.rules.c, &self.s, buf), i, a
         legal = [buf[i] for i in range(n)]
-        if isinstance(action, bool) or not hasattr(action, "__index__"):
+        if isinstance(action, bool) or not hasattr(type(action), "__index__"):
             raise IllegalActionError(f"action must be an int, got {action!r}; " + self._legal_text(legal))
+        action = operator.index(action)
         if not 0 <= action < NUM_ACTIONS:
             raise IllegalActionError(f"action {action} is outside [0, {NUM_ACTIONS}); " + self._legal_text(legal))
         a = action
@@ -385,15 +418,14 @@ cdef class State:
     def step_random(self, seed):
         """Plays the rest of the game with uniformly random actions inside compiled code."""
         cdef int buf[NUM_ACTIONS]
-        cdef uint64_t rng = seed
+        cdef uint64_t rng = check_int(seed, "seed", 0, SEED_MAX)
         cdef int n = legal_actions(&self.rules.c, &self.s, buf)
         with nogil:
             n = random_rollout(&BORA_BORA_VTABLE, &self.rules.c, &self.s, n, buf, &rng)
         return n
 
     def clone(self):
-        cdef State st = State.__new__(State)
-        st.rules = self.rules
+        cdef State st = _blank_state(self.rules)
         st.s = self.s
         return st
 
@@ -446,11 +478,16 @@ cdef class State:
 
     # ---- actions by name ----------------------------------------------------------
     def action_to_string(self, action):
+        if isinstance(action, bool) or not hasattr(type(action), "__index__"):
+            raise IllegalActionError(f"action must be an int in [0, {NUM_ACTIONS}), got {action!r}")
+        action = operator.index(action)
         if not 0 <= action < NUM_ACTIONS:
             raise IllegalActionError(f"action must be in [0, {NUM_ACTIONS}), got {action}")
         return self.rules.action_names[action]
 
     def action_from_string(self, text):
+        if not isinstance(text, str):
+            raise ArgumentTypeError(f"an action name must be a str, got {type(text).__name__}")
         try:
             return self.rules.action_ids[text.strip()]
         except KeyError:
@@ -458,19 +495,18 @@ cdef class State:
             raise IllegalActionError(f"unknown action name {text!r}; legal now: {legal}") from None
 
     # ---- hidden information -------------------------------------------------------
-    def determinize(self, int player, seed):
+    def determinize(self, player, seed):
         """A copy in which everything `player` cannot see is resampled (see docs/state.md)."""
-        if not 0 <= player < self.s.n_players:
-            raise ValueError(f"player must be in 0..{self.s.n_players - 1}, got {player}")
+        player = check_int(player, "player", 0, self.s.n_players - 1)
+        cdef uint64_t rng = check_int(seed, "seed", 0, SEED_MAX)
         cdef State st = self.clone()
-        determinize(&self.rules.c, &st.s, player, <uint64_t>seed)
+        determinize(&self.rules.c, &st.s, player, rng)
         return st
 
-    def observation(self, int player):
+    def observation(self, player):
         """What `player` can see: the state without the draw piles' order, the other hands'
         unknown cards and the chance seeds (JSON-safe)."""
-        if not 0 <= player < self.s.n_players:
-            raise ValueError(f"player must be in 0..{self.s.n_players - 1}, got {player}")
+        player = check_int(player, "player", 0, self.s.n_players - 1)
         d = self.to_dict()["state"]
         for name in SEED_FIELDS:
             del d[name]
@@ -519,8 +555,7 @@ cdef class State:
                 raise StateFormatError(f"field 'state.{name}' must be a hex string of a 64-bit seed") from None
         record = np.zeros(1, dtype=GAME_DTYPE)
         _from_python(record[0], dict(body, **seeds), GAME_DTYPE, "state")
-        cdef State st = State.__new__(State)
-        st.rules = rules
+        cdef State st = _blank_state(rules)
         cdef const unsigned char[:] raw = record.view(np.uint8)
         memcpy(&st.s, &raw[0], sizeof(GameState))
         code = check_state(&rules.c, &st.s)
@@ -541,6 +576,22 @@ cdef class State:
             return f"<State players={self.s.n_players} over scores={self.scores()}>"
         return (f"<State players={self.s.n_players} round={self.s.round} phase={self.phase} "
                 f"player={self.current_player} decision={self.decision}>")
+
+
+cdef object _STATE_TOKEN = object()       # only this module can build a State
+
+
+cdef inline State _blank_state(Rules rules):
+    """A State to be filled at once by the caller (a struct copy, start() or a checked load)."""
+    cdef State st = State.__new__(State, _STATE_TOKEN)
+    st.rules = rules
+    return st
+
+
+def check_players(players):
+    if isinstance(players, bool) or not hasattr(type(players), "__index__") or operator.index(players) not in (2, 3, 4):
+        raise ValueError(f"players must be 2, 3 or 4, got {players!r}")
+    return operator.index(players)
 
 
 def _to_python(value, dtype):
@@ -594,7 +645,7 @@ cdef int rank_of(const GameState* g, int seat) noexcept nogil:
     return rank
 
 
-def random_playouts(Rules rules, int games, int players, seed, long first_game=0):
+def random_playouts(Rules rules not None, games, players, seed, first_game=0):
     """Plays `games` uniformly random games in compiled code (no Python per step).
 
     Game i starts from derive_seed(seed, first_game + i). Returns a dict of numpy arrays: `scores`
@@ -602,8 +653,9 @@ def random_playouts(Rules rules, int games, int players, seed, long first_game=0
     len(COUNTER_NAMES)), `winner`, `decisions` (real decisions per game) and `moves` (all actions,
     forced ones included).
     """
-    if not 2 <= players <= MAX_PLAYERS:
-        raise ValueError(f"players must be 2, 3 or 4, got {players}")
+    games = check_int(games, "games", 0, 2**31 - 1)
+    players = check_players(players)
+    first_game = check_int(first_game, "first_game", 0, SEED_MAX - games)
     scores = np.zeros((games, players), dtype=np.int16)
     breakdown = np.zeros((games, players, N_SOURCES), dtype=np.int16)
     counters = np.zeros((games, players, N_COUNTERS), dtype=np.int16)
@@ -620,16 +672,16 @@ def random_playouts(Rules rules, int games, int players, seed, long first_game=0
     cdef int[:] mv = moves
     cdef int buf[NUM_ACTIONS]
     cdef GameState g
-    cdef uint64_t base = <uint64_t>seed, rng
-    cdef int i, k, n, src
+    cdef uint64_t base = <uint64_t>check_int(seed, "seed", 0, SEED_MAX), rng, first = first_game
+    cdef int i, k, n, src, n_games = games, n_players = players
     with nogil:
-        for i in range(games):
-            rng = mix_seed(base, first_game + i)
-            n = start(&rules.c, &g, players, rng, buf)
+        for i in range(n_games):
+            rng = mix_seed(base, first + i)
+            n = start(&rules.c, &g, n_players, rng, buf)
             dc[i] = random_rollout(&BORA_BORA_VTABLE, &rules.c, &g, n, buf, &rng)
             mv[i] = g.n_moves
             wn[i] = winner(&g)
-            for k in range(players):
+            for k in range(n_players):
                 sc[i, k] = total_vp(&g.pl[k])
                 for src in range(N_SOURCES):
                     bd[i, k, src] = g.pl[k].vp[src]
@@ -645,7 +697,7 @@ cdef const double* _weights_pointer(const double[::1] weights) except NULL:
     return &weights[0]
 
 
-def evaluate_state(State state, const double[::1] weights):
+def evaluate_state(State state not None, const double[::1] weights not None):
     """Heuristic value of `state` for each seat (VP units) under `weights` (see WEIGHT_NAMES)."""
     cdef const double* w = _weights_pointer(weights)
     cdef double out[MAX_PLAYERS]
@@ -653,14 +705,14 @@ def evaluate_state(State state, const double[::1] weights):
     return [out[i] for i in range(state.s.n_players)]
 
 
-def heuristic_action(State state, const double[::1] weights, seed, bint thorough=True):
+def heuristic_action(State state not None, const double[::1] weights not None, seed, bint thorough=True):
     """The heuristic policy's action for the player to move, judged on a determinization for
     that player (so hidden cards and pile order cannot influence it)."""
     if state.s.phase == PH_END:
         raise IllegalActionError("the game is over: there is no action to choose")
     cdef const double* w = _weights_pointer(weights)
     cdef GameState sample = state.s
-    cdef uint64_t rng = <uint64_t>seed
+    cdef uint64_t rng = check_int(seed, "seed", 0, SEED_MAX)
     cdef int action
     with nogil:
         determinize(&state.rules.c, &sample, current_player(&sample), rng)
@@ -668,5 +720,5 @@ def heuristic_action(State state, const double[::1] weights, seed, bint thorough
     return action
 
 
-def new_state(Rules rules, int players, seed):
-    return State._new(rules, players, <uint64_t>seed)
+def new_state(Rules rules not None, players, seed):
+    return State._new(rules, players, seed)

@@ -33,6 +33,11 @@ cdef inline void shuffle_u8(GameState* g, uint8_t* a, int n) noexcept nogil:
 cdef inline int popcount(unsigned int x) noexcept nogil:
     return __builtin_popcount(x)
 
+cdef inline void gain_u8(uint8_t* count, int n) noexcept nogil:
+    """Adds n to a one-byte count, stopping at 255: no game comes near it, and a count must never wrap."""
+    cdef int v = count[0] + n
+    count[0] = <uint8_t>(v if v < 255 else 255)
+
 # =============================================================================
 # Small queries
 # =============================================================================
@@ -92,7 +97,7 @@ cdef inline bint can_build(const Comp* c, const Player* p, int strength) noexcep
 
 cdef inline bint can_take_person(const Comp* c, const GameState* g, const Player* p, int sex, int strength) noexcept nogil:
     cdef int i
-    if free_person_spaces(c, p) <= 0: return False
+    if free_person_spaces(c, p) <= 0 or p.n_persons >= PERSON_SPACES: return False
     for i in range(min(strength, DISPLAY_SIZE)):
         if g.person_display[sex][i] != NO_TILE: return True
     return False
@@ -141,7 +146,7 @@ cdef inline void pay_god(Player* p, uint8_t* discard, int effect, int pay) noexc
     cdef int n = 1
     if pay == PAY_TILE:
         p.god_tiles -= 1
-        p.god_tiles_played += 1
+        gain_u8(&p.god_tiles_played, 1)
     else:
         p.offerings -= 1
         if pay != PAY_CARD:
@@ -151,7 +156,7 @@ cdef inline void pay_god(Player* p, uint8_t* discard, int effect, int pay) noexc
         discard[col] += n
         # An observer cannot tell which card left the hand: keep the lower bound (determinize).
         p.known[col] = p.known[col] - n if p.known[col] > n else 0
-    p.gods_played[effect] += 1
+    gain_u8(&p.gods_played[effect], 1)
 
 cdef inline int ability_count(const Player* p, int sex, int ptype, const Comp* c) noexcept nogil:
     cdef int i, n = 0, t

@@ -48,7 +48,7 @@ cdef inline void gain_material(const Comp* c, GameState* g, int seat, int m) noe
             free += 1
             last = s
     if free == 0:
-        p.beside[m] += 1
+        gain_u8(&p.beside[m], 1)
     elif free == 1:
         p.ceremony[last] = CER_MATERIAL
     else:
@@ -70,7 +70,7 @@ cdef void place_hut(const Comp* c, GameState* g, int seat, int r, bint initial) 
     g.region_owner[r] = seat    # a hut already there moves beside the space, still in the region
     p.regions |= <uint16_t>(1 << r)
     if res == N_MATERIALS:
-        p.offerings += 1        # ruling R13: this offering may already pay for the Red God
+        gain_u8(&p.offerings, 1)    # ruling R13: this offering may already pay for the Red God
     if not initial and not (p.fish_scored & (1 << r)) and can_pay_any(p, GOD_RED):
         push(g, F_RED, seat, r, 0)          # decided after the material placement (stack order)
     if res != N_MATERIALS:
@@ -106,12 +106,16 @@ cdef void roll_dice(GameState* g) noexcept nogil:
         g.tile_low[d] = 7
 
 cdef void fill_displays(GameState* g) noexcept nogil:
-    """Six new men and women and players + 2 tasks each round; leftovers leave (C#29)."""
+    """Six new men and women and players + 2 tasks each round; leftovers leave (C#29). A pile never runs
+    out in play; one shortened in a loaded state leaves display positions empty."""
     cdef int sex, i
     for sex in range(N_SEXES):
         for i in range(DISPLAY_SIZE):
-            g.person_display[sex][i] = g.person_pile[sex][g.person_top[sex]]
-            g.person_top[sex] += 1
+            if g.person_top[sex] < PERSONS_PER_SEX:
+                g.person_display[sex][i] = g.person_pile[sex][g.person_top[sex]]
+                g.person_top[sex] += 1
+            else:
+                g.person_display[sex][i] = NO_TILE
     for i in range(DISPLAY_SIZE):
         if i < g.n_players + 2 and g.task_top < N_PARROT_TASKS:
             g.task_display[i] = g.task_pile[g.task_top]
@@ -472,8 +476,7 @@ cdef void use_ability(const Comp* c, GameState* g, int seat, int sex, int ptype)
     elif ptype == PT_BUILD:
         push(g, F_BUILD_TILE, seat, strength, 0)
     elif ptype == PT_MATERIAL:
-        for k in range(count):
-            push(g, F_MATERIAL_ANY, seat, 0, 0)
+        push(g, F_MATERIAL_ANY, seat, count, 0)     # one frame for all: `a` counts the materials to place
     elif ptype == PT_MOVE_HUT:
         for k in range(min(count, <int>p.reg_huts)):
             p.reg_huts -= 1
@@ -481,14 +484,13 @@ cdef void use_ability(const Comp* c, GameState* g, int seat, int sex, int ptype)
     elif ptype == PT_VP:
         p.vp[SRC_PERSON] += 2 * count
     elif ptype == PT_GOD_CARD:
-        for k in range(count):
-            push(g, F_TAKE_GOD, seat, 0, 0)
+        push(g, F_TAKE_GOD, seat, count, 0)         # `a` counts the cards to take
     elif ptype == PT_OFFERING:
-        p.offerings += count
+        gain_u8(&p.offerings, count)
     elif ptype == PT_STATUS:
         move_status(g, p, count)
     else:
-        p.shells += count
+        gain_u8(&p.shells, count)
 
 cdef void place_die(const Comp* c, GameState* g, int seat, int value, int act) noexcept nogil:
     cdef Player* p = &g.pl[seat]
@@ -501,7 +503,7 @@ cdef void place_die(const Comp* c, GameState* g, int seat, int value, int act) n
         tile = action_tile(g.n_players, act)
         if value < g.tile_low[tile]:
             g.tile_low[tile] = value
-    p.dice_placed[act] += 1
+    gain_u8(&p.dice_placed[act], 1)
     g.blue = 0
     g.white = 0
     if act == ACT_FISH:
@@ -526,13 +528,13 @@ cdef void helper_spend(const Comp* c, GameState* g, int seat, int a) noexcept no
         p.ceremony[a - A_SPACE] = CER_MATERIAL
     elif a < A_PERSON:
         cost = c.helper_cost[HELP_MATERIAL]
-        p.beside[a - A_BESIDE] += 1
+        gain_u8(&p.beside[a - A_BESIDE], 1)
     elif a < A_OFFERING:
         cost = c.helper_cost[HELP_GOD_CARD]
         take_god_card(g, p, a)
     elif a == A_OFFERING:
         cost = c.helper_cost[HELP_OFFERING]
-        p.offerings += 1
+        gain_u8(&p.offerings, 1)
     elif a == A_VP:
         cost = c.helper_cost[HELP_VP]
         p.vp[SRC_HELPER] += 1
@@ -545,7 +547,7 @@ cdef void helper_spend(const Comp* c, GameState* g, int seat, int a) noexcept no
         p.shifted |= <uint16_t>(1 << (a - A_SHIFT))
         if t >= PERSONS_PER_SEX:
             cost = c.helper_cost[HELP_SHELLS]
-            p.shells += c.person_symbols[t]
+            gain_u8(&p.shells, c.person_symbols[t])
         else:
             cost = c.helper_cost[HELP_TATTOO]
             move_status(g, p, c.person_symbols[t])
@@ -609,7 +611,10 @@ cdef void apply_action(const Comp* c, GameState* g, int a) noexcept nogil:
         else:
             resolve_task(c, g, seat, a)
     else:
-        g.sp -= 1
+        if (f.kind == F_MATERIAL_ANY or f.kind == F_TAKE_GOD) and f.a > 1:
+            g.stack[g.sp - 1].a -= 1    # a repeated gain: the same decision again, one fewer to go
+        else:
+            g.sp -= 1
         if f.kind == F_DIE:
             place_die(c, g, seat, a // N_DIE_ACTIONS + 1, a % N_DIE_ACTIONS)
         elif f.kind == F_SETUP_HUT:
@@ -620,7 +625,7 @@ cdef void apply_action(const Comp* c, GameState* g, int a) noexcept nogil:
             if a < A_BESIDE:
                 p.ceremony[a - A_SPACE] = CER_MATERIAL
             else:
-                p.beside[a - A_BESIDE] += 1
+                gain_u8(&p.beside[a - A_BESIDE], 1)
         elif f.kind == F_PERSON:
             take_person(c, g, p, f.b, a - A_PERSON)
         elif f.kind == F_TEMPLE:
@@ -637,14 +642,14 @@ cdef void apply_action(const Comp* c, GameState* g, int a) noexcept nogil:
             push_fire_bonus(g, seat)
         elif f.kind == F_FIRE_GOD or f.kind == F_TAKE_GOD:
             if a == A_OFFERING:
-                p.offerings += 1
+                gain_u8(&p.offerings, 1)
             elif a != A_DONE:
                 take_god_card(g, p, a)
         elif f.kind == F_FIRE_STATUS:
             if a == A_STATUS:
                 move_status(g, p, 1)
             else:
-                p.shells += 1
+                gain_u8(&p.shells, 1)
         elif f.kind == F_JEWELRY:
             if a != A_DONE:
                 k = g.jewelry_display[g.round - 1][a - A_JEWELRY]
@@ -782,26 +787,29 @@ cdef void advance(const Comp* c, GameState* g) noexcept nogil:
                 final_scoring(c, g)
                 g.phase = PH_END
 
-cdef int step(const Comp* c, GameState* g, int a, int* out) noexcept nogil:
-    """Applies `a`, then takes every forced move (a decision with one legal action).
-    Leaves the legal actions of the next real decision in `out` and returns their number."""
-    cdef int n
-    apply_action(c, g, a)
-    n = legal_actions(c, g, out)
-    while n == 1:
-        apply_action(c, g, out[0])
+cdef int settle(const Comp* c, GameState* g, int* out) noexcept nogil:
+    """Takes every forced move (a decision with one legal action) and skips any decision with none: play
+    never offers one, but a loaded state may hold a turn without a die, a task or a free region for it.
+    Leaves the legal actions of the next real decision in `out` and returns their number (0: game over)."""
+    cdef int n = legal_actions(c, g, out)
+    while n <= 1 and g.sp > 0:
+        if n == 1:
+            apply_action(c, g, out[0])
+        else:
+            g.sp -= 1
+            advance(c, g)
         n = legal_actions(c, g, out)
     return n
 
+cdef int step(const Comp* c, GameState* g, int a, int* out) noexcept nogil:
+    """Applies the legal action `a`, then settles (see settle)."""
+    apply_action(c, g, a)
+    return settle(c, g, out)
+
 cdef int start(const Comp* c, GameState* g, int n_players, uint64_t seed, int* out) noexcept nogil:
-    cdef int n
     setup(c, g, n_players, seed)
     advance(c, g)
-    n = legal_actions(c, g, out)
-    while n == 1:
-        apply_action(c, g, out[0])
-        n = legal_actions(c, g, out)
-    return n
+    return settle(c, g, out)
 
 cdef int current_player(const GameState* g) noexcept nogil:
     return g.stack[g.sp - 1].player if g.sp > 0 else -1

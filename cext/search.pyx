@@ -216,17 +216,47 @@ cdef long flat_mc(const GameVTable* vt, const void* rules, const void* root, int
 # Python entry points
 # =============================================================================
 cdef class _Handles:
+    """The C view of a game state for one search, checked before any compiled code touches it."""
     cdef const GameVTable* vt
     cdef const void* rules
     cdef const void* state
-    cdef object keep                # the objects the pointers live in
+    cdef object keep                # the handles tuple: its last item owns the memory the pointers point into
+    cdef object legal               # the legal actions at the root
 
-    def __cinit__(self, handles):
-        vtable, rules, state = handles
+    def __cinit__(self, handles, root_player):
+        if not isinstance(handles, tuple) or len(handles) != 4:
+            raise TypeError("handles must be the 4-tuple of state.search_handles()")
+        vtable, rules, state, _owner = handles
         self.vt = <const GameVTable*>PyCapsule_GetPointer(vtable, b"borabora_sim.GameVTable")
-        self.rules = PyCapsule_GetPointer(rules, PyCapsule_GetName_(rules))
-        self.state = PyCapsule_GetPointer(state, PyCapsule_GetName_(state))
+        self.rules = PyCapsule_GetPointer(rules, _capsule_name(rules, b".rules"))
+        self.state = PyCapsule_GetPointer(state, _capsule_name(state, b".state"))
         self.keep = handles
+        cdef int* buf = <int*>malloc(self.vt.num_actions * sizeof(int))
+        if buf == NULL:
+            raise MemoryError()
+        cdef int n = self.vt.legal_actions(self.rules, self.state, buf), i
+        self.legal = frozenset([buf[i] for i in range(n)])
+        free(buf)
+        if n == 0:
+            raise ValueError("the game is over: there is nothing to search")
+        players = self.vt.num_players(self.state)
+        if isinstance(root_player, bool) or not 0 <= root_player < players:
+            raise ValueError(f"root_player must be a seat in 0..{players - 1}, got {root_player!r}")
+
+    def check_actions(self, actions, str what):
+        """`actions` as a list, each of them legal at the root."""
+        actions = list(actions)
+        wrong = [a for a in actions if isinstance(a, bool) or a not in self.legal]
+        if wrong or not actions:
+            raise ValueError(f"{what} must be a non-empty list of legal actions ({sorted(self.legal)}), got {wrong or actions}")
+        return actions
+
+
+cdef bytes _capsule_name(capsule, bytes suffix):
+    name = PyCapsule_GetName_(capsule)
+    if name == NULL or not (<bytes>name).endswith(suffix):
+        raise TypeError(f"expected a capsule named '*{suffix.decode()}' from state.search_handles()")
+    return <bytes>name
 
 
 cdef extern from "Python.h":
@@ -294,7 +324,7 @@ def run_mcts(handles, int root_player, long iterations=1000, double seconds=0.0,
     Returns (iterations done, list of (action, visits, mean reward for root_player)) for the
     root's children, most visited first.
     """
-    cdef _Handles h = _Handles(handles)
+    cdef _Handles h = _Handles(handles, root_player)
     w = None if weights is None else np.ascontiguousarray(weights, dtype=np.float64)
     cdef Config cfg = make_config(h.vt, iterations, seconds, c_uct, heuristic_rollout, rollout_depth,
                                   margin_weight, temperature, w, seed)
@@ -302,7 +332,7 @@ def run_mcts(handles, int root_player, long iterations=1000, double seconds=0.0,
     cdef const unsigned char[::1] allowed_view
     if root_actions is not None:
         allowed = np.zeros(h.vt.num_actions, dtype=np.uint8)
-        allowed[np.asarray(list(root_actions), dtype=np.intp)] = 1
+        allowed[np.asarray(h.check_actions(root_actions, "root_actions"), dtype=np.intp)] = 1
         allowed_view = allowed
         cfg.root_allowed = &allowed_view[0]
     if max_nodes <= 0:
@@ -339,11 +369,11 @@ def run_flat_mc(handles, int root_player, actions, int rollouts=100, double seco
                 double temperature=10.0, weights=None, uint64_t seed=0):
     """Flat Monte Carlo: each of `actions` judged by paired rollouts. Returns (rollouts done,
     list of (action, rollouts, mean reward for root_player)), best first."""
-    cdef _Handles h = _Handles(handles)
+    cdef _Handles h = _Handles(handles, root_player)
     w = None if weights is None else np.ascontiguousarray(weights, dtype=np.float64)
     cdef Config cfg = make_config(h.vt, rollouts, seconds, 0.0, heuristic_rollout, rollout_depth,
                                   margin_weight, temperature, w, seed)
-    acts = np.ascontiguousarray(actions, dtype=np.intc)
+    acts = np.ascontiguousarray(h.check_actions(actions, "actions"), dtype=np.intc)
     totals = np.zeros(len(acts), dtype=np.float64)
     cdef int[::1] a = acts
     cdef double[::1] t = totals

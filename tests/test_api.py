@@ -17,7 +17,7 @@ import pytest
 import borabora_sim
 from borabora_sim import NUM_ACTIONS, IllegalActionError, State, StateFormatError, _engine, load_components, new_game
 
-from scenario import edited, names, set_decision
+from scenario import PHASE, edited, names, set_decision
 
 Raw = dict[str, Any]
 
@@ -126,7 +126,7 @@ MALFORMED: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
      "God cards"),
     ("duplicate_person_tile", lambda d: d["state"]["person_display"][0].__setitem__(
         1, d["state"]["person_display"][0][0]), "person tiles"),
-    ("empty_stack_mid_game", lambda d: bad_top(d["state"], "sp", 0), "decision stack"),
+    ("empty_stack_mid_game", lambda d: bad_top(d["state"], "sp", 0), "stack: the pending decisions"),
 ]
 
 
@@ -301,9 +301,9 @@ def test_observation_does_not_change_when_only_hidden_parts_change(midgame: Stat
 
 @pytest.mark.parametrize("player", [-1, 4])
 def test_observation_and_determinize_reject_unknown_seats(midgame: State, player: int) -> None:
-    with pytest.raises(ValueError, match=r"player must be in 0\.\.3"):
+    with pytest.raises(ValueError, match=r"player must be an integer in \[0, 3\]"):
         midgame.observation(player)
-    with pytest.raises(ValueError, match=r"player must be in 0\.\.3"):
+    with pytest.raises(ValueError, match=r"player must be an integer in \[0, 3\]"):
         midgame.determinize(player, 1)
 
 
@@ -333,6 +333,7 @@ def expansion_options(components: dict[str, Any] | None) -> list[str]:
         player["regions"] = 1 << c_se
         player["reg_huts"] -= 1
         raw["region_owner"][c_se] = 0
+        raw["phase"] = PHASE["A"]
         set_decision(raw, [("expand", 0, 4, 0)])
 
     return names(edited(state, settle))
