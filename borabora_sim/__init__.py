@@ -5,10 +5,17 @@
 >>> state.apply(state.legal_actions()[0])
 """
 
+from importlib.metadata import PackageNotFoundError, version
+
 from borabora_sim._engine import COMPILED, SOURCES, State, random_playouts
 from borabora_sim.components import ComponentError, Components, load_components
 from borabora_sim.errors import IllegalActionError, StateFormatError
 from borabora_sim.game import NUM_ACTIONS, BoraBora, new_game, rules_for
+
+try:
+    __version__ = version("borabora_sim")          # pyproject.toml's version, as installed
+except PackageNotFoundError:                        # a source tree on the path, never installed
+    __version__ = "0+unknown"
 
 __all__ = [
     "COMPILED",

@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import math
+import os
+import shlex
 import sys
 import time
 from collections.abc import Callable, Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn, TypeVar
 
+import borabora_sim
 from borabora_sim import _engine
+from borabora_sim.match import DEFAULT_PLAYERS
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 EXAMPLES = {
     "simulate": """examples:
@@ -36,10 +45,21 @@ EXAMPLES = {
 
 
 STUDIES = ("fishing", "priest")
+BENCH_SECONDS = 2.0         # the 1-worker run of `bench` must take this long for a meaningful speed-up
+T = TypeVar("T")
 
 
 class CommandError(Exception):
     """A problem with the command's input: printed as one line, exit status 2."""
+
+
+def checked(check: Callable[..., T], *args: object, **kwargs: object) -> T:
+    """Calls an argument check (a spec parser, a configuration check); its ValueError or TypeError becomes a
+    CommandError."""
+    try:
+        return check(*args, **kwargs)
+    except (ValueError, TypeError) as exc:
+        raise CommandError(str(exc)) from None
 
 
 class _Parser(argparse.ArgumentParser):
@@ -81,54 +101,78 @@ _positive_int = _int_in(1, 2**63, "a positive integer")
 _seed = _int_in(0, 2**64, "an integer in [0, 2**64)")
 
 
+def _positive_seconds(text: str) -> float:
+    """An argparse type: a positive finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text!r}")
+    return value
+
+
 # =============================================================================
 # Commands
 # =============================================================================
-def _read_summary(directory: str):  # -> pandas.DataFrame (pandas is imported lazily)
-    import pyarrow.parquet as pq
-
-    from borabora_sim.report import summary_columns
-    from borabora_sim.simulate import RunDirectory
-
-    run = RunDirectory(directory)
-    first = next(iter(sorted((run.path / "players").glob("chunk-*.parquet"))), None)
-    return run.read(columns=None if first is None else summary_columns(pq.read_schema(first).names))
-
-
 def cmd_simulate(args: argparse.Namespace) -> None:
-    from borabora_sim.report import format_summary, plot_summary
-    from borabora_sim.simulate import BACKENDS, simulate
+    from borabora_sim.report import Summary, format_summary, plot_paths, plot_summary, run_summary
+    from borabora_sim.simulate import BACKENDS, RunDirectory, check_config, check_n_jobs, check_out_directory, simulate
 
+    specs = split_specs(args.players)
+    checked(check_n_jobs, args.jobs, "--jobs")
     if args.backend not in BACKENDS:
-        raise CommandError(f"--backend must be one of {', '.join(BACKENDS)}")
+        raise CommandError(f"--backend must be one of {', '.join(BACKENDS)}, got {args.backend!r}")
+    if args.scheduler is not None and args.backend != "dask":
+        raise CommandError("--scheduler is the address of a Dask scheduler: it needs --backend dask")
+    if args.connect_timeout is not None and args.scheduler is None:
+        raise CommandError("--connect-timeout is the time allowed to reach --scheduler: give --scheduler too")
+    if args.resume and args.out is None:
+        raise CommandError("--resume needs --out, the directory of the run to finish")
+    if args.out is not None:
+        checked(check_out_directory, args.out, "--out")
+    if args.plot is not None:
+        checked(plot_paths, args.plot, "--plot")
+    checked(check_config, args.games, specs, args.seed, args.jobs, args.backend, args.chunk_size)
+
+    summary: Summary | None = None          # without --out: added up chunk by chunk, as they finish
+
+    def add_chunk(rows: pa.Table) -> None:
+        nonlocal summary
+        part = Summary.of(rows.to_pandas())
+        summary = part if summary is None else summary + part
+
+    timeout = {} if args.connect_timeout is None else {"connect_timeout": args.connect_timeout}
     start = time.perf_counter()
-    frame = simulate(args.games, split_specs(args.players), seed=args.seed, n_jobs=args.jobs, backend=args.backend,
-                     out=args.out, resume=args.resume, chunk_size=args.chunk_size, scheduler=args.scheduler,
-                     progress=None if not args.quiet else False, load=args.out is None)
+    simulate(args.games, specs, seed=args.seed, n_jobs=args.jobs, backend=args.backend, out=args.out,
+             resume=args.resume, chunk_size=args.chunk_size, scheduler=args.scheduler,
+             progress=None if not args.quiet else False, load=False, on_chunk=None if args.out else add_chunk,
+             **timeout)
     seconds = time.perf_counter() - start
-    if frame is None:           # streamed to --out: read back only what the summary needs
-        frame = _read_summary(args.out)
     if args.out:
+        summary = run_summary(RunDirectory(args.out))
         print(f"results in {args.out} (players/ and games/ Parquet chunks)")
-    print(format_summary(frame, seconds=None if args.resume else seconds))
+    print(format_summary(summary, seconds=None if args.resume else seconds))
     if args.plot:
-        print("plots written to " + ", ".join(plot_summary(frame, args.plot)))
+        print("plots written to " + ", ".join(plot_summary(summary, args.plot)))
 
 
 def cmd_report(args: argparse.Namespace) -> None:
-    from borabora_sim.report import format_summary, plot_summary
+    from borabora_sim.report import format_summary, plot_paths, plot_summary, run_summary
     from borabora_sim.simulate import RunDirectory
 
+    if args.plot is not None:
+        checked(plot_paths, args.plot, "--plot")
     directory = RunDirectory(args.directory)
     config = directory.read_manifest()
     if config is None:
         raise CommandError(f"{args.directory} holds no simulation run (no manifest.json)")
-    frame = _read_summary(args.directory)
-    done = frame["game_id"].nunique()
-    print(f"run: {done:,} of {config.games:,} games, players {', '.join(config.players)}, seed {config.seed}")
-    print(format_summary(frame))
+    summary = run_summary(directory)
+    print(f"run: {summary.games:,} of {config.games:,} games, players {', '.join(config.players)}, "
+          f"seed {config.seed}")
+    print(format_summary(summary))
     if args.plot:
-        print("plots written to " + ", ".join(plot_summary(frame, args.plot)))
+        print("plots written to " + ", ".join(plot_summary(summary, args.plot)))
 
 
 def _human_chooser(seat: int, read: Callable[[str], str], write: Callable[[str], None]) -> Callable:
@@ -170,7 +214,7 @@ def cmd_play(args: argparse.Namespace, read: Callable[[str], str] | None = None,
         if spec == "human":
             players.append(_human_chooser(seat, read, write))
         else:
-            players.append(make_player(spec, seed + seat + 1).choose)
+            players.append(checked(make_player, spec, seed + seat + 1).choose)
     state = new_game(players=len(specs), seed=seed)
     write(f"game seed {seed}; seats: " + ", ".join(f"{s}: {spec}" for s, spec in enumerate(specs)))
     try:
@@ -189,9 +233,15 @@ def cmd_play(args: argparse.Namespace, read: Callable[[str], str] | None = None,
 
 
 def cmd_replay(args: argparse.Namespace) -> None:
+    from borabora_sim.players import make_player
     from borabora_sim.simulate import RunDirectory, replay, seat_specs
 
-    if args.run:
+    by_seed = args.seed is not None or args.players is not None
+    if args.run is not None and by_seed:
+        raise CommandError("give --run and --game, or --seed and --players, not both")
+    if args.game is not None and args.run is None:
+        raise CommandError("--game is a game id of --run: give --run too")
+    if args.run is not None:
         config = RunDirectory(args.run).read_manifest()
         if config is None:
             raise CommandError(f"{args.run} holds no simulation run (no manifest.json)")
@@ -203,12 +253,19 @@ def cmd_replay(args: argparse.Namespace) -> None:
         if args.seed is None or args.players is None:
             raise CommandError("give --seed and --players, or --run and --game")
         seed, specs, components = args.seed, split_specs(args.players), None
+    for spec in specs:
+        checked(make_player, spec)
     print("\n".join(replay(seed, specs, components)))
 
 
 def cmd_analyze(args: argparse.Namespace) -> None:
     from importlib import import_module
 
+    from borabora_sim.simulate import check_n_jobs, check_out_directory
+
+    if args.jobs is not None:
+        checked(check_n_jobs, args.jobs, "--jobs")
+    checked(check_out_directory, args.out, "--out")
     module = import_module(f"borabora_sim.studies.{args.study}")
     overrides = {} if args.jobs is None else {"jobs": args.jobs}
     if args.seed is not None:
@@ -222,6 +279,8 @@ def cmd_bench(args: argparse.Namespace) -> None:
     from borabora_sim.game import new_game, rules_for
     from borabora_sim.simulate import simulate
 
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0      # before this command adds to it
+    cores = os.cpu_count() or 1
     rules = rules_for()
     _engine.random_playouts(rules, 200, 4, 0)
     rows = []
@@ -241,6 +300,7 @@ def cmd_bench(args: argparse.Namespace) -> None:
         steps += 1
     rows.append(("Python-driven stepping (legal_actions + apply)",
                  f"{(time.perf_counter() - start) / steps * 1e6:.2f} us/step", ""))
+    simulate(4, ["random"] * 4, n_jobs=2, progress=False, chunk_size=1)     # starts the 2 worker processes
     timings = {}
     for jobs in (1, 2):
         start = time.perf_counter()
@@ -253,6 +313,16 @@ def cmd_bench(args: argparse.Namespace) -> None:
     width = max(len(r[0]) for r in rows)
     for name, value, note in rows:
         print(f"{name:<{width}}  {value:>16}  {note}")
+    warnings = []
+    if timings[1] < BENCH_SECONDS:
+        enough = math.ceil(args.games * BENCH_SECONDS / timings[1] / 1000) * 1000
+        warnings.append(f"the speed-up figure means little: 1 worker took {timings[1]:.2f} s, too short to time; "
+                        f"use --games {enough} or more")
+    if cores < 2 or load > cores - 1.5:
+        warnings.append(f"the speed-up figure means little: the machine was busy (load average {load:.1f} on "
+                        f"{cores} cores), so a second worker may have had no core of its own")
+    for warning in warnings:
+        print(f"borabora bench: warning: {warning}", file=sys.stderr)
 
 
 # =============================================================================
@@ -260,6 +330,7 @@ def cmd_bench(args: argparse.Namespace) -> None:
 # =============================================================================
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="borabora", description="Simulate, analyse and play Bora Bora.")
+    parser.add_argument("--version", action="version", version=f"borabora {borabora_sim.__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def sub(name: str, help_text: str) -> argparse.ArgumentParser:
@@ -270,7 +341,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sim = sub("simulate", "play many games in parallel and print a summary")
     sim.add_argument("--games", type=_positive_int, default=1000, help="number of games (default 1000)")
-    sim.add_argument("--players", default="heuristic,heuristic:fishing=never,random,random",
+    sim.add_argument("--players", default=",".join(DEFAULT_PLAYERS),
                      help="player specs, one per seat, comma-separated (default: %(default)s)")
     sim.add_argument("--jobs", type=int, default=-1, help="worker processes (-1: all cores; default -1)")
     sim.add_argument("--seed", type=_seed, default=0, help="master seed (default 0)")
@@ -278,14 +349,16 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--resume", action="store_true", help="finish an interrupted run in --out")
     sim.add_argument("--backend", default="loky", help="loky (default), multiprocessing, threading, sequential, dask")
     sim.add_argument("--scheduler", help="Dask scheduler address (with --backend dask; default: a local cluster)")
+    sim.add_argument("--connect-timeout", type=_positive_seconds, metavar="SECONDS",
+                     help="seconds allowed to reach --scheduler (default 10)")
     sim.add_argument("--chunk-size", type=_positive_int, help="games per chunk (default from the players)")
-    sim.add_argument("--plot", help="also write a summary plot (PNG)")
+    sim.add_argument("--plot", help="also write the summary plots (.png, .svg or .pdf)")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(handler=cmd_simulate)
 
     rep = sub("report", "summary tables (and a plot) of a simulation result")
     rep.add_argument("directory", help="a --out directory of borabora simulate")
-    rep.add_argument("--plot", help="write a summary plot (PNG)")
+    rep.add_argument("--plot", help="write the summary plots (.png, .svg or .pdf)")
     rep.set_defaults(handler=cmd_report)
 
     play = sub("play", "play in the terminal against the AI")
@@ -316,25 +389,51 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def _interrupted(args: argparse.Namespace, argv: list[str]) -> str:
+    """The line printed after Ctrl-C: for a simulation, what was saved and the command that finishes it."""
+    if args.command != "simulate":
+        return "interrupted"
+    if args.out is None:
+        return "interrupted; nothing was saved (with --out DIR an interrupted run can be finished with --resume)"
+    from borabora_sim.simulate import RunDirectory
+
+    run = RunDirectory(args.out)
+    config, done = run.read_manifest(), run.done_chunks()
+    saved = 0 if config is None else sum(end - start for index, start, end in config.chunks() if index in done)
+    command = shlex.join(["borabora", *argv, *([] if args.resume else ["--resume"])])
+    return f"interrupted; {saved:,} of {args.games:,} games are saved in {args.out}; to finish the run: {command}"
+
+
+def _run(argv: list[str]) -> int:
     parser = build_parser()
     try:
         args, unknown = parser.parse_known_args(argv)
         if unknown:
             args.command_parser.error(f"unrecognized arguments: {' '.join(unknown)}")
-    except SystemExit as exc:           # --help (0), or a usage error already printed (2)
+    except SystemExit as exc:           # --help, --version (0), or a usage error already printed (2)
         return exc.code if isinstance(exc.code, int) else 2
     try:
         args.handler(args)
-    except (CommandError, ValueError, FileExistsError, FileNotFoundError, ImportError) as exc:
-        print(f"borabora {args.command}: error: {exc}", file=sys.stderr)
+    except BrokenPipeError:
+        raise
+    except (CommandError, ValueError, OSError, ImportError) as exc:
+        message = " ".join(str(exc).splitlines()) or type(exc).__name__
+        print(f"borabora {args.command}: error: {message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"borabora {args.command}: interrupted", file=sys.stderr)
+        print(f"borabora {args.command}: {_interrupted(args, argv)}", file=sys.stderr)
         return 130
     return 0
 
 
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _run(sys.argv[1:] if argv is None else [str(a) for a in argv])
+    except BrokenPipeError:             # the reader went away (`borabora ... | head`): stop without a word
+        with contextlib.suppress(OSError, ValueError):      # ValueError: a stdout without a file descriptor
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())     # no second error at exit
+        return 141                      # 128 + SIGPIPE, as for a program the pipe ended
+
+
 if __name__ == "__main__":
     sys.exit(main())
-

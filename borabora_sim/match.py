@@ -10,6 +10,10 @@ from borabora_sim.game import BoraBora
 from borabora_sim.players import Player
 from borabora_sim.protocol import Game, GameState
 
+# The players of `borabora simulate` and `simulate()` when none are named: quick to play, and the heuristic
+# with and without fishing side by side.
+DEFAULT_PLAYERS: tuple[str, ...] = ("heuristic", "heuristic:fishing=never", "random", "random")
+
 
 @dataclass
 class GameRecord:

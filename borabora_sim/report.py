@@ -1,55 +1,175 @@
-"""Summary tables of a simulation result (the `borabora report` and `simulate` printouts)."""
+"""Summary tables of a simulation result (the `borabora report` and `simulate` printouts).
+
+The summary is built from additive totals (`Summary`), one per chunk of player rows, so that a run of any size
+is summarised with memory for one chunk: counts and sums per spec and per start position, and a histogram of
+game lengths (exact quantiles, decisions being integers).
+"""
 
 from __future__ import annotations
 
+import os
+from dataclasses import dataclass
+from functools import reduce
+from operator import add
+from pathlib import Path
+
+import numpy as np
 import pandas as pd
 
-from borabora_sim.stats import vp_by_source, win_rate
+from borabora_sim import stats
+from borabora_sim.simulate import SOURCES, RunDirectory
+
+SUMMARY_COLUMNS = ("seat", "n_players", "start_position", "spec", "vp", "win", "tied_first", "decisions",
+                   *(f"vp_{source}" for source in SOURCES))
+PLOT_FORMATS = ("png", "svg", "pdf")
+_TOTALS = ["rows", "wins", "tied_first", "vp", "baseline"]       # baseline: the sum of 1/n_players
 
 
-def game_lengths(players: pd.DataFrame) -> pd.Series:
-    per_game = players.groupby("game_id")["decisions"].first()
-    return per_game.describe(percentiles=[0.05, 0.5, 0.95])
+@dataclass(frozen=True)
+class Summary:
+    """Totals behind the printed summary; `Summary.of(rows) + Summary.of(more_rows)` is the summary of both."""
+
+    by_spec: pd.DataFrame       # per spec: _TOTALS and the sum of each vp_<source>
+    by_start: pd.DataFrame      # per start position: _TOTALS
+    decisions: np.ndarray       # decisions[k]: the number of games with k decisions
+
+    @classmethod
+    def of(cls, players: pd.DataFrame) -> Summary:
+        """The totals of some player rows (whole games)."""
+        totals = pd.DataFrame({"rows": 1, "wins": players["win"], "tied_first": players["tied_first"],
+                               "vp": players["vp"], "baseline": 1.0 / players["n_players"]}).astype(
+            {"rows": np.int64, "wins": np.int64, "tied_first": np.int64, "vp": np.int64})
+        sources = players[[f"vp_{source}" for source in SOURCES]].astype(np.int64)
+        spec = players["spec"].astype(str).to_numpy()
+        return cls(by_spec=pd.concat([totals, sources], axis=1).groupby(spec).sum().rename_axis("spec"),
+                   by_start=totals.groupby(players["start_position"].to_numpy()).sum().rename_axis("start_position"),
+                   decisions=np.bincount(players.loc[players["seat"] == 0, "decisions"].to_numpy()))
+
+    def __add__(self, other: Summary) -> Summary:
+        lengths = np.zeros(max(len(self.decisions), len(other.decisions)), dtype=np.int64)
+        lengths[:len(self.decisions)] += self.decisions
+        lengths[:len(other.decisions)] += other.decisions
+        return Summary(self.by_spec.add(other.by_spec, fill_value=0), self.by_start.add(other.by_start, fill_value=0),
+                       lengths)
+
+    @property
+    def games(self) -> int:
+        return int(self.decisions.sum())
+
+    def win_rates(self, by: str = "spec") -> pd.DataFrame:
+        """Per spec (or start position): rows, wins, win_rate with its Wilson 95% interval, the 1/N baseline,
+        rows tied for first, mean VP."""
+        totals = (self.by_spec if by == "spec" else self.by_start)[_TOTALS].sort_index()
+        rows = totals["rows"].astype(np.int64)
+        low, high = zip(*(stats.wilson_interval(int(w), int(n)) for w, n in zip(totals["wins"], rows, strict=True)),
+                        strict=True)
+        return pd.DataFrame({"rows": rows, "wins": totals["wins"].astype(np.int64),
+                             "win_rate": totals["wins"] / rows, "ci_low": low, "ci_high": high,
+                             "baseline": totals["baseline"] / rows,
+                             "tied_first": totals["tied_first"].astype(np.int64),
+                             "mean_vp": totals["vp"] / rows}, index=totals.index)
+
+    def vp_by_source(self) -> pd.DataFrame:
+        """Mean VP per source (columns) per spec (rows); sources never scored are left out."""
+        table = self.by_spec[[f"vp_{source}" for source in SOURCES]].div(self.by_spec["rows"], axis=0).sort_index()
+        table.columns = list(SOURCES)
+        return table.loc[:, (table != 0).any(axis=0)]
+
+    def decisions_quantile(self, q: float) -> float:
+        """The q-quantile of decisions per game, interpolated linearly as numpy and pandas do."""
+        cumulative = np.cumsum(self.decisions)
+        position = q * (cumulative[-1] - 1)
+        below = int(position)
+        low = int(np.searchsorted(cumulative, below, side="right"))
+        high = int(np.searchsorted(cumulative, min(below + 1, cumulative[-1] - 1), side="right"))
+        return low + (position - below) * (high - low)
 
 
-SUMMARY_COLUMNS = ("game_id", "seat", "n_players", "start_position", "spec", "vp", "win", "tied_first", "decisions")
+def run_summary(directory: RunDirectory) -> Summary:
+    """The summary of a run directory (also of an unfinished one), read one file at a time."""
+    return reduce(add, (Summary.of(table.to_pandas()) for table in directory.tables("players", SUMMARY_COLUMNS)))
 
 
-def summary_columns(all_columns: list[str]) -> list[str]:
-    """The columns format_summary and plot_summary need (VP by source included, behaviour counters not)."""
-    return [c for c in all_columns if c in SUMMARY_COLUMNS or c.startswith("vp_")]
+def speed(games: int, seconds: float) -> str:
+    """'1,234 games/s', or '3.2 s/game' for runs slower than a game per second."""
+    rate = games / seconds if seconds > 0 else float("inf")
+    return f"{rate:,.0f} games/s" if rate >= 1 else f"{seconds / games:,.1f} s/game"
 
 
-def format_summary(players: pd.DataFrame, seconds: float | None = None) -> str:
-    """The printed summary: speed, win rate by spec and by turn-order position, VP by source, game length."""
-    games = players["game_id"].nunique()
-    lines = []
-    if seconds is not None:
-        lines.append(f"{games:,} games in {seconds:.2f} s ({games / seconds:,.0f} games/s)")
-    else:
-        lines.append(f"{games:,} games")
+def format_summary(summary: Summary | pd.DataFrame, seconds: float | None = None) -> str:
+    """The printed summary (of a Summary or of player rows): speed, win rate by spec and by turn-order
+    position, VP by source, game length."""
+    if isinstance(summary, pd.DataFrame):
+        summary = Summary.of(summary)
+    games = summary.games
+    lines = [f"{games:,} games" + ("" if seconds is None else f" in {seconds:.2f} s ({speed(games, seconds)})")]
     pct = {"win_rate": "{:.1%}".format, "ci_low": "{:.1%}".format, "ci_high": "{:.1%}".format,
            "baseline": "{:.1%}".format, "mean_vp": "{:.1f}".format}
-    shown = ["rows", "wins", "win_rate", "ci_low", "ci_high", "baseline", "tied_first", "mean_vp"]
     lines += ["", "win rate by player (Wilson 95% interval; tied_first: rows that shared the top score):",
-              win_rate(players)[shown].to_string(formatters=pct)]
+              summary.win_rates().to_string(formatters=pct)]
     lines += ["", "win rate by start position (0 = first in round 1):",
-              win_rate(players, "start_position")[shown].to_string(formatters=pct)]
-    lines += ["", "mean VP by source:", vp_by_source(players).round(2).T.to_string()]
-    lengths = game_lengths(players)
-    lines += ["", f"decisions per game: mean {lengths['mean']:.0f}, 5% {lengths['5%']:.0f}, "
-                  f"median {lengths['50%']:.0f}, 95% {lengths['95%']:.0f}"]
+              summary.win_rates("start_position").to_string(formatters=pct)]
+    lines += ["", "mean VP by source:", summary.vp_by_source().round(2).T.to_string()]
+    mean = float(np.arange(len(summary.decisions)) @ summary.decisions) / games
+    lines += ["", f"decisions per game: mean {mean:.0f}, 5% {summary.decisions_quantile(0.05):.0f}, "
+                  f"median {summary.decisions_quantile(0.5):.0f}, 95% {summary.decisions_quantile(0.95):.0f}"]
     return "\n".join(lines)
 
 
-def plot_summary(players: pd.DataFrame, path: str) -> list[str]:
-    """Writes the win-rate plot to `path` and the VP-by-source plot beside it; returns both paths."""
-    from pathlib import Path
-
-    from borabora_sim.plots import plot_vp_sources, plot_win_rates
-
+def plot_paths(path: str | os.PathLike[str], name: str = "plot") -> tuple[Path, Path]:
+    """The two files of a summary plot (win rates at `path`, VP by source beside it as <stem>_sources), or a
+    ValueError saying why they cannot be written: checked before a run starts."""
     target = Path(path)
-    sources = target.with_name(f"{target.stem}_sources{target.suffix or '.png'}")
-    plot_win_rates(players).savefig(target, dpi=120)
-    plot_vp_sources(players).savefig(sources, dpi=120)
+    if target.suffix.lower().removeprefix(".") not in PLOT_FORMATS:
+        endings = ", ".join(f".{ending}" for ending in PLOT_FORMATS[:-1]) + f" or .{PLOT_FORMATS[-1]}"
+        raise ValueError(f"{name} must be a file name ending in {endings}, got {os.fspath(path)!r}")
+    folder = target.parent
+    if not folder.is_dir():
+        raise ValueError(f"{name} {target}: the folder {folder} does not exist")
+    sources = target.with_name(f"{target.stem}_sources{target.suffix}")
+    for file in (target, sources):
+        if file.is_dir():
+            raise ValueError(f"{name} {target}: {file} is a directory")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ValueError(f"{name} {target}: no permission to write in {folder}")
+    return target, sources
+
+
+def plot_summary(summary: Summary | pd.DataFrame, path: str | os.PathLike[str]) -> list[str]:
+    """Writes the win rates by spec (Wilson 95% whiskers, dashed 1/N baselines) to `path` and the mean VP by
+    source beside it; returns both paths."""
+    from matplotlib import colormaps
+
+    from borabora_sim.plots import new_figure
+
+    if isinstance(summary, pd.DataFrame):
+        summary = Summary.of(summary)
+    target, sources = plot_paths(path)
+    rates = summary.win_rates()
+    fig = new_figure(8, 1.2 + 0.45 * len(rates))
+    ax = fig.subplots()
+    y = np.arange(len(rates))
+    rate = rates["win_rate"].to_numpy()
+    ax.barh(y, rate, xerr=np.clip([rate - rates["ci_low"], rates["ci_high"] - rate], 0, None), color="tab:blue",
+            capsize=4)
+    ax.vlines(rates["baseline"], y - 0.45, y + 0.45, colors="grey", linestyles="--")
+    ax.set_yticks(y, rates.index)
+    ax.invert_yaxis()
+    ax.set_xlabel("win rate (Wilson 95% interval; dashed: 1/N baseline)")
+    ax.set_xlim(0, min(1.0, float(rates["ci_high"].max()) * 1.25 + 0.02))
+    fig.savefig(target, dpi=120)
+
+    table = summary.vp_by_source()
+    fig = new_figure(9, 1.5 + 0.5 * len(table))
+    ax = fig.subplots()
+    left = np.zeros(len(table))
+    palette = colormaps["tab20"]
+    for k, source in enumerate(table.columns):
+        ax.barh(np.arange(len(table)), table[source], left=left, label=source, color=palette(k % palette.N))
+        left += table[source].to_numpy()
+    ax.set_yticks(np.arange(len(table)), table.index)
+    ax.invert_yaxis()
+    ax.set_xlabel("mean VP")
+    ax.legend(fontsize=7, ncol=2, loc="lower right", title="source", title_fontsize=7)
+    fig.savefig(sources, dpi=120)
     return [str(target), str(sources)]

@@ -4,16 +4,22 @@ A run is a pure function of its configuration: game i uses the seed `derive_seed
 rotation, seat s plays `players[(s + i) % n]`. Chunks of games run on joblib workers (loky processes by
 default, or a Dask cluster) and come back in any order; each is written as its own Parquet file, atomically,
 so an interrupted run resumes without losing or repeating a chunk, and the tables are identical whatever the
-number of workers or the backend.
+number of workers or the backend. Small chunks (slow players) are merged into files of about `FILE_GAMES`
+games once all of them are written, and every file carries its run's fingerprint, so that a file from another
+run is refused.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
 import os
 import sys
+import threading
 import time
-from collections.abc import Iterator, Sequence
+import warnings
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -24,15 +30,16 @@ import pyarrow.parquet as pq
 
 from borabora_sim import _engine
 from borabora_sim.game import PLAYER_COUNTS, BoraBora, check_players, check_seed, rules_for
-from borabora_sim.match import play_game
+from borabora_sim.match import DEFAULT_PLAYERS, play_game
 from borabora_sim.players import make_player, split_spec
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 SOURCES: tuple[str, ...] = tuple(_engine.SOURCES)
 COUNTERS: tuple[str, ...] = tuple(name for name in _engine.COUNTER_NAMES if name != "start_position")
 BACKENDS = ("loky", "multiprocessing", "threading", "sequential", "dask")
-DEFAULT_PLAYERS = ("mcts:iterations=500", "heuristic", "heuristic:fishing=never", "random")
 MANIFEST = "manifest.json"
+FILE_GAMES = 5000               # chunks smaller than this are merged into files of about this many games
+DASK_CONNECT_TIMEOUT = 10.0     # seconds to reach a Dask scheduler before giving up
 
 
 @dataclass(frozen=True)
@@ -52,10 +59,57 @@ class RunConfig:
     def n_players(self) -> int:
         return len(self.players)
 
+    @property
+    def fingerprint(self) -> str:
+        """A hash of the configuration, written into every file of the run: a file of another run is refused."""
+        return hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()[:16]
+
     def chunks(self) -> list[tuple[int, int, int]]:
         """(chunk index, first game, end game) for every chunk."""
         return [(k, start, min(start + self.chunk_size, self.games))
                 for k, start in enumerate(range(0, self.games, self.chunk_size))]
+
+    def merge_group(self, index: int) -> range:
+        """The chunks whose files are merged into one file together with chunk `index` (see FILE_GAMES)."""
+        per_file = max(1, FILE_GAMES // self.chunk_size)
+        first = index - index % per_file
+        return range(first, min(first + per_file, -(-self.games // self.chunk_size)))
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# What each manifest key holds: (description for messages, check). The keys are RunConfig's fields.
+_MANIFEST_FIELDS: dict[str, tuple[str, Callable[[object], bool]]] = {
+    "games": ("a positive integer", lambda v: _is_int(v) and v > 0),
+    "players": ("a list of 2, 3 or 4 player specs",
+                lambda v: isinstance(v, list) and len(v) in PLAYER_COUNTS and all(isinstance(s, str) for s in v)),
+    "seed": ("an integer in [0, 2**64)", lambda v: _is_int(v) and 0 <= v < 2**64),
+    "rotate_seats": ("true or false", lambda v: isinstance(v, bool)),
+    "chunk_size": ("a positive integer", lambda v: _is_int(v) and v > 0),
+    "components": ("a component file path or null", lambda v: v is None or isinstance(v, str)),
+    "components_fingerprint": ("a string", lambda v: isinstance(v, str)),
+    "schema_version": (f"{SCHEMA_VERSION} (runs written by this version of borabora_sim)",
+                       lambda v: v == SCHEMA_VERSION),
+}
+
+
+def config_from_manifest(data: object, source: str) -> RunConfig:
+    """The RunConfig in a manifest's JSON, or a ValueError naming what is wrong and what a manifest holds."""
+    keys = ", ".join(_MANIFEST_FIELDS)
+    if not isinstance(data, dict):
+        raise ValueError(f"{source} must hold a JSON object with the keys {keys}, got a {type(data).__name__}")
+    unknown = [key for key in data if key not in _MANIFEST_FIELDS]
+    missing = [key for key in _MANIFEST_FIELDS if key not in data]
+    if unknown or missing:
+        problem = "; ".join(filter(None, [unknown and f"unknown key {', '.join(map(repr, unknown))}",
+                                          missing and f"missing key {', '.join(map(repr, missing))}"]))
+        raise ValueError(f"{source}: {problem}; a manifest holds exactly {keys}")
+    for key, (allowed, check) in _MANIFEST_FIELDS.items():
+        if not check(data[key]):
+            raise ValueError(f"{source}: {key} must be {allowed}, got {data[key]!r}")
+    return RunConfig(**{**data, "players": tuple(data["players"])})
 
 
 def default_chunk_size(players: Sequence[str]) -> int:
@@ -80,7 +134,12 @@ def player_seed(game_seed: int, seat: int) -> int:
 # =============================================================================
 # Schema
 # =============================================================================
-def players_schema(specs: Sequence[str]) -> pa.Schema:
+def _metadata(specs: Sequence[str], run: str) -> dict[str, str]:
+    return {"specs": json.dumps(list(specs)), "run": run}
+
+
+def players_schema(specs: Sequence[str], run: str = "") -> pa.Schema:
+    """The player table's schema; its metadata holds the run's specs and fingerprint (`run`)."""
     fields = [
         ("game_id", pa.int64()), ("game_seed", pa.uint64()), ("n_players", pa.int8()), ("seat", pa.int8()),
         ("start_position", pa.int8()), ("spec", pa.dictionary(pa.int8(), pa.string())), ("vp", pa.int16()),
@@ -89,15 +148,15 @@ def players_schema(specs: Sequence[str]) -> pa.Schema:
     fields += [(f"vp_{name}", pa.int16()) for name in SOURCES]
     fields += [(name, pa.int16()) for name in COUNTERS]
     fields += [("decisions", pa.int32()), ("wall_time", pa.float32())]
-    return pa.schema(fields, metadata={"specs": json.dumps(list(specs))})
+    return pa.schema(fields, metadata=_metadata(specs, run))
 
 
-def games_schema(specs: Sequence[str]) -> pa.Schema:
+def games_schema(specs: Sequence[str], run: str = "") -> pa.Schema:
     return pa.schema([
         ("game_id", pa.int64()), ("game_seed", pa.uint64()), ("n_players", pa.int8()),
         ("decisions", pa.int32()), ("winner_seat", pa.int8()), ("winner_spec", pa.dictionary(pa.int8(), pa.string())),
         ("winner_vp", pa.int16()), ("margin", pa.int16()), ("tied_first", pa.bool_()), ("wall_time", pa.float32()),
-    ], metadata={"specs": json.dumps(list(specs))})
+    ], metadata=_metadata(specs, run))
 
 
 def spec_categories(specs: Sequence[str]) -> list[str]:
@@ -181,14 +240,14 @@ def run_chunk(config: RunConfig, start: int, end: int) -> tuple[pa.Table, pa.Tab
         columns[name] = counters[:, :, k].ravel()
     columns["decisions"] = np.repeat(a["decisions"].astype(np.int32), players)
     columns["wall_time"] = np.repeat(a["wall_time"].astype(np.float32), players)
-    player_rows = pa.table(columns, schema=players_schema(config.players))
+    player_rows = pa.table(columns, schema=players_schema(config.players, config.fingerprint))
     game_rows = pa.table({
         "game_id": game_ids, "game_seed": a["seeds"], "n_players": np.full(n, players, dtype=np.int8),
         "decisions": a["decisions"].astype(np.int32), "winner_seat": winner,
         "winner_spec": _spec_array([s[w] for s, w in zip(a["specs"], winner, strict=True)], config.players),
         "winner_vp": scores[rows, winner], "margin": margin, "tied_first": tied_first,
         "wall_time": a["wall_time"].astype(np.float32),
-    }, schema=games_schema(config.players))
+    }, schema=games_schema(config.players, config.fingerprint))
     return player_rows, game_rows
 
 
@@ -205,28 +264,53 @@ def _run_chunk_task(task: tuple[RunConfig, int, int, int]) -> tuple[int, int, pa
 # The run: scheduling, streaming, resuming
 # =============================================================================
 class RunDirectory:
-    """The Parquet dataset of a run: manifest.json, players/chunk-*.parquet, games/chunk-*.parquet."""
+    """The Parquet dataset of a run: manifest.json, players/chunk-*.parquet, games/chunk-*.parquet.
+
+    `chunk-0000003.parquet` holds chunk 3; `chunk-0000000-0001249.parquet` chunks 0 to 1249, merged."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
 
-    def chunk_file(self, table: str, index: int) -> Path:
-        return self.path / table / f"chunk-{index:07d}.parquet"
+    def chunk_file(self, table: str, first: int, last: int | None = None) -> Path:
+        name = f"chunk-{first:07d}" if last is None or last == first else f"chunk-{first:07d}-{last:07d}"
+        return self.path / table / f"{name}.parquet"
+
+    def files(self, table: str = "players") -> list[tuple[int, int, Path]]:
+        """The files of a table as (first chunk, last chunk, path) in game order. A one-chunk file that is
+        already part of a merged file (left by an interrupted merge) is skipped."""
+        folder = self.path / table
+        found = []
+        for path in folder.glob("chunk-*.parquet") if folder.is_dir() else ():
+            parts = path.stem.removeprefix("chunk-").split("-")
+            if len(parts) > 2 or not all(part.isdecimal() for part in parts):
+                raise ValueError(f"{path} is not a chunk file (they are named chunk-<first>[-<last>].parquet); "
+                                 f"move it out of {self.path}")
+            found.append((int(parts[0]), int(parts[-1]), path))
+        found.sort(key=lambda item: (item[0], -item[1]))        # a merged file before the files it holds
+        kept: list[tuple[int, int, Path]] = []
+        for first, last, path in found:
+            if not kept or last > kept[-1][1]:
+                kept.append((first, last, path))
+        return kept
 
     def done_chunks(self) -> set[int]:
-        """Chunks whose player file exists (it is renamed into place last)."""
-        folder = self.path / "players"
-        if not folder.is_dir():
-            return set()
-        return {int(p.stem.removeprefix("chunk-")) for p in folder.glob("chunk-*.parquet")}
+        """Chunks whose player rows are in place (a chunk's players file is renamed into place last)."""
+        return {k for first, last, _ in self.files("players") for k in range(first, last + 1)}
 
     def read_manifest(self) -> RunConfig | None:
+        """The run's configuration, or None where no run was started; a ValueError for a path that is a file
+        or a manifest that is not one."""
+        if self.path.exists() and not self.path.is_dir():
+            raise ValueError(f"{self.path} is a file, not a run directory (one holds {MANIFEST}, players/ and "
+                             "games/)")
+        manifest = self.path / MANIFEST
         try:
-            data = json.loads((self.path / MANIFEST).read_text())
+            data = json.loads(manifest.read_bytes())
         except FileNotFoundError:
             return None
-        data["players"] = tuple(data["players"])
-        return RunConfig(**data)
+        except ValueError as exc:
+            raise ValueError(f"{manifest} is not a JSON file: {exc}") from None
+        return config_from_manifest(data, str(manifest))
 
     def start(self, config: RunConfig, resume: bool) -> set[int]:
         """Prepares the directory; returns the chunks already done (resume) or refuses to overwrite."""
@@ -241,7 +325,13 @@ class RunDirectory:
                                         for key in old if old[key] != new[key])
                 raise ValueError(f"{self.path} holds a different run ({differences}); resume it with the same "
                                  "settings, or choose a new directory")
+            for table in ("games", "players"):
+                for _, _, path in self.files(table):
+                    self._check_file(path, pq.read_schema(path).metadata, config.fingerprint)
+            self._remove_merged()
             return self.done_chunks()
+        if self.files("players") or self.files("games"):
+            raise FileExistsError(f"{self.path} holds chunk files but no {MANIFEST}; choose a new directory")
         (self.path / "players").mkdir(parents=True, exist_ok=True)
         (self.path / "games").mkdir(parents=True, exist_ok=True)
         temporary = self.path / f".{MANIFEST}.tmp"
@@ -249,63 +339,132 @@ class RunDirectory:
         os.replace(temporary, self.path / MANIFEST)
         return set()
 
-    def write_chunk(self, index: int, players: pa.Table, games: pa.Table) -> None:
-        """Writes both files of a chunk under hidden names, then renames them (players last)."""
-        for name, table in (("games", games), ("players", players)):
-            final = self.chunk_file(name, index)
-            temporary = final.with_name(f".{final.name}.tmp")
-            pq.write_table(table, temporary)
-            os.replace(temporary, final)
+    def _check_file(self, path: Path, metadata: dict[bytes, bytes] | None, fingerprint: str) -> None:
+        found = (metadata or {}).get(b"run", b"").decode()
+        if found != fingerprint:
+            raise ValueError(f"{path} belongs to another run (its run fingerprint is {found or 'missing'}, this "
+                             f"run's {fingerprint}); move it out of {self.path}")
 
-    def read(self, table: str = "players", columns: Sequence[str] | None = None) -> pd.DataFrame:
-        files = sorted((self.path / table).glob("chunk-*.parquet"))
+    @staticmethod
+    def _write(table: pa.Table, final: Path) -> None:
+        """Writes under a hidden name, then renames into place: readers never see half a file."""
+        temporary = final.with_name(f".{final.name}.tmp")
+        pq.write_table(table, temporary)
+        os.replace(temporary, final)
+
+    def write_chunk(self, index: int, players: pa.Table, games: pa.Table) -> None:
+        """Writes both files of a chunk (players last: the chunk is done once that file is in place)."""
+        self._write(games, self.chunk_file("games", index))
+        self._write(players, self.chunk_file("players", index))
+
+    def merge(self, chunks: range) -> None:
+        """Merges the one-chunk files of `chunks` into one file per table, then removes them. Killed halfway,
+        it leaves files that readers skip and a resume removes."""
+        for table in ("games", "players"):
+            parts = [pq.read_table(self.chunk_file(table, k)) for k in chunks]
+            self._write(pa.concat_tables(parts), self.chunk_file(table, chunks[0], chunks[-1]))
+        self._remove_merged()
+
+    def _remove_merged(self) -> None:
+        for table in ("games", "players"):
+            kept = {path for _, _, path in self.files(table)}
+            for path in (self.path / table).glob("chunk-*.parquet"):
+                if path not in kept:
+                    path.unlink()
+
+    def tables(self, table: str = "players", columns: Sequence[str] | None = None) -> Iterator[pa.Table]:
+        """The files of `table` one at a time, in game order, each checked to belong to this run: memory for
+        one file whatever the size of the run."""
+        config = self.read_manifest()
+        if config is None:
+            raise FileNotFoundError(f"{self.path} holds no simulation run (no {MANIFEST})")
+        files = self.files(table)
         if not files:
             raise FileNotFoundError(f"no {table} chunks in {self.path}")
+        for _, _, path in files:
+            data = pq.read_table(path, columns=None if columns is None else list(columns))
+            self._check_file(path, data.schema.metadata, config.fingerprint)
+            yield data
+
+    def read(self, table: str = "players", columns: Sequence[str] | None = None) -> pd.DataFrame:
         keys = ["game_id", "seat"] if table == "players" else ["game_id"]
         wanted = None if columns is None else list(dict.fromkeys([*keys, *columns]))     # the sort keys too
-        frame = pa.concat_tables([pq.read_table(f, columns=wanted) for f in files]).to_pandas()
+        frame = pa.concat_tables(list(self.tables(table, wanted))).to_pandas()
         frame = frame.sort_values(keys, ignore_index=True)
         return frame if columns is None else frame[list(columns)]
 
 
+def _exit_with_parent(parent: int) -> None:
+    """Worker initializer: ends the worker soon after the process that started it is gone, even when that
+    process was killed with SIGKILL (idle loky workers would otherwise wait minutes for work)."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
 def _parallel_chunks(config: RunConfig, todo: list[tuple[int, int, int]], n_jobs: int, backend: str,
-                     scheduler: str | None) -> Iterator[tuple[int, int, pa.Table, pa.Table]]:
-    if backend == "sequential" or (n_jobs == 1 and backend != "dask"):
+                     client) -> Iterator[tuple[int, int, pa.Table, pa.Table]]:
+    """Plays the chunks `todo` and yields them as they finish; `client`: a Dask client (backend dask), or None
+    to start a local cluster."""
+    from joblib import Parallel, delayed, effective_n_jobs, parallel_config
+
+    if not todo:
+        return
+    workers = min(effective_n_jobs(n_jobs), len(todo))      # never more workers than chunks
+    if backend == "sequential" or (workers <= 1 and backend != "dask"):
         for index, start, end in todo:
             yield _run_chunk_job(config, index, start, end)
         return
-    from joblib import Parallel, delayed, effective_n_jobs, parallel_config
-
+    watch = {"initializer": _exit_with_parent, "initargs": (os.getpid(),)}
     if backend == "multiprocessing":        # joblib's multiprocessing backend cannot stream results as they finish
         import multiprocessing
 
-        with multiprocessing.Pool(effective_n_jobs(n_jobs)) as pool:
+        with multiprocessing.Pool(workers, **watch) as pool:
             yield from pool.imap_unordered(_run_chunk_task, [(config, *chunk) for chunk in todo])
         return
     jobs = (delayed(_run_chunk_job)(config, index, start, end) for index, start, end in todo)
     if backend != "dask":
-        yield from Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered")(jobs)
+        with parallel_config(backend=backend, **(watch if backend == "loky" else {})):
+            parallel = Parallel(n_jobs=workers, return_as="generator_unordered")
+        with warnings.catch_warnings():     # an interrupted run cancels chunks: resume replays them
+            warnings.filterwarnings("ignore", "[0-9]+ tasks which were still being processed", UserWarning)
+            yield from parallel(jobs)
         return
-    client = _dask_client(scheduler, n_jobs)
+    cluster = None
+    if client is None:                      # a local cluster, closed at the end; a user's scheduler stays up
+        from dask.distributed import Client, LocalCluster
+
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+        client = Client(cluster)
     try:
         with parallel_config(backend="dask"):
-            yield from Parallel(n_jobs=n_jobs, return_as="generator_unordered")(jobs)
+            parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
+        yield from parallel(jobs)
     finally:
-        cluster = client.cluster if scheduler is None else None    # a cluster we started; never a user's
-        client.close()
         if cluster is not None:
+            client.close()
             cluster.close()
 
 
-def _dask_client(scheduler: str | None, n_jobs: int):
+def _require_dask() -> None:
     try:
-        from dask.distributed import Client, LocalCluster
+        import dask.distributed  # noqa: F401
     except ImportError:
         raise ImportError("backend='dask' needs the dask extra: pip install 'borabora_sim[dask]'") from None
-    if scheduler:
-        return Client(scheduler)
-    workers = n_jobs if n_jobs > 0 else os.cpu_count() or 1
-    return Client(LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None))
+
+
+def _connect(scheduler: str, timeout: float):
+    """A Dask client of the scheduler at `scheduler`, or a ConnectionError after `timeout` seconds."""
+    from dask.distributed import Client
+
+    try:
+        return Client(scheduler, timeout=timeout)
+    except OSError as exc:
+        raise ConnectionError(f"cannot reach the Dask scheduler at {scheduler} within {timeout:g} s ({exc}); "
+                              "check the address, or allow longer with connect_timeout (--connect-timeout)") from None
 
 
 def _progress(total: int, initial: int, enabled: bool | None):
@@ -319,6 +478,29 @@ def canonical_spec(spec: str) -> str:
     """The spec as written, without stray spaces or an empty option list ("random:" -> "random")."""
     name, options = split_spec(spec)
     return f"{name}:{','.join(f'{k}={v}' for k, v in options.items())}" if options else name
+
+
+def check_n_jobs(n_jobs: object, name: str = "n_jobs") -> int:
+    """A number of workers in joblib's convention: positive, or -1 (all cores) down to -cores (one worker)."""
+    cores = os.cpu_count() or 1
+    if not _is_int(n_jobs) or n_jobs == 0 or n_jobs < -cores:
+        raise ValueError(f"{name} must be a number of workers (1, 2, ...) or -1 for all {cores} cores (-2 all but "
+                         f"one, down to -{cores}), got {n_jobs!r}")
+    return n_jobs
+
+
+def check_out_directory(path: str | os.PathLike[str], name: str = "out") -> Path:
+    """`path` as a directory to write a run into, or a ValueError: empty, a file, under a file, read-only."""
+    if not os.fspath(path).strip():
+        raise ValueError(f"{name} must name a directory, got {os.fspath(path)!r}")
+    target = Path(path)
+    existing = next(folder for folder in (target, *target.parents) if folder.exists() or folder == Path("."))
+    if not existing.is_dir():
+        where = "is a file" if existing == target else f"cannot be created: {existing} is a file"
+        raise ValueError(f"{name} must be a directory, but {target} {where}")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise ValueError(f"{name} {target}: no permission to write in {existing}")
+    return target
 
 
 def check_config(games: int, players: Sequence[str], seed: int, n_jobs: int, backend: str,
@@ -339,8 +521,7 @@ def check_config(games: int, players: Sequence[str], seed: int, n_jobs: int, bac
     specs = tuple(canonical_spec(spec) for spec in specs)
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs == 0:
-        raise ValueError(f"n_jobs must be a non-zero integer (-1: all cores), got {n_jobs!r}")
+    check_n_jobs(n_jobs)
     size = default_chunk_size(specs) if chunk_size is None else chunk_size
     if isinstance(size, bool) or not isinstance(size, int) or size <= 0:
         raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
@@ -353,36 +534,75 @@ def simulate(games: int, players: Sequence[str] = DEFAULT_PLAYERS, seed: int = 0
              backend: str = "loky", rotate_seats: bool = True, out: str | os.PathLike[str] | None = None,
              resume: bool = False, chunk_size: int | None = None, scheduler: str | None = None,
              progress: bool | None = None, load: bool = True,
-             components: str | os.PathLike[str] | None = None) -> pd.DataFrame | None:
+             components: str | os.PathLike[str] | None = None, connect_timeout: float = DASK_CONNECT_TIMEOUT,
+             on_chunk: Callable[[pa.Table], None] | None = None) -> pd.DataFrame | None:
     """Plays `games` games between `players` (player specs, one per seat) and returns one row per player per
     game (see docs/simulation.md for the columns); `games_table()` derives the per-game table.
 
     With `out`, chunks stream into a Parquet dataset in that directory as they finish (memory stays flat); an
-    interrupted run continues with `resume=True`. `load=False` then skips reading the result back.
-    `components` names a component file (a variant of the built-in data, see docs/components.md).
+    interrupted run continues with `resume=True`. `load=False` returns None instead of the rows (with `out`:
+    nothing is read back; without: nothing is kept). `on_chunk` is called in this process with the player rows
+    (an Arrow table) of each chunk as it finishes. `components` names a component file (a variant of the
+    built-in data, see docs/components.md). `connect_timeout`: seconds to reach `scheduler`.
 
     >>> df = simulate(20, ["heuristic", "random"], seed=1, n_jobs=1, progress=False)
     >>> len(df), sorted(df["spec"].unique())
     (40, ['heuristic', 'random'])
     """
     config = check_config(games, players, seed, n_jobs, backend, chunk_size, rotate_seats, components)
+    directory = None if out is None else RunDirectory(check_out_directory(out))
+    if resume and directory is None:
+        raise ValueError("resume needs out, the directory of the run to finish")
+    if scheduler is not None:
+        if not isinstance(scheduler, str) or not scheduler.strip():
+            raise ValueError(f"scheduler must be the address of a Dask scheduler (tcp://host:port), got {scheduler!r}")
+        if backend != "dask":
+            raise ValueError(f"scheduler is the address of a Dask scheduler: it needs backend='dask', got {backend!r}")
+    if not (_is_int(connect_timeout) or isinstance(connect_timeout, float)) or not 0 < connect_timeout < math.inf:
+        raise ValueError(f"connect_timeout must be a positive number of seconds, got {connect_timeout!r}")
+    if backend == "dask":
+        _require_dask()
+    client = _connect(scheduler, connect_timeout) if scheduler is not None else None    # before anything is written
+    try:
+        return _run(config, directory, resume, n_jobs, backend, client, progress, load, on_chunk)
+    finally:
+        if client is not None:
+            client.close()                  # only the client: the user's cluster stays up
+
+
+def _run(config: RunConfig, directory: RunDirectory | None, resume: bool, n_jobs: int, backend: str, client,
+         progress: bool | None, load: bool, on_chunk: Callable[[pa.Table], None] | None) -> pd.DataFrame | None:
     chunks = config.chunks()
-    directory = RunDirectory(out) if out is not None else None
     done = directory.start(config, resume) if directory is not None else set()
+    for first in {config.merge_group(index)[0] for index in done}:
+        _merge_if_complete(directory, config, done, first)         # groups done before an interruption
     todo = [chunk for chunk in chunks if chunk[0] not in done]
     finished_games = sum(end - start for index, start, end in chunks if index in done)
-    tables: list[tuple[int, pa.Table, pa.Table]] = []
-    with _progress(games, finished_games, progress) as bar:
-        for index, n, player_rows, game_rows in _parallel_chunks(config, todo, n_jobs, backend, scheduler):
+    tables: list[tuple[int, pa.Table]] = []
+    with _progress(config.games, finished_games, progress) as bar:
+        for index, n, player_rows, game_rows in _parallel_chunks(config, todo, n_jobs, backend, client):
+            if on_chunk is not None:
+                on_chunk(player_rows)
             if directory is not None:
                 directory.write_chunk(index, player_rows, game_rows)
-            else:
-                tables.append((index, player_rows, game_rows))
+                done.add(index)
+                _merge_if_complete(directory, config, done, index)
+            elif load:
+                tables.append((index, player_rows))
             bar.update(n)
+    if not load:
+        return None
     if directory is not None:
-        return directory.read() if load else None
+        return directory.read()
     tables.sort(key=lambda item: item[0])
-    return pa.concat_tables([t for _, t, _ in tables]).to_pandas()
+    return pa.concat_tables([t for _, t in tables]).to_pandas()
+
+
+def _merge_if_complete(directory: RunDirectory, config: RunConfig, done: set[int], index: int) -> None:
+    """Merges the group of small chunks holding `index` once every chunk of it is written."""
+    group = config.merge_group(index)
+    if len(group) > 1 and all(k in done and directory.chunk_file("players", k).exists() for k in group):
+        directory.merge(group)
 
 
 def games_table(players: pd.DataFrame) -> pd.DataFrame:

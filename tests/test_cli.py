@@ -1,28 +1,40 @@
 """The `borabora` command line: simulate (with --out, --resume, --plot), report, replay, play against the AI
-with scripted input, bench, --help of every command, one-line errors with a non-zero status, and splitting
---players into specs.
+with scripted input, bench, --help of every command, --version, splitting --players into specs, the summary
+(added up chunk by chunk), and its promise: every bad invocation is refused before any work with one line on
+stderr and exit status 2; Ctrl-C names the command that finishes the run; a closed pipe ends it quietly; no
+worker outlives a killed run.
 
-Commands run in-process through `borabora_sim.cli.main`; only the installed console script and
-`python -m borabora_sim` are started as subprocesses.
+Commands run in-process through `borabora_sim.cli.main`; the installed console script and
+`python -m borabora_sim` are started as subprocesses where the process itself is under test.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
 import re
+import shlex
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterable
+from functools import reduce
+from operator import add
 from pathlib import Path
 
+import pandas as pd
+import psutil
 import pytest
 
 import borabora_sim
+import borabora_sim.simulate as sim
 from borabora_sim import NUM_ACTIONS, BoraBora
 from borabora_sim.cli import EXAMPLES, build_parser, cmd_play, main, split_specs
+from borabora_sim.report import Summary, format_summary, run_summary
 from borabora_sim.simulate import RunDirectory
 
 ROOT = Path(borabora_sim.__file__).resolve().parent.parent
@@ -47,6 +59,15 @@ def simulate_args(out: Path, *extra: str) -> list[str]:
 def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A finished `borabora simulate --out` run."""
     out = tmp_path_factory.mktemp("cli") / "run"
+    assert main(simulate_args(out)) == 0
+    return out
+
+
+@pytest.fixture
+def unmerged_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A finished run like run_dir, but with one file per chunk (so that single chunks can be taken away)."""
+    monkeypatch.setattr(sim, "FILE_GAMES", 1)
+    out = tmp_path / "unmerged"
     assert main(simulate_args(out)) == 0
     return out
 
@@ -95,7 +116,7 @@ def test_simulate_prints_the_summary_and_writes_out(tmp_path: Path, capsys: pyte
     assert plots_written(stdout, tmp_path / "sim.png")
     frame = RunDirectory(out).read()
     assert len(frame) == GAMES * 3
-    assert sorted(p.name for p in (out / "players").iterdir()) == [f"chunk-{k:07d}.parquet" for k in range(3)]
+    assert sorted(p.name for p in (out / "players").iterdir()) == ["chunk-0000000-0000002.parquet"]
     assert (out / "manifest.json").is_file()
 
 
@@ -109,10 +130,9 @@ def test_simulate_without_out_prints_the_summary_only(tmp_path: Path, capsys: py
     assert list(tmp_path.iterdir()) == []
 
 
-def test_simulate_resume_finishes_an_interrupted_run(tmp_path: Path, run_dir: Path,
+def test_simulate_resume_finishes_an_interrupted_run(unmerged_run: Path, run_dir: Path,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
-    out = tmp_path / "run"
-    shutil.copytree(run_dir, out)
+    out = unmerged_run
     RunDirectory(out).chunk_file("players", 1).unlink()       # as if killed before chunk 1 was in place
     status, stdout, stderr = borabora(capsys, *simulate_args(out, "--resume"))
     assert status == 0, stderr
@@ -140,14 +160,86 @@ def test_report_summarises_a_run_directory_and_plots(tmp_path: Path, run_dir: Pa
     assert plots_written(stdout, plot)
 
 
-def test_report_of_an_unfinished_run_counts_the_games_done(tmp_path: Path, run_dir: Path,
+def test_report_of_an_unfinished_run_counts_the_games_done(unmerged_run: Path,
                                                            capsys: pytest.CaptureFixture[str]) -> None:
-    out = tmp_path / "run"
-    shutil.copytree(run_dir, out)
+    out = unmerged_run
     RunDirectory(out).chunk_file("players", 2).unlink()       # games 10 and 11
     status, stdout, _ = borabora(capsys, "report", out)
     assert status == 0
     assert stdout.startswith(f"run: 10 of {GAMES} games")
+
+
+def test_simulate_without_out_adds_up_the_same_summary_as_report(run_dir: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    argv = simulate_args(run_dir)
+    status, stdout, stderr = borabora(capsys, *argv[:argv.index("--out")])
+    assert status == 0, stderr
+    status, report, _ = borabora(capsys, "report", run_dir)
+    assert status == 0
+    assert stdout.split("\n", 1)[1] == report.split("\n", 2)[2]      # all but the first line(s)
+
+
+def test_summary_added_up_by_chunk_is_the_summary_of_all_rows(run_dir: Path) -> None:
+    from borabora_sim import stats
+
+    frame = RunDirectory(run_dir).read()
+    whole = Summary.of(frame)
+    by_chunk = reduce(add, (Summary.of(rows) for _, rows in frame.groupby(frame["game_id"] // 5)))
+    assert format_summary(by_chunk) == format_summary(whole) == format_summary(run_summary(RunDirectory(run_dir)))
+    assert whole.games == GAMES
+    shown = ["rows", "wins", "win_rate", "ci_low", "ci_high", "baseline", "tied_first", "mean_vp"]
+    same = {"check_dtype": False, "check_index_type": False}      # the values of the per-frame statistics
+    pd.testing.assert_frame_equal(whole.win_rates(), stats.win_rate(frame)[shown], **same)
+    pd.testing.assert_frame_equal(whole.win_rates("start_position"), stats.win_rate(frame, "start_position")[shown],
+                                  **same)
+    pd.testing.assert_frame_equal(whole.vp_by_source(), stats.vp_by_source(frame), **same)
+    lengths = frame.loc[frame["seat"] == 0, "decisions"]
+    for q in (0.0, 0.05, 0.5, 0.95, 1.0):
+        assert whole.decisions_quantile(q) == pytest.approx(lengths.quantile(q))
+
+
+@pytest.mark.parametrize(("seconds", "speed"), [(0.5, "24 games/s"), (30.0, "2.5 s/game")])
+def test_summary_gives_games_per_second_or_seconds_per_game(seconds: float, speed: str, run_dir: Path) -> None:
+    first = format_summary(RunDirectory(run_dir).read(), seconds=seconds).splitlines()[0]
+    assert first == f"{GAMES} games in {seconds:.2f} s ({speed})"
+
+
+def test_ctrl_c_says_what_is_saved_and_the_command_that_finishes_the_run(
+        tmp_path: Path, run_dir: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    write = RunDirectory.write_chunk
+
+    def write_then_interrupt(self: RunDirectory, index: int, *tables: object) -> None:
+        write(self, index, *tables)
+        if len(self.done_chunks()) == 2:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(RunDirectory, "write_chunk", write_then_interrupt)
+    out = tmp_path / "run"
+    argv = simulate_args(out)
+    status, stdout, stderr = borabora(capsys, *argv)
+    assert status == 130 and stdout == ""
+    saved, command = re.fullmatch(r"borabora simulate: interrupted; (\d+) of 12 games are saved in \S+; "
+                                  r"to finish the run: (.+)\n", stderr).groups()
+    assert int(saved) == 10
+    assert command == shlex.join(["borabora", *argv, "--resume"])
+
+    monkeypatch.setattr(RunDirectory, "write_chunk", write)
+    status, stdout, stderr = borabora(capsys, *shlex.split(command)[1:])
+    assert status == 0, stderr
+    finished, whole = RunDirectory(out).read(), RunDirectory(run_dir).read()
+    pd.testing.assert_frame_equal(finished.drop(columns="wall_time"), whole.drop(columns="wall_time"))
+
+
+def test_ctrl_c_without_out_says_nothing_was_saved(capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupt(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sim, "simulate", interrupt)
+    status, _, stderr = borabora(capsys, "simulate", "--games", "3", "--players", "random,random", "--quiet")
+    assert status == 130
+    assert stderr == ("borabora simulate: interrupted; nothing was saved (with --out DIR an interrupted run can be "
+                      "finished with --resume)\n")
 
 
 # =============================================================================
@@ -307,12 +399,26 @@ def test_play_at_end_of_input_abandons_the_game(capsys: pytest.CaptureFixture[st
 # =============================================================================
 # bench, --help
 # =============================================================================
-def test_bench_prints_its_rows(capsys: pytest.CaptureFixture[str]) -> None:
+def test_bench_prints_its_rows_and_warns_that_a_tiny_run_says_nothing_of_speed_up(
+        capsys: pytest.CaptureFixture[str]) -> None:
     status, stdout, stderr = borabora(capsys, "bench", "--games", "1")
     assert status == 0, stderr
     for row in ("compiled random playouts, 4 players, 1 core", "Python-driven stepping",
                 "simulate() to a DataFrame, 2 worker(s)", "speed-up of 2 workers over 1"):
         assert row in stdout
+    assert re.search(r"^borabora bench: warning: the speed-up figure means little: 1 worker took [\d.]+ s, too "
+                     r"short to time; use --games \d+ or more$", stderr, re.M)
+
+
+def test_version_is_the_package_version(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib.metadata import version
+
+    status, stdout, _ = borabora(capsys, "--version")
+    assert status == 0
+    assert stdout == f"borabora {borabora_sim.__version__}\n"
+    assert borabora_sim.__version__ == version("borabora_sim")
+    declared = re.search(r'^version = "(.+)"$', (ROOT / "pyproject.toml").read_text(), re.M)
+    assert declared is not None and declared.group(1) == borabora_sim.__version__
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -348,52 +454,187 @@ def test_installed_console_script_shows_help() -> None:
 
 
 # =============================================================================
-# errors: one line on stderr, non-zero status
+# The promise: one line, exit 2, nothing lost
 # =============================================================================
-@pytest.mark.parametrize(("argv", "message"), [
-    (["simulate", "--players", "wizard,random", "--games", "3", "--jobs", "1"], "unknown player 'wizard'"),
-    (["simulate", "--players", "heuristic:colour=red,random", "--games", "3"], "no option 'colour'"),
-    (["simulate", "--players", "random", "--games", "3"], "2, 3 or 4 player specs"),
-    (["simulate", "--players", ",", "--games", "3"], "at least two player specs"),
+@pytest.fixture(scope="module")
+def bad_places(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Places a command may be pointed at wrongly: a plain file, an empty folder, a run without chunks, runs with
+    a manifest that is a JSON list, has an unknown key or lacks players, and a run holding another run's file."""
+    root = tmp_path_factory.mktemp("bad")
+    places = {"file": root / "file.txt", "empty": root / "empty"}
+    places["file"].write_text("not a directory")
+    places["empty"].mkdir()
+    for name, seed in (("run", 1), ("other", 2)):
+        places[name] = root / name
+        assert main(["simulate", "--games", "2", "--players", "random,random", "--jobs", "1", "--quiet",
+                     "--seed", str(seed), "--out", str(places[name])]) == 0
+    manifest = json.loads((places["run"] / "manifest.json").read_text())
+    changes = {"chunkless": manifest, "list_manifest": [manifest], "unknown_key": {**manifest, "colour": "red"},
+               "no_players": {k: v for k, v in manifest.items() if k != "players"}}
+    for name, content in changes.items():
+        places[name] = root / name
+        places[name].mkdir()
+        (places[name] / "manifest.json").write_text(json.dumps(content))
+    places["foreign"] = root / "foreign"
+    shutil.copytree(places["run"], places["foreign"])
+    for _, _, path in RunDirectory(places["other"]).files("players"):
+        shutil.copy(path, places["foreign"] / "players" / path.name)
+    return places
+
+
+def tree(*folders: Path) -> dict[str, tuple[int, int]]:
+    """Every file under the folders, with its size and modification time."""
+    return {str(p): (p.stat().st_size, p.stat().st_mtime_ns) for folder in folders for p in folder.rglob("*")}
+
+
+SIMULATE = ["simulate", "--games", "3", "--players", "random,random", "--jobs", "1", "--quiet"]
+
+# Every bad invocation: (arguments, what the one line on stderr must say). {name} is a place of bad_places,
+# {tmp} a fresh empty folder.
+BAD_INVOCATIONS = [
+    (["report", "{file}"], r"file.txt is a file, not a run directory \(one holds manifest.json, players/ and games/\)"),
+    (["report", "{run}/players"], r"holds no simulation run \(no manifest.json\)"),
+    (["report", "{empty}"], "holds no simulation run"),
+    (["report", "{chunkless}"], "no players chunks"),
+    (["report", "{list_manifest}"], r"manifest.json must hold a JSON object with the keys games, players, seed, "),
+    (["report", "{unknown_key}"], r"manifest.json: unknown key 'colour'; a manifest holds exactly games, players, "),
+    (["report", "{no_players}"], r"manifest.json: missing key 'players'; a manifest holds exactly games, "),
+    (["report", "{foreign}"], r"players/chunk-0000000.parquet belongs to another run \(its run fingerprint is "),
+    (["report", "{run}", "--plot", "{tmp}/summary.gif"], r"--plot must be a file name ending in .png, .svg or .pdf"),
+    (["report"], "the following arguments are required: directory"),
+    ([*SIMULATE, "--out", "{file}/run"], r"--out must be a directory, but \S+/file.txt/run cannot be created: "
+                                         r"\S+/file.txt is a file"),
+    ([*SIMULATE, "--out", "{file}"], r"--out must be a directory, but \S+/file.txt is a file"),
+    ([*SIMULATE, "--out", ""], "--out must name a directory, got ''"),
+    ([*SIMULATE, "--out", "{run}"], "already holds a run; pass resume=True \\(--resume\\) to finish it"),
+    ([*SIMULATE, "--out", "{foreign}", "--games", "2", "--seed", "1", "--resume"], "belongs to another run"),
+    ([*SIMULATE, "--resume"], "--resume needs --out, the directory of the run to finish"),
+    ([*SIMULATE, "--scheduler", "tcp://127.0.0.1:1"], "--scheduler is the address of a Dask scheduler: it needs "
+                                                      "--backend dask"),
+    ([*SIMULATE, "--connect-timeout", "1"], "--connect-timeout is the time allowed to reach --scheduler: give "
+                                            "--scheduler too"),
+    ([*SIMULATE, "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1", "--connect-timeout", "1", "--out",
+      "{tmp}/run"], r"cannot reach the Dask scheduler at tcp://127.0.0.1:1 within 1 s \(.*\); check the address"),
+    ([*SIMULATE, "--connect-timeout", "0"], "argument --connect-timeout: must be a positive number of seconds"),
+    ([*SIMULATE, "--jobs", "-100"], r"--jobs must be a number of workers \(1, 2, ...\) or -1 for all \d+ cores"),
+    ([*SIMULATE, "--jobs", "0"], r"--jobs must be a number of workers"),
+    ([*SIMULATE, "--backend", "spark"], "--backend must be one of loky, multiprocessing, threading, sequential, "
+                                        "dask, got 'spark'"),
+    ([*SIMULATE, "--plot", "{tmp}/summary.txt", "--out", "{tmp}/run"],
+     r"--plot must be a file name ending in .png, .svg or .pdf, got '\S+/summary.txt'"),
+    ([*SIMULATE, "--plot", "{tmp}/missing/summary.png", "--out", "{tmp}/run"],
+     r"--plot \S+/missing/summary.png: the folder \S+/missing does not exist"),
+    ([*SIMULATE, "--plot", "{empty}", "--out", "{tmp}/run"], r"--plot must be a file name ending in"),
+    ([*SIMULATE, "--players", "mcts:iterations=10,seconds=1,random", "--out", "{tmp}/run"],
+     r"player spec 'mcts:iterations=10,seconds=1': .*both"),
+    ([*SIMULATE, "--players", "wizard,random"], "unknown player 'wizard'"),
+    ([*SIMULATE, "--players", "heuristic:colour=red,random"], "no option 'colour'"),
+    ([*SIMULATE, "--players", "random"], "2, 3 or 4 player specs"),
+    ([*SIMULATE, "--players", ","], "at least two player specs"),
     (["simulate", "--games", "0"], "argument --games: must be a positive integer, got '0'"),
     (["simulate", "--games", "many"], "argument --games: must be a positive integer"),
     (["simulate", "--seed", "-3"], r"argument --seed: must be an integer in \[0, 2\*\*64\)"),
-    (["simulate", "--games", "3", "--players", "random,random", "--backend", "spark"], "--backend must be one of"),
-    (["simulate", "--games", "3", "--players", "random,random", "--jobs", "0"], "n_jobs must be a non-zero"),
     (["simulate", "--bogus"], "unrecognized arguments: --bogus"),
-    (["report", "{empty}"], "holds no simulation run"),
-    (["report", "{chunkless}"], "no players chunks"),
-    (["report"], "the following arguments are required: directory"),
     (["replay"], "give --seed and --players, or --run and --game"),
+    (["replay", "--seed", "1", "--players", "random,random", "--run", "{run}", "--game", "0"],
+     "give --run and --game, or --seed and --players, not both"),
+    (["replay", "--seed", "1", "--players", "random,random", "--game", "0"], "--game is a game id of --run: give "
+                                                                            "--run too"),
     (["replay", "--seed", "5", "--players", "random,human"], "unknown player 'human'"),
     (["replay", "--run", "{empty}", "--game", "0"], "holds no simulation run"),
+    (["replay", "--run", "{file}", "--game", "0"], "is a file, not a run directory"),
+    (["replay", "--run", "{run}", "--game", "2"], r"--game must be a game id in 0..1"),
     (["play", "--players", "human,wizard"], "unknown player 'wizard'"),
     (["play", "--players", "human", "--seed", "1"], "players must be 2, 3 or 4"),
+    (["analyze", "fishing", "--size", "quick", "--jobs", "0", "--out", "{tmp}/study"], r"--jobs must be a number "
+                                                                                       r"of workers"),
+    (["analyze", "fishing", "--size", "quick", "--out", "{file}"], r"--out must be a directory, but \S+ is a file"),
+    (["analyze", "priest", "--size", "quick", "--out", "{file}/study"], r"--out must be a directory"),
     (["bench", "--games", "-1"], "argument --games: must be a positive integer"),
     (["fly"], "invalid choice: 'fly'"),
     ([], "the following arguments are required: COMMAND"),
-])
-def test_errors_are_one_line_on_stderr_with_a_nonzero_status(argv: list[str], message: str, tmp_path: Path,
-                                                             capsys: pytest.CaptureFixture[str]) -> None:
-    (tmp_path / "empty").mkdir()
-    chunkless = tmp_path / "chunkless"
-    assert main(["simulate", "--games", "2", "--players", "random,random", "--jobs", "1", "--quiet",
-                 "--out", str(chunkless)]) == 0
-    for table in ("players", "games"):
-        for chunk in (chunkless / table).iterdir():
-            chunk.unlink()
-    capsys.readouterr()
-    argv = [a.format(empty=tmp_path / "empty", chunkless=chunkless) for a in argv]
+]
+
+
+@pytest.mark.parametrize(("argv", "message"), BAD_INVOCATIONS, ids=lambda v: " ".join(v)[:60] if isinstance(v, list)
+                         else None)
+def test_bad_invocation_is_refused_before_any_work_with_one_line_and_status_2(
+        argv: list[str], message: str, bad_places: dict[str, Path], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    argv = [a.format(tmp=tmp_path, **bad_places) for a in argv]
+    before = tree(tmp_path, *bad_places.values())
     status, stdout, stderr = borabora(capsys, *argv)
-    assert status != 0
-    command = f"borabora {argv[0]}" if argv and not argv[0].startswith("-") and argv[0] in COMMANDS else "borabora"
-    assert stderr.count("\n") == 1, stderr
-    assert stderr.startswith(f"{command}: error: ")
-    assert re.search(message, stderr)
-    assert stdout == "" or "game seed" in stdout
-
-
-def test_replay_of_a_game_outside_the_run_is_an_error(run_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    status, _, stderr = borabora(capsys, "replay", "--run", run_dir, "--game", GAMES)
     assert status == 2
-    assert stderr == f"borabora replay: error: --game must be a game id in 0..{GAMES - 1}\n"
+    command = f"borabora {argv[0]}" if argv and argv[0] in COMMANDS else "borabora"
+    assert stderr.count("\n") == 1 and stderr.endswith("\n"), stderr
+    assert stderr.startswith(f"{command}: error: ")
+    assert re.search(message, stderr), stderr
+    assert "Traceback" not in stderr
+    assert stdout == ""
+    assert tree(tmp_path, *bad_places.values()) == before, "nothing is written or changed"
+
+
+@pytest.mark.parametrize("argv", [["report", "{file}"], [*SIMULATE, "--resume"]])
+def test_the_console_script_prints_one_line_and_no_traceback(argv: list[str], bad_places: dict[str, Path]) -> None:
+    script = shutil.which("borabora")
+    if script is None:
+        pytest.skip("the borabora console script is not installed (pip install -e .)")
+    done = subprocess.run([script, *(a.format(**bad_places) for a in argv)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith(f"borabora {argv[0]}: error: "), done.stderr
+    assert done.stdout == ""
+
+
+def test_a_closed_pipe_ends_the_command_quietly() -> None:
+    script = shutil.which("borabora")
+    if script is None:
+        pytest.skip("the borabora console script is not installed (pip install -e .)")
+    reader = subprocess.Popen([script, "replay", "--seed", "1", "--players", "heuristic,random,random"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    reader.stdout.close()                           # as `| head` does once it has its lines
+    _, stderr = reader.communicate(timeout=120)
+    assert stderr == b""
+    assert reader.returncode == 141
+
+
+def running(process: psutil.Process) -> bool:
+    """Alive and not a zombie (an ended process that no parent has reaped yet)."""
+    try:
+        return process.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+def test_no_worker_outlives_a_run_killed_with_sigkill(tmp_path: Path) -> None:
+    script = shutil.which("borabora")
+    if script is None:
+        pytest.skip("the borabora console script is not installed (pip install -e .)")
+    out = tmp_path / "run"
+    run = subprocess.Popen([script, "simulate", "--games", "2000", "--players", PLAYERS, "--jobs", "2",
+                            "--chunk-size", "1", "--quiet", "--out", str(out)],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    parent = psutil.Process(run.pid)
+    children: list = []
+    try:
+        deadline = time.monotonic() + 60
+        while len(RunDirectory(out).done_chunks()) < 2:          # the workers are up and playing
+            assert run.poll() is None, run.stderr.read().decode()
+            assert time.monotonic() < deadline, "no chunk written within 60 s"
+            time.sleep(0.05)
+        children = parent.children(recursive=True)
+        assert len(children) >= 2
+        run.send_signal(signal.SIGKILL)
+        run.wait()
+        deadline = time.monotonic() + 5
+        while any(map(running, children)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        alive = [child.cmdline() for child in children if running(child)]
+        assert not alive, f"still running 5 s after the run was killed: {alive}"
+    finally:
+        run.kill()
+        run.wait()
+        run.stderr.close()
+        for child in children:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                child.kill()

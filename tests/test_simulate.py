@@ -1,14 +1,17 @@
 """The batch simulator: the player and game tables (columns, dtypes, consistency), seat rotation,
 reproducibility whatever the workers, chunking or backend (Dask included), replaying any game, streaming to a
-Parquet run directory, resuming an interrupted run, flat memory, and argument checking.
+Parquet run directory (small chunks merged into larger files, every file marked with its run), resuming an
+interrupted run, refusing files of another run and malformed manifests, flat memory, and argument checking.
 
 Game counts are small and the players cheap (random, heuristic), so the file runs in well under a minute.
 """
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -17,13 +20,18 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 import borabora_sim
+import borabora_sim.simulate as sim
 from borabora_sim import _engine
+from borabora_sim.match import DEFAULT_PLAYERS
 from borabora_sim.simulate import (
     COUNTERS,
     SOURCES,
+    RunConfig,
     RunDirectory,
     check_config,
     games_table,
@@ -67,6 +75,16 @@ def run(games: int, players: list[str], seed: int, **kwargs) -> pd.DataFrame:
 def assert_same_games(a: pd.DataFrame, b: pd.DataFrame) -> None:
     """Identical tables in every column but wall_time (values, dtypes, categories, order)."""
     pd.testing.assert_frame_equal(a.drop(columns="wall_time"), b.drop(columns="wall_time"))
+
+
+def chunk_names(out: Path, table: str = "players") -> list[str]:
+    return sorted(p.name for p in (out / table).iterdir())
+
+
+@pytest.fixture
+def one_file_per_chunk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chunk files are never merged (as for chunks of FILE_GAMES games or more)."""
+    monkeypatch.setattr(sim, "FILE_GAMES", 1)
 
 
 def per_game(frame: pd.DataFrame, column: str) -> np.ndarray:
@@ -293,10 +311,8 @@ def test_streamed_run_writes_manifest_and_chunk_files_and_reads_back_equal(tmp_p
     streamed = run(MIXED_GAMES, MIXED, MIXED_SEED, chunk_size=5, out=out)
     assert_same_games(streamed, mixed)
     assert_same_games(RunDirectory(out).read(), mixed)
-    chunks = 5                                          # 24 games in chunks of 5
-    for table in ("players", "games"):
-        files = sorted(p.name for p in (out / table).iterdir())
-        assert files == [f"chunk-{k:07d}.parquet" for k in range(chunks)]
+    for table in ("players", "games"):                  # 24 games in 5 chunks of 5, merged into one file
+        assert chunk_names(out, table) == ["chunk-0000000-0000004.parquet"]
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["games"] == MIXED_GAMES and manifest["players"] == MIXED and manifest["seed"] == MIXED_SEED
     assert manifest["chunk_size"] == 5 and manifest["rotate_seats"] is True
@@ -316,6 +332,50 @@ def test_reading_some_columns_keeps_the_row_order(tmp_path: Path, mixed: pd.Data
 def test_load_false_returns_nothing_but_writes_everything(tmp_path: Path) -> None:
     assert run(30, ["random"] * 3, 1, out=tmp_path / "r", chunk_size=8, load=False) is None
     assert len(RunDirectory(tmp_path / "r").read()) == 90
+
+
+def test_on_chunk_sees_every_chunk_and_load_false_without_out_keeps_nothing(mixed: pd.DataFrame) -> None:
+    seen: list[pa.Table] = []
+    assert run(MIXED_GAMES, MIXED, MIXED_SEED, chunk_size=5, n_jobs=2, load=False, on_chunk=seen.append) is None
+    assert len(seen) == 5
+    rows = pa.concat_tables(seen).to_pandas().sort_values(["game_id", "seat"], ignore_index=True)
+    assert_same_games(rows, mixed)
+
+
+def test_small_chunks_are_merged_into_files_of_about_file_games(tmp_path: Path, mixed: pd.DataFrame,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sim, "FILE_GAMES", 10)          # chunks of 5 games: two chunks per file
+    out = tmp_path / "run"
+    run(MIXED_GAMES, MIXED, MIXED_SEED, chunk_size=5, out=out, n_jobs=2, load=False)
+    for table in ("players", "games"):
+        assert chunk_names(out, table) == ["chunk-0000000-0000001.parquet", "chunk-0000002-0000003.parquet",
+                                           "chunk-0000004.parquet"]
+    directory = RunDirectory(out)
+    assert directory.done_chunks() == {0, 1, 2, 3, 4}
+    assert_same_games(directory.read(), mixed)
+
+
+def test_an_interrupted_merge_leaves_files_that_readers_skip_and_resume_removes(tmp_path: Path,
+                                                                                  mixed: pd.DataFrame,
+                                                                                  one_file_per_chunk: None) -> None:
+    out = tmp_path / "run"
+    run(MIXED_GAMES, MIXED, MIXED_SEED, chunk_size=5, out=out, load=False)
+    directory = RunDirectory(out)
+    kept = tmp_path / "kept"
+    shutil.copytree(out, kept)
+    directory.merge(range(0, 3))
+    for table in ("players", "games"):                  # as if killed after the merged files were in place
+        for k in range(3):
+            shutil.copy(RunDirectory(kept).chunk_file(table, k), directory.chunk_file(table, k))
+    assert len(chunk_names(out)) == 6
+    assert directory.done_chunks() == {0, 1, 2, 3, 4}
+    assert_same_games(directory.read(), mixed)
+    assert len(directory.read("games")) == MIXED_GAMES
+
+    assert_same_games(run(MIXED_GAMES, MIXED, MIXED_SEED, chunk_size=5, out=out, resume=True), mixed)
+    for table in ("players", "games"):
+        assert chunk_names(out, table) == ["chunk-0000000-0000002.parquet", "chunk-0000003.parquet",
+                                           "chunk-0000004.parquet"]
 
 
 def test_games_table_has_one_row_per_game_with_the_winners_spec(mixed: pd.DataFrame) -> None:
@@ -382,7 +442,7 @@ def test_run_killed_with_sigkill_resumes_to_the_uninterrupted_result(tmp_path: P
     done = directory.done_chunks()
     total = len(range(0, MIXED_GAMES, 2))
     assert 3 <= len(done) < total
-    kept = {k: directory.chunk_file("players", k).stat().st_mtime_ns for k in done}
+    before = directory.read()                           # the chunks finished before the kill
 
     with pytest.raises(FileExistsError, match="resume"):
         run(MIXED_GAMES, MIXED, MIXED_SEED, chunk_size=2, out=out)
@@ -390,15 +450,16 @@ def test_run_killed_with_sigkill_resumes_to_the_uninterrupted_result(tmp_path: P
 
     assert_same_games(resumed, mixed)
     assert directory.done_chunks() == set(range(total))
-    assert {k: directory.chunk_file("players", k).stat().st_mtime_ns for k in done} == kept, \
-        "chunks finished before the kill are not played again"
-    for table in ("players", "games"):
-        assert sorted(p.name for p in (out / table).glob("chunk-*.parquet")) == [
-            f"chunk-{k:07d}.parquet" for k in range(total)]
+    again = resumed[resumed["game_id"].isin(before["game_id"])].reset_index(drop=True)
+    pd.testing.assert_series_equal(again["wall_time"], before["wall_time"],
+                                   obj="wall_time of the chunks finished before the kill (not played again)")
+    for table in ("players", "games"):                  # 12 chunks of 2 games, merged at the end
+        assert chunk_names(out, table) == [f"chunk-0000000-{total - 1:07d}.parquet"]
     assert (resumed.groupby("game_id").size() == len(MIXED)).all()
 
 
-def test_resume_ignores_half_written_hidden_chunk_files(tmp_path: Path, mixed: pd.DataFrame) -> None:
+def test_resume_ignores_half_written_hidden_chunk_files(tmp_path: Path, mixed: pd.DataFrame,
+                                                       one_file_per_chunk: None) -> None:
     out = tmp_path / "run"
     run(MIXED_GAMES, MIXED, MIXED_SEED, chunk_size=5, out=out, load=False)
     directory = RunDirectory(out)
@@ -487,9 +548,17 @@ def test_streamed_run_without_loading_does_not_hold_all_rows(tmp_path: Path) -> 
     ({"players": ["random", 7]}, "spec string"),
     ({"players": "random,random"}, "list of player specs"),
     ({"backend": "spark"}, "backend must be one of loky, multiprocessing, threading, sequential, dask"),
-    ({"n_jobs": 0}, "n_jobs must be a non-zero integer"),
+    ({"n_jobs": 0}, r"n_jobs must be a number of workers \(1, 2, ...\) or -1 for all \d+ cores"),
+    ({"n_jobs": -100}, "n_jobs must be a number of workers"),
+    ({"n_jobs": 1.5}, "n_jobs must be a number of workers"),
     ({"chunk_size": 0}, "chunk_size must be a positive integer"),
     ({"seed": -1}, r"seed must be an int in \[0, 2\*\*64\)"),
+    ({"resume": True, "out": None}, "resume needs out"),
+    ({"out": ""}, "out must name a directory, got ''"),
+    ({"scheduler": "tcp://127.0.0.1:1"}, "scheduler .* needs backend='dask', got 'loky'"),
+    ({"scheduler": "", "backend": "dask"}, "scheduler must be the address of a Dask scheduler"),
+    ({"connect_timeout": 0}, "connect_timeout must be a positive number of seconds"),
+    ({"connect_timeout": float("nan")}, "connect_timeout must be a positive number of seconds"),
 ])
 def test_bad_configuration_is_refused_saying_what_is_allowed(kwargs: dict, allowed: str, tmp_path: Path) -> None:
     arguments = {"games": 4, "players": ["random", "random"], "seed": 0, "n_jobs": 1, "progress": False,
@@ -497,3 +566,94 @@ def test_bad_configuration_is_refused_saying_what_is_allowed(kwargs: dict, allow
     with pytest.raises(ValueError, match=allowed):
         simulate(**arguments)
     assert not (tmp_path / "run").exists(), "nothing is written for a refused configuration"
+
+
+@pytest.mark.parametrize(("out", "allowed"), [
+    ("file", "out must be a directory, but .*file is a file"),
+    ("file/run", "out must be a directory, but .*file/run cannot be created: .*file is a file"),
+])
+def test_out_on_or_under_a_file_is_refused(out: str, allowed: str, tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("not a directory")
+    with pytest.raises(ValueError, match=allowed):
+        run(4, ["random", "random"], 0, out=tmp_path / out)
+    assert (tmp_path / "file").read_text() == "not a directory"
+
+
+def test_unreachable_dask_scheduler_fails_within_the_connect_timeout(tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    began = time.monotonic()
+    with pytest.raises(ConnectionError, match=r"cannot reach the Dask scheduler at tcp://127.0.0.1:1 within 1 s"):
+        run(4, ["random", "random"], 0, backend="dask", scheduler="tcp://127.0.0.1:1", connect_timeout=1,
+            out=tmp_path / "run")
+    assert time.monotonic() - began < 15
+    assert not (tmp_path / "run").exists(), "nothing is written before the scheduler answers"
+
+
+def test_python_api_and_command_line_share_the_default_players() -> None:
+    from borabora_sim.cli import build_parser
+
+    assert inspect.signature(simulate).parameters["players"].default == DEFAULT_PLAYERS
+    assert build_parser().parse_args(["simulate"]).players == ",".join(DEFAULT_PLAYERS)
+    assert sim.DEFAULT_PLAYERS is DEFAULT_PLAYERS
+
+
+# =============================================================================
+# Files of another run, malformed manifests
+# =============================================================================
+@pytest.mark.parametrize("table", ["players", "games"])
+def test_a_chunk_file_of_another_run_is_refused_when_reading_and_resuming(table: str, tmp_path: Path,
+                                                                          one_file_per_chunk: None) -> None:
+    ours, theirs = tmp_path / "ours", tmp_path / "theirs"
+    run(8, ["random", "random"], 1, out=ours, chunk_size=4)
+    run(8, ["random", "heuristic"], 1, out=theirs, chunk_size=4)
+    directory = RunDirectory(ours)
+    directory.chunk_file("players", 1).unlink()
+    shutil.copy(RunDirectory(theirs).chunk_file(table, 1), directory.chunk_file(table, 1))
+    foreign = rf"{directory.chunk_file(table, 1)} belongs to another run \(its run fingerprint is [0-9a-f]{{16}}, "
+    if table == "players":
+        with pytest.raises(ValueError, match=foreign):
+            directory.read()
+    with pytest.raises(ValueError, match=foreign):
+        run(8, ["random", "random"], 1, out=ours, chunk_size=4, resume=True)
+
+
+def test_every_file_carries_the_fingerprint_of_its_run(tmp_path: Path) -> None:
+    run(8, ["random", "random"], 1, out=tmp_path / "run", chunk_size=4)
+    directory = RunDirectory(tmp_path / "run")
+    config = directory.read_manifest()
+    files = [path for table in ("players", "games") for _, _, path in directory.files(table)]
+    assert files
+    assert {pq.read_schema(path).metadata[b"run"].decode() for path in files} == {config.fingerprint}
+    assert config.fingerprint != check_config(8, ["random", "random"], 2, 1, "loky", 4).fingerprint
+
+
+def manifest_of(tmp_path: Path) -> dict:
+    run(4, ["random", "random"], 1, out=tmp_path / "run")
+    return json.loads((tmp_path / "run" / "manifest.json").read_text())
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda m: [m], r"manifest.json must hold a JSON object with the keys games, players, .*, got a list"),
+    (lambda m: {**m, "colour": "red"}, r"manifest.json: unknown key 'colour'; a manifest holds exactly games, "),
+    (lambda m: {k: v for k, v in m.items() if k != "players"}, r"manifest.json: missing key 'players'"),
+    (lambda m: {**m, "games": "4"}, r"manifest.json: games must be a positive integer, got '4'"),
+    (lambda m: {**m, "players": ["random"]}, r"players must be a list of 2, 3 or 4 player specs, got \['random'\]"),
+    (lambda m: {**m, "rotate_seats": 1}, r"rotate_seats must be true or false, got 1"),
+    (lambda m: {**m, "schema_version": 1}, r"schema_version must be 2 \(runs written by this version"),
+])
+def test_a_malformed_manifest_is_refused_naming_what_is_wrong(change, message: str, tmp_path: Path) -> None:
+    manifest = manifest_of(tmp_path)
+    assert set(manifest) == set(inspect.signature(RunConfig).parameters)
+    (tmp_path / "run" / "manifest.json").write_text(json.dumps(change(manifest)))
+    with pytest.raises(ValueError, match=message):
+        RunDirectory(tmp_path / "run").read_manifest()
+
+
+def test_a_manifest_that_is_not_json_or_a_file_given_as_run_directory_is_refused(tmp_path: Path) -> None:
+    manifest_of(tmp_path)
+    directory = RunDirectory(tmp_path / "run")
+    with pytest.raises(ValueError, match=r"is a file, not a run directory"):
+        RunDirectory(tmp_path / "run" / "manifest.json").read_manifest()
+    (tmp_path / "run" / "manifest.json").write_text("{games: 4")
+    with pytest.raises(ValueError, match=r"manifest.json is not a JSON file"):
+        directory.read_manifest()
