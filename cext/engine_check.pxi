@@ -2,7 +2,9 @@
 # state of random games and by State.from_dict on every loaded state. A state that passes can be played
 # on without reading or writing outside its arrays and without a count or a score overflowing its field;
 # the pending decisions are ones the rules could have offered (turns without anything to decide are
-# skipped by settle() in engine_flow.pxi). Reaching the state by legal play is not required. check_state returns 0 when the state passes, else
+# skipped by settle() in engine_flow.pxi). Reaching the state by legal play is not required. A loaded state
+# must also keep its scores, counts and clocks far from their fields' limits (`loading`), so that no game
+# played on from it can overflow them; play itself may then go past those load limits. check_state returns 0 when the state passes, else
 # the first broken law (a BadState number; its text is INVARIANTS[number - 1] in engine.pyx).
 
 cdef enum BadState:
@@ -11,9 +13,9 @@ cdef enum BadState:
     BAD_TASK_PILE, BAD_JEWELRY, BAD_GOD_CARDS, BAD_HUTS, BAD_PERSON_SPACES, BAD_PRIESTS, BAD_STATUS,
     BAD_CEREMONY, BAD_VP, BAD_COUNTS, BAD_GOD_TILES, BAD_UNUSED_SEAT, BAD_CLOCK
 
-cdef enum:
-    VP_LIMIT = 10000            # total VP a loaded state may hold: a game adds far less than 32767 - 10000
-    COUNT_LIMIT = 120           # offerings, shells, materials beside, God plays: far above any game
+cdef enum:                      # limits of a loaded state
+    VP_LIMIT = 10000            # total VP: a whole game adds far less than 32767 - 10000 to a source
+    COUNT_LIMIT = 120           # offerings, shells, materials beside, behaviour counters (they stop at 255)
     CLOCK_LIMIT = 30000         # status clock and move count: a game adds fewer than 2,000
 
 cdef inline bint mark_seen(uint8_t* seen, int tile, int n) noexcept nogil:
@@ -170,7 +172,6 @@ cdef int check_tasks(const GameState* g) noexcept nogil:
     for i in range(DISPLAY_SIZE):
         if g.task_display[i] != NO_TILE and not mark_seen(seen, g.task_display[i], N_TASKS): return BAD_TASKS
     for s in range(g.n_players):
-        if g.pl[s].tasks_done > N_ROUNDS + TASK_SLOTS: return BAD_TASKS
         for i in range(TASK_SLOTS):
             if g.pl[s].tasks[i] != NO_TILE and not mark_seen(seen, g.pl[s].tasks[i], N_TASKS): return BAD_TASKS
     return 0
@@ -216,9 +217,9 @@ cdef inline bint is_zero(const void* data, size_t n) noexcept nogil:
         if b[i]: return False
     return True
 
-cdef int check_player(const Comp* c, const GameState* g, int s) noexcept nogil:
+cdef int check_player(const Comp* c, const GameState* g, int s, bint loading) noexcept nogil:
     cdef const Player* p = &g.pl[s]
-    cdef int i, cells = 0, total = 0, placed = 0
+    cdef int i, cells = 0, total = 0
     if p.reg_huts + p.huts_12th + popcount(p.regions) != HUTS: return BAD_HUTS
     if free_person_spaces(c, p) < 0 or p.person_12th > 1 or (p.person_12th and p.huts_12th): return BAD_PERSON_SPACES
     if p.shifted >= (1 << p.n_persons): return BAD_PERSON_SPACES
@@ -231,18 +232,20 @@ cdef int check_player(const Comp* c, const GameState* g, int s) noexcept nogil:
     for i in range(N_SOURCES):
         if p.vp[i] < 0: return BAD_VP
         total += p.vp[i]
+    if not loading: return 0
     if total > VP_LIMIT: return BAD_VP
-    if p.offerings > COUNT_LIMIT or p.shells > COUNT_LIMIT: return BAD_COUNTS
+    if (p.offerings > COUNT_LIMIT or p.shells > COUNT_LIMIT or p.god_tiles_played > COUNT_LIMIT or
+            p.tasks_done > COUNT_LIMIT):
+        return BAD_COUNTS
     for i in range(N_MATERIALS):
         if p.beside[i] > COUNT_LIMIT: return BAD_COUNTS
     for i in range(N_GOD_EFFECTS):
         if p.gods_played[i] > COUNT_LIMIT: return BAD_COUNTS
     for i in range(N_DIE_ACTIONS):
-        placed += p.dice_placed[i]
-    if placed > N_DICE * N_ROUNDS: return BAD_COUNTS
+        if p.dice_placed[i] > COUNT_LIMIT: return BAD_COUNTS
     return 0
 
-cdef int check_state(const Comp* c, const GameState* g) noexcept nogil:
+cdef int check_state(const Comp* c, const GameState* g, bint loading) noexcept nogil:
     cdef int P = g.n_players, s, code, tiles = 0
     if P < 2 or P > MAX_PLAYERS: return BAD_PLAYERS
     if g.round < 1 or g.round > N_ROUNDS or g.phase < PH_SETUP or g.phase > PH_END: return BAD_ROUND
@@ -252,9 +255,9 @@ cdef int check_state(const Comp* c, const GameState* g) noexcept nogil:
         return BAD_TURN
     for s in range(P, MAX_PLAYERS):
         if not is_zero(&g.pl[s], sizeof(Player)): return BAD_UNUSED_SEAT
-    if g.status_clock > CLOCK_LIMIT or g.n_moves > CLOCK_LIMIT: return BAD_CLOCK
+    if loading and (g.status_clock > CLOCK_LIMIT or g.n_moves > CLOCK_LIMIT): return BAD_CLOCK
     for s in range(P):                  # first the fields the stack's premises read
-        code = check_player(c, g, s)
+        code = check_player(c, g, s, loading)
         if code: return code
     code = check_map(c, g)
     if code: return code

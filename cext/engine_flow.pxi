@@ -436,7 +436,7 @@ cdef int legal_actions(const Comp* c, const GameState* g, int* out) noexcept nog
             n = 1
         return n
     if f.kind == F_JEWELRY:
-        for i in range(JEWELRY_ROWS):
+        for i in range(JEWELRY_ROWS if p.n_jewelry < N_ROUNDS else 0):     # one a round: the board holds 6
             r = g.jewelry_display[g.round - 1][i]
             if r != NO_TILE and c.jewelry_cost[r] <= p.shells:
                 out[n] = A_JEWELRY + i; n += 1
@@ -447,7 +447,7 @@ cdef int legal_actions(const Comp* c, const GameState* g, int* out) noexcept nog
     if f.kind == F_FINAL_TASKS:
         return legal_tasks(c, g, seat, True, out)
     if f.kind == F_TAKE_TASK:
-        for i in range(DISPLAY_SIZE):
+        for i in range(DISPLAY_SIZE if p.tasks[0] == NO_TILE or p.tasks[1] == NO_TILE or p.tasks[2] == NO_TILE else 0):
             if g.task_display[i] != NO_TILE:
                 out[n] = A_TAKE_TASK + i; n += 1
         return n
@@ -583,7 +583,7 @@ cdef void resolve_task(const Comp* c, GameState* g, int seat, int a) noexcept no
         p.tasks[a - A_DISCARD] = NO_TILE
         return
     p.tasks[a - A_COMPLETE] = NO_TILE
-    p.tasks_done += 1
+    gain_u8(&p.tasks_done, 1)
     p.vp[SRC_TASKS] += 4 if g.yellow else 6
     g.yellow = 0
 

@@ -1,0 +1,105 @@
+"""Fuzzing State.from_dict: mutated saved states are refused with StateFormatError, or play on safely.
+
+Hypothesis draws batches of mutations (tests/state_mutations.py: integer fields of real saved states set to
+edge values of their types and of the game's ranges). Each batch is judged in a child process, so a crash of
+the compiled engine fails the test with the batch that caused it instead of killing the test run. Every
+accepted state plays on for up to 300 random steps with the invariants checked after each one.
+
+More cases: BORABORA_FUZZ_EXAMPLES=2000 pytest tests/test_fuzz_state.py (25 cases an example); the sanitizer
+build in docs/fuzzing.md runs the same cases with memory errors caught where they happen.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from state_mutations import EDGE_VALUES, Case, base_states, judge, leaves, mutated
+
+from borabora_sim import State, StateFormatError
+
+CASES_PER_EXAMPLE = 25
+EXAMPLES = int(os.environ.get("BORABORA_FUZZ_EXAMPLES", "30"))
+JUDGE = Path(__file__).with_name("state_mutations.py")
+
+
+@st.composite
+def cases(draw: st.DrawFn) -> Case:
+    base = draw(st.integers(0, len(base_states()) - 1))
+    values = st.one_of(st.sampled_from(EDGE_VALUES), st.integers(-300, 70000))
+    edits = draw(st.lists(st.tuples(st.integers(0, len(leaves(base)) - 1), values), min_size=1, max_size=3))
+    return base, edits
+
+
+def judged_in_child(batch: list[Case]) -> list[str]:
+    done = subprocess.run([sys.executable, str(JUDGE), "--stdin"], input=json.dumps(batch), capture_output=True,
+                          text=True, timeout=600)
+    crashed = f"the engine crashed (exit {done.returncode}) on one of {batch}:\n{done.stderr[-2000:]}"
+    assert done.returncode == 0, crashed
+    return done.stdout.splitlines()
+
+
+@settings(max_examples=EXAMPLES, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(cases(), min_size=CASES_PER_EXAMPLE, max_size=CASES_PER_EXAMPLE))
+def test_mutated_saved_states_are_refused_cleanly_or_play_on_with_invariants_holding(batch: list[Case]) -> None:
+    verdicts = judged_in_child(batch)
+    assert len(verdicts) == len(batch)
+    wrong = [(case, verdict) for case, verdict in zip(batch, verdicts, strict=True) if verdict.startswith("misbehaved")]
+    assert not wrong, wrong
+
+
+def test_the_judge_tells_refusals_from_games_played_on() -> None:
+    """The fuzz verdicts can fail: a harmless edit plays on, a harmful one is refused."""
+    base = next(i for i, saved in enumerate(base_states()) if saved["state"]["phase"] == 1)   # phase A
+    paths = leaves(base)
+    n_moves = paths.index(("n_moves",))
+    turn_idx = paths.index(("turn_idx",))
+    assert judge((base, [(n_moves, 7)])) == "played"
+    assert judge((base, [(turn_idx, -128)])) == "refused"
+
+
+# ---- the accepted impossibilities found by fuzzing, each one named ----------------------------------------------
+def saved_midgame() -> dict:
+    base = next(i for i, saved in enumerate(base_states()) if saved["state"]["phase"] == 1 and
+                saved["state"]["n_players"] == 4)
+    return mutated((base, []))
+
+
+def edited_saved(*edits: tuple) -> dict:
+    """The saved mid-game state with each (path..., value) edit applied to its body."""
+    data = saved_midgame()
+    for *path, value in edits:
+        target = data["state"]
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = value
+    return data
+
+
+@pytest.mark.parametrize(("edits", "named"), [
+    ([("turn_idx", -128)], "turn_idx"),
+    ([("stack", 0, "player", 4)], "stack"),
+    ([("stack", 0, "player", -1)], "stack"),
+    ([("stack", 0, "kind", 7), ("stack", 0, "a", 3), ("stack", 0, "b", 100)], r"arguments \(a, b\)"),   # sex 100
+    ([("stack", 0, "kind", 2), ("stack", 0, "a", 127)], r"arguments \(a, b\)"),                       # Helper 127
+    ([("stack", 0, "kind", 4), ("stack", 0, "a", 6)], r"arguments \(a, b\)"),                         # Red God
+    ([("person_top", 0, 37)], "person_top"),
+    ([("pl", 0, "vp", 0, 32767)], "victory points"),
+    ([("pl", 0, "offerings", 255)], "at most 120"),
+    ([("pl", 0, "shells", 255)], "at most 120"),
+    ([("blue", 255)], "God effect flags"),
+    ([("deck_end", 61)], "God cards"),
+    ([("pl", 3, "n_persons", 13)], "person"),
+    ([("status_clock", 65535)], "status_clock"),
+], ids=["turn_idx", "player_4", "player_minus_1", "person_sex_100", "helper_127_points", "red_god_without_hut",
+        "person_pile_overdrawn", "vp_32767", "offerings_255", "shells_255", "blue_flag_255", "deck_beyond_60",
+        "13_persons", "status_clock"])
+def test_from_dict_refuses_fields_that_would_break_play(edits: list[tuple], named: str) -> None:
+    with pytest.raises(StateFormatError, match=named):
+        State.from_dict(edited_saved(*edits))
