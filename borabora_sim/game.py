@@ -11,6 +11,7 @@ from typing import Any
 
 from borabora_sim import _engine
 from borabora_sim.components import Components, load_components
+from borabora_sim.errors import check_int
 
 NUM_ACTIONS: int = _engine.NUM_DISTINCT_ACTIONS
 PLAYER_COUNTS = (2, 3, 4)
@@ -58,18 +59,17 @@ def is_fishing(action: int) -> bool:
 
 
 def check_players(players: object) -> int:
-    if isinstance(players, bool) or not isinstance(players, int) or players not in PLAYER_COUNTS:
-        raise ValueError(f"players must be 2, 3 or 4, got {players!r}")
-    return players
+    return int(_engine.check_players(players))
 
 
 def check_seed(seed: object) -> int:
-    """A seed is an int in [0, 2**64); None draws one at random."""
+    """A seed is an int in [0, 2**64) (numpy integers too); None draws one at random."""
     if seed is None:
         return secrets.randbits(64)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be an int in [0, 2**64) or None, got {seed!r}")
-    return seed
+    try:
+        return check_int(seed, "seed", 0, 2**64 - 1)
+    except ValueError as error:     # the same class (ArgumentTypeError or ValueError), the message of new_game
+        raise type(error)(f"seed must be an int in [0, 2**64) or None, got {seed!r}") from None
 
 
 def new_game(players: int = 4, seed: int | None = None, components: ComponentSource = None) -> _engine.State:

@@ -589,7 +589,10 @@ cdef inline State _blank_state(Rules rules):
 
 
 def check_players(players):
-    if isinstance(players, bool) or not hasattr(type(players), "__index__") or operator.index(players) not in (2, 3, 4):
+    """The player count as an int (numpy integers too); bool and float are refused."""
+    if isinstance(players, bool) or not hasattr(type(players), "__index__"):
+        raise ArgumentTypeError(f"players must be 2, 3 or 4, got {type(players).__name__} {players!r}")
+    if operator.index(players) not in (2, 3, 4):
         raise ValueError(f"players must be 2, 3 or 4, got {players!r}")
     return operator.index(players)
 

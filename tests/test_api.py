@@ -15,7 +15,16 @@ import numpy as np
 import pytest
 
 import borabora_sim
-from borabora_sim import NUM_ACTIONS, IllegalActionError, State, StateFormatError, _engine, load_components, new_game
+from borabora_sim import (
+    NUM_ACTIONS,
+    IllegalActionError,
+    State,
+    StateFormatError,
+    _engine,
+    load_components,
+    new_game,
+    rules_for,
+)
 
 from scenario import PHASE, edited, names, set_decision
 
@@ -379,3 +388,72 @@ def test_copy_and_deepcopy_give_independent_states(midgame: State) -> None:
         assert twin == midgame
         twin.apply(twin.legal_actions()[0])
         assert midgame.to_dict() == before
+
+
+# =============================================================================
+# Argument types, and objects that cannot be put in a state that crashes
+# =============================================================================
+def test_numpy_and_index_integers_are_accepted_for_counts_seeds_seats_and_actions(midgame: State) -> None:
+    class Seat:
+        def __index__(self) -> int:
+            return 1
+
+    state = new_game(np.int8(3), np.uint64(2**64 - 1))
+    assert state.num_players == 3
+    assert midgame.observation(Seat())["viewer"] == 1
+    assert midgame.determinize(np.int64(2), np.uint32(9)).check_invariants() is None
+    assert midgame.action_to_string(np.int16(215)) == "done"
+
+
+@pytest.mark.parametrize("call", [
+    lambda s: new_game(True, 1), lambda s: new_game(2.0, 1), lambda s: new_game(2, 1.0),
+    lambda s: s.observation(True), lambda s: s.determinize(1.0, 1), lambda s: s.determinize(1, False),
+    lambda s: s.step_random(0.5), lambda s: s.action_to_string(True),
+    lambda s: borabora_sim.random_playouts(rules_for(), 2.0, 4, 0),
+    lambda s: borabora_sim.random_playouts(rules_for(), 2, 4, True),
+], ids=["players_bool", "players_float", "seed_float", "seat_bool", "seat_float", "seed_bool", "rollout_seed_float",
+        "action_bool", "games_float", "playout_seed_bool"])
+def test_bool_and_float_are_refused_where_an_integer_is_expected(midgame: State, call: Callable) -> None:
+    with pytest.raises((TypeError, ValueError), match=r"must be"):
+        call(midgame.clone())
+
+
+@pytest.mark.parametrize("call", [
+    lambda: new_game(2, 2**64), lambda: new_game(2, -1), lambda: borabora_sim.random_playouts(rules_for(), -1, 4, 0),
+    lambda: borabora_sim.random_playouts(rules_for(), 1, 4, 2**64), lambda: _engine.derive_seed(-1, 0),
+])
+def test_out_of_range_integers_raise_a_value_error_not_an_overflow_error(call: Callable) -> None:
+    with pytest.raises(ValueError, match=r"must be"):
+        call()
+
+
+def test_a_state_cannot_be_built_without_a_game() -> None:
+    for build in (State, lambda: State.__new__(State), lambda: State(None)):
+        with pytest.raises(TypeError, match=r"new_game"):
+            build()
+
+
+def test_compiled_entry_points_refuse_none_for_their_tables() -> None:
+    with pytest.raises(TypeError, match=r"Rules"):
+        borabora_sim.random_playouts(None, 3, 4, 0)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"Components"):
+        _engine.Rules(None, "fingerprint")
+
+
+def test_search_handles_keep_their_state_alive_and_are_checked(midgame: State) -> None:
+    from borabora_sim import _search
+
+    handles = midgame.clone().search_handles()          # the only reference to that clone is in the tuple
+    done, stats = _search.run_mcts(handles, midgame.current_player, iterations=50, seed=1)
+    assert done == 50 and {a for a, _, _ in stats} <= set(midgame.legal_actions())
+    with pytest.raises(ValueError, match=r"root_player"):
+        _search.run_mcts(handles, 7, iterations=10)
+    with pytest.raises(ValueError, match=r"legal actions"):
+        _search.run_flat_mc(handles, midgame.current_player, [NUM_ACTIONS + 5], rollouts=2)
+    with pytest.raises(ValueError, match=r"legal actions"):
+        _search.run_mcts(handles, midgame.current_player, iterations=10, root_actions=[-1])
+    with pytest.raises(TypeError, match=r"search_handles"):
+        _search.run_mcts(handles[:3], midgame.current_player, iterations=10)
+    swapped = (handles[0], handles[2], handles[1], handles[3])
+    with pytest.raises(TypeError, match=r"rules"):
+        _search.run_mcts(swapped, midgame.current_player, iterations=10)
