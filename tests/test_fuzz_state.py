@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from state_mutations import EDGE_VALUES, Case, base_states, judge, leaves, mutated
 
+import borabora_sim
 from borabora_sim import State, StateFormatError
 
 CASES_PER_EXAMPLE = 25
@@ -103,3 +105,37 @@ def edited_saved(*edits: tuple) -> dict:
 def test_from_dict_refuses_fields_that_would_break_play(edits: list[tuple], named: str) -> None:
     with pytest.raises(StateFormatError, match=named):
         State.from_dict(edited_saved(*edits))
+
+
+# ---- R21: what keeps a loaded state playable ----------------------------------------------------------------------
+def first_die_decision(players: int = 4) -> State:
+    state = borabora_sim.new_game(players, seed=3)
+    while state.phase == "setup":
+        state.apply(state.legal_actions()[0])
+    return state
+
+
+def test_r21_a_die_turn_without_a_die_is_skipped() -> None:
+    state = first_die_decision()
+    order = state.turn_order
+    data = state.to_dict()
+    data["state"]["pl"][order[1]]["dice"] = [0, 0, 0]
+    loaded = State.from_dict(data)
+    loaded.apply(loaded.action_from_string(next(n for n in map(loaded.action_to_string, loaded.legal_actions())
+                                                if n.endswith("on fishing"))))
+    assert loaded.current_player == order[2]
+    assert loaded.check_invariants() is None
+
+
+def test_r21_an_empty_person_pile_leaves_the_next_display_empty() -> None:
+    state = first_die_decision()
+    data = state.to_dict()
+    data["state"]["person_top"][0] = 36             # no man left to draw
+    loaded = State.from_dict(data)
+    rng = random.Random(1)
+    while loaded.round == 1:
+        legal = loaded.legal_actions()
+        loaded.apply(legal[rng.randrange(len(legal))])
+    men, women = loaded.to_dict()["state"]["person_display"]
+    assert men == [255] * 6 and 255 not in women
+    assert loaded.check_invariants() is None
