@@ -723,5 +723,23 @@ def heuristic_action(State state not None, const double[::1] weights not None, s
     return action
 
 
+def heuristic_option_values(State state not None, const double[::1] weights not None, seed, bint thorough=True):
+    """[(action, value)] for every legal action: the value heuristic_action with the same seed gave it (the
+    mover's evaluation after the action, on the same determinization), in legal-action order."""
+    if state.s.phase == PH_END:
+        raise IllegalActionError("the game is over: there are no options to judge")
+    cdef const double* w = _weights_pointer(weights)
+    cdef GameState sample = state.s
+    cdef uint64_t rng = check_int(seed, "seed", 0, SEED_MAX)
+    cdef int actions[NUM_ACTIONS]
+    cdef double values[NUM_ACTIONS]
+    cdef double tie_breaks[NUM_ACTIONS]
+    cdef int n, i
+    with nogil:
+        determinize(&state.rules.c, &sample, current_player(&sample), rng)
+        n = judge_options(&state.rules.c, &sample, w, thorough, &rng, actions, values, tie_breaks)
+    return [(actions[i], values[i]) for i in range(n)]
+
+
 def new_state(Rules rules not None, players, seed):
     return State._new(rules, players, seed)

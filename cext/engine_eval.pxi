@@ -73,28 +73,38 @@ cdef inline bint is_sub_decision(int kind) noexcept nogil:
     return not (kind == F_DIE or kind == F_PHASE_B or kind == F_JEWELRY or kind == F_TASK or
                 kind == F_TAKE_TASK or kind == F_FINAL_TASKS or kind == F_SETUP_HUT)
 
-cdef int greedy_action(const Comp* c, const GameState* g, const double* w, bint thorough,
-                       uint64_t* rng) noexcept nogil:
-    """The legal action with the best value for the player to move. `thorough` first finishes
-    the player's own compound action greedily, so a die on the temple is judged with its priest
-    and Fire Bonus; otherwise one step is judged with the pending-action estimate. Ties are
-    broken at random with `rng`."""
-    cdef int buf[NUM_ACTIONS]
+cdef int judge_options(const Comp* c, const GameState* g, const double* w, bint thorough, uint64_t* rng,
+                       int* actions, double* values, double* tie_breaks) noexcept nogil:
+    """Fills `actions` with the legal actions and `values` with the value the player to move has after each.
+    `thorough` first finishes the player's own compound action greedily, so a die on the temple is judged with
+    its priest and Fire Bonus; otherwise one step is judged with the pending-action estimate. `tie_breaks`
+    gets a tiny random amount per action from `rng`, for greedy_action. Returns the number of actions."""
     cdef int sub[NUM_ACTIONS]
-    cdef int n = legal_actions(c, g, buf), i, me = current_player(g), best = buf[0], guard, m
-    cdef double best_value = -INFINITY, value
+    cdef int n = legal_actions(c, g, actions), i, me = current_player(g), guard, m
     cdef GameState after
     for i in range(n):
         after = g[0]
-        m = step(c, &after, buf[i], sub)
+        m = step(c, &after, actions[i], sub)
         guard = 0
         while thorough and m > 0 and guard < 24 and current_player(&after) == me \
                 and is_sub_decision(after.stack[after.sp - 1].kind):
             m = step(c, &after, greedy_action(c, &after, w, False, rng), sub)
             guard += 1
         rng[0] += <uint64_t>0x9E3779B97F4A7C15
-        value = evaluate_player(c, &after, w, me) + 1e-6 * <double>(mix_seed(rng[0], 0) >> 11) / 9007199254740992.0
-        if value > best_value:
-            best_value = value
-            best = buf[i]
+        values[i] = evaluate_player(c, &after, w, me)
+        tie_breaks[i] = 1e-6 * <double>(mix_seed(rng[0], 0) >> 11) / 9007199254740992.0
+    return n
+
+cdef int greedy_action(const Comp* c, const GameState* g, const double* w, bint thorough,
+                       uint64_t* rng) noexcept nogil:
+    """The legal action with the best value for the player to move (judge_options); ties broken at random."""
+    cdef int actions[NUM_ACTIONS]
+    cdef double values[NUM_ACTIONS]
+    cdef double tie_breaks[NUM_ACTIONS]
+    cdef int n = judge_options(c, g, w, thorough, rng, actions, values, tie_breaks), i, best = actions[0]
+    cdef double best_value = -INFINITY
+    for i in range(n):
+        if values[i] + tie_breaks[i] > best_value:
+            best_value = values[i] + tie_breaks[i]
+            best = actions[i]
     return best

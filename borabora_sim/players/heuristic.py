@@ -76,12 +76,6 @@ def weights_for(style: str = "balanced", fishing: str = "normal", /, **overrides
     return np.array([values[name] for name in WEIGHT_NAMES], dtype=np.float64)
 
 
-# The decisions that start a compound action; every other decision is part of one already chosen (a target, a
-# Helper item, a Fire Bonus ...), which the player finishes before judging an option (engine_eval.pxi).
-COMPOUND_STARTS = frozenset({"setup_hut", "die", "phase_b", "jewelry", "task", "take_task", "final_tasks"})
-MAX_FINISHING_STEPS = 24
-
-
 @dataclass(frozen=True)
 class OptionValue:
     """One legal action of the last decision with the evaluation the heuristic gave it (VP units)."""
@@ -137,24 +131,11 @@ class HeuristicPlayer(SeededPlayer):
         return action
 
     def option_values(self, state: GameState, seed: int) -> list[OptionValue]:
-        """Every legal action with the value the compiled evaluation gives the mover after it (on the same
-        determinization as `choose` with this seed, finishing the mover's own compound action greedily when
-        thorough), best first."""
-        me = state.current_player
-        sample = state.determinize(me, seed)
-        values = [OptionValue(a, state.action_to_string(a), self._value_after(sample, a, me, self.thorough))
-                  for a in sample.legal_actions()]
-        return sorted(values, key=lambda option: -option.value)
-
-    def _value_after(self, state: GameState, action: int, me: int, thorough: bool) -> float:
-        after = state.clone()
-        after.apply(action)
-        for _ in range(MAX_FINISHING_STEPS):
-            if not thorough or after.is_terminal() or after.current_player != me \
-                    or after.decision in COMPOUND_STARTS:
-                break
-            after.apply(max(after.legal_actions(), key=lambda a: self._value_after(after, a, me, False)))
-        return float(_engine.evaluate_state(after, self.weights)[me])
+        """Every legal action with the value the compiled evaluation gives the mover after it, as `choose` judged
+        it with this seed (same determinization, own compound action finished when thorough), best first."""
+        values = _engine.heuristic_option_values(state, self.weights, seed, self.thorough)
+        options = [OptionValue(a, state.action_to_string(a), float(v)) for a, v in values]
+        return sorted(options, key=lambda option: -option.value)
 
     def explain(self, top: int = 10) -> str:
         """The last decision: the chosen action and the `top` options with the evaluation each was given."""
