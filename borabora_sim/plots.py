@@ -33,7 +33,12 @@ def _label(key: object) -> str:
 def plot_win_rates(players: pd.DataFrame, by: str | Sequence[str] = "spec", title: str | None = None) -> Figure:
     """Win rate per group as horizontal bars with Wilson 95% interval whiskers, the 1/N baseline as a dashed
     line per bar and the share of rows tied for first noted at the bar's end."""
-    table = stats.win_rate(players, by=by)
+    return plot_win_rate_table(stats.win_rate(players, by=by), title)
+
+
+def plot_win_rate_table(table: pd.DataFrame, title: str | None = None) -> Figure:
+    """plot_win_rates from a table shaped like stats.win_rate's (rows, win_rate, ci_low, ci_high, baseline,
+    tied_first), such as one added up chunk by chunk."""
     fig = new_figure(8, 1.2 + 0.45 * len(table))
     ax = fig.subplots()
     y = np.arange(len(table))
@@ -56,7 +61,11 @@ def plot_win_rates(players: pd.DataFrame, by: str | Sequence[str] = "spec", titl
 
 def plot_vp_sources(players: pd.DataFrame, by: str = "spec", title: str | None = None) -> Figure:
     """Mean VP by source as stacked horizontal bars, one bar per group, one colour per source scored."""
-    table = stats.vp_by_source(players, by=by)
+    return plot_vp_source_table(stats.vp_by_source(players, by=by), title)
+
+
+def plot_vp_source_table(table: pd.DataFrame, title: str | None = None) -> Figure:
+    """plot_vp_sources from a table of mean VP with one column per source and one row per group."""
     fig = new_figure(9, 1.5 + 0.5 * len(table))
     ax = fig.subplots()
     y = np.arange(len(table))

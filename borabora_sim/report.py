@@ -138,38 +138,11 @@ def plot_paths(path: str | os.PathLike[str], name: str = "plot") -> tuple[Path, 
 def plot_summary(summary: Summary | pd.DataFrame, path: str | os.PathLike[str]) -> list[str]:
     """Writes the win rates by spec (Wilson 95% whiskers, dashed 1/N baselines) to `path` and the mean VP by
     source beside it; returns both paths."""
-    from matplotlib import colormaps
-
-    from borabora_sim.plots import new_figure
+    from borabora_sim.plots import plot_vp_source_table, plot_win_rate_table
 
     if isinstance(summary, pd.DataFrame):
         summary = Summary.of(summary)
     target, sources = plot_paths(path)
-    rates = summary.win_rates()
-    fig = new_figure(8, 1.2 + 0.45 * len(rates))
-    ax = fig.subplots()
-    y = np.arange(len(rates))
-    rate = rates["win_rate"].to_numpy()
-    ax.barh(y, rate, xerr=np.clip([rate - rates["ci_low"], rates["ci_high"] - rate], 0, None), color="tab:blue",
-            capsize=4)
-    ax.vlines(rates["baseline"], y - 0.45, y + 0.45, colors="grey", linestyles="--")
-    ax.set_yticks(y, rates.index)
-    ax.invert_yaxis()
-    ax.set_xlabel("win rate (Wilson 95% interval; dashed: 1/N baseline)")
-    ax.set_xlim(0, min(1.0, float(rates["ci_high"].max()) * 1.25 + 0.02))
-    fig.savefig(target, dpi=120)
-
-    table = summary.vp_by_source()
-    fig = new_figure(9, 1.5 + 0.5 * len(table))
-    ax = fig.subplots()
-    left = np.zeros(len(table))
-    palette = colormaps["tab20"]
-    for k, source in enumerate(table.columns):
-        ax.barh(np.arange(len(table)), table[source], left=left, label=source, color=palette(k % palette.N))
-        left += table[source].to_numpy()
-    ax.set_yticks(np.arange(len(table)), table.index)
-    ax.invert_yaxis()
-    ax.set_xlabel("mean VP")
-    ax.legend(fontsize=7, ncol=2, loc="lower right", title="source", title_fontsize=7)
-    fig.savefig(sources, dpi=120)
+    plot_win_rate_table(summary.win_rates()).savefig(target, dpi=120)
+    plot_vp_source_table(summary.vp_by_source()).savefig(sources, dpi=120)
     return [str(target), str(sources)]

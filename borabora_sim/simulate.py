@@ -29,6 +29,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from borabora_sim import _engine
+from borabora_sim.errors import ArgumentTypeError
 from borabora_sim.game import PLAYER_COUNTS, BoraBora, check_players, check_seed, rules_for
 from borabora_sim.match import DEFAULT_PLAYERS, play_game
 from borabora_sim.players import make_player, split_spec
@@ -525,9 +526,13 @@ def check_config(games: int, players: Sequence[str], seed: int, n_jobs: int, bac
     size = default_chunk_size(specs) if chunk_size is None else chunk_size
     if isinstance(size, bool) or not isinstance(size, int) or size <= 0:
         raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
+    fingerprint = rules_for(components).fingerprint     # a bad source fails here, with its ComponentError
+    if components is not None and not isinstance(components, str | os.PathLike):
+        raise ArgumentTypeError(f"components must be a component file path (every worker loads it), got "
+                                f"{type(components).__name__}; save the data with json.dump first")
     path = None if components is None else str(Path(components).resolve())
     return RunConfig(games=games, players=specs, seed=check_seed(seed), rotate_seats=bool(rotate_seats),
-                     chunk_size=size, components=path, components_fingerprint=rules_for(path).fingerprint)
+                     chunk_size=size, components=path, components_fingerprint=fingerprint)
 
 
 def simulate(games: int, players: Sequence[str] = DEFAULT_PLAYERS, seed: int = 0, n_jobs: int = -1,

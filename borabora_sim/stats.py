@@ -15,7 +15,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats as _sps
 
 Z95 = 1.959964
 SimulateFn = Callable[..., pd.DataFrame]
@@ -24,6 +23,13 @@ SimulateFn = Callable[..., pd.DataFrame]
 # =============================================================================
 # Intervals and tests on proportions
 # =============================================================================
+
+def _sps():  # -> the scipy.stats module
+    """scipy.stats, imported on first use: it adds about 60 MB to a process, and summaries never need it."""
+    from scipy import stats
+
+    return stats
+
 def wilson_interval(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
     """Wilson score interval for a binomial proportion (95% by default).
 
@@ -48,7 +54,7 @@ def z_value(confidence: float = 0.95) -> float:
     """The two-sided normal quantile of a confidence level (1.96 for 95%)."""
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be in (0, 1), got {confidence}")
-    return float(_sps.norm.ppf(0.5 + confidence / 2))
+    return float(_sps().norm.ppf(0.5 + confidence / 2))
 
 
 def binomial_test(successes: int, n: int, p: float) -> float:
@@ -56,7 +62,7 @@ def binomial_test(successes: int, n: int, p: float) -> float:
     minimum-likelihood definition); 1.0 when n is 0."""
     if n == 0:
         return 1.0
-    return float(_sps.binomtest(int(successes), int(n), p).pvalue)
+    return float(_sps().binomtest(int(successes), int(n), p).pvalue)
 
 
 def mcnemar_exact(a_only: int, b_only: int) -> float:
@@ -73,7 +79,7 @@ def mcnemar_exact(a_only: int, b_only: int) -> float:
     n = a_only + b_only
     if n == 0:
         return 1.0
-    return float(min(1.0, 2 * _sps.binom.cdf(min(a_only, b_only), n, 0.5)))
+    return float(min(1.0, 2 * _sps().binom.cdf(min(a_only, b_only), n, 0.5)))
 
 
 def paired_proportion_difference(both: int, a_only: int, b_only: int, neither: int,
@@ -109,7 +115,7 @@ def mean_interval(values: Sequence[float] | np.ndarray, confidence: float = 0.95
     mean = float(x.mean())
     if x.size == 1:
         return mean, -math.inf, math.inf
-    half = float(_sps.t.ppf(0.5 + confidence / 2, x.size - 1) * x.std(ddof=1) / math.sqrt(x.size))
+    half = float(_sps().t.ppf(0.5 + confidence / 2, x.size - 1) * x.std(ddof=1) / math.sqrt(x.size))
     return mean, mean - half, mean + half
 
 
@@ -135,7 +141,7 @@ def wilcoxon_signed_rank(differences: Sequence[float] | np.ndarray) -> float:
     d = np.asarray(differences, dtype=float)
     if not np.any(d != 0):
         return 1.0
-    return float(_sps.wilcoxon(d, zero_method="wilcox", alternative="two-sided").pvalue)
+    return float(_sps().wilcoxon(d, zero_method="wilcox", alternative="two-sided").pvalue)
 
 
 def holm(pvalues: Sequence[float] | np.ndarray | pd.Series) -> np.ndarray | pd.Series:
@@ -270,7 +276,7 @@ def win_rate_by_seat(players: pd.DataFrame, column: str = "seat", spec: str | No
         for n in table.index.get_level_values(0).unique():
             wins = table.loc[n, "wins"].to_numpy()
             if wins.sum() > 0 and len(wins) > 1:
-                table.loc[n, "chi2_p"] = float(_sps.chisquare(wins).pvalue)
+                table.loc[n, "chi2_p"] = float(_sps().chisquare(wins).pvalue)
     return table
 
 

@@ -657,3 +657,20 @@ def test_a_manifest_that_is_not_json_or_a_file_given_as_run_directory_is_refused
     (tmp_path / "run" / "manifest.json").write_text("{games: 4")
     with pytest.raises(ValueError, match=r"manifest.json is not a JSON file"):
         directory.read_manifest()
+
+
+@pytest.mark.parametrize(("components", "error", "message"), [
+    ("", "ComponentError", "an empty path"),
+    (5, "ComponentError", "neither a file path nor a dict"),
+    ({"regions": []}, "ComponentError", "unknown key|missing"),
+    ("builtin-as-dict", "ArgumentTypeError", "must be a component file path"),
+])
+def test_simulate_refuses_a_bad_component_source_before_any_work(components, error, message, tmp_path):
+    from borabora_sim import load_components
+
+    if components == "builtin-as-dict":
+        components = load_components().to_json_dict()
+    with pytest.raises(ValueError, match=message) as raised:
+        simulate(2, ["random", "random"], components=components, n_jobs=1, out=tmp_path / "run")
+    assert type(raised.value).__name__ == error
+    assert not (tmp_path / "run").exists()
