@@ -270,7 +270,7 @@ def cmd_analyze(args: argparse.Namespace) -> None:
     overrides = {} if args.jobs is None else {"jobs": args.jobs}
     if args.seed is not None:
         overrides["seed"] = args.seed
-    module.run(module.sized(args.size, **overrides), args.out)
+    module.run(module.sized(args.size, **overrides), args.out, progress=False if args.quiet else None)
 
 
 def cmd_bench(args: argparse.Namespace) -> None:
@@ -381,6 +381,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="quick (seconds), default (under 10 minutes on 2 cores) or full")
     an.add_argument("--jobs", type=int, help="worker processes (-1: all cores)")
     an.add_argument("--seed", type=_seed, help="master seed")
+    an.add_argument("--quiet", action="store_true", help="no progress bars")
     an.set_defaults(handler=cmd_analyze)
 
     bench = sub("bench", "engine and simulator throughput on this machine")

@@ -13,6 +13,11 @@ from game_api cimport GameVTable
 
 import numpy as np
 
+from borabora_sim.errors import check_int
+
+SEED_MAX = 2**64 - 1
+BUDGET_MAX = 2**31 - 1
+
 cdef enum:
     MAX_SEARCH_PLAYERS = 8
     MAX_TREE_DEPTH = 4096
@@ -222,6 +227,7 @@ cdef class _Handles:
     cdef const void* state
     cdef object keep                # the handles tuple: its last item owns the memory the pointers point into
     cdef object legal               # the legal actions at the root
+    cdef int root_player            # the seat the search is for
 
     def __cinit__(self, handles, root_player):
         if not isinstance(handles, tuple) or len(handles) != 4:
@@ -240,8 +246,9 @@ cdef class _Handles:
         if n == 0:
             raise ValueError("the game is over: there is nothing to search")
         players = self.vt.num_players(self.state)
-        if isinstance(root_player, bool) or not 0 <= root_player < players:
-            raise ValueError(f"root_player must be a seat in 0..{players - 1}, got {root_player!r}")
+        if players > MAX_SEARCH_PLAYERS:
+            raise ValueError(f"search handles games of at most {MAX_SEARCH_PLAYERS} players, this one has {players}")
+        self.root_player = check_int(root_player, "root_player", 0, players - 1)
 
     def check_actions(self, actions, str what):
         """`actions` as a list, each of them legal at the root."""
@@ -315,9 +322,9 @@ cdef Config make_config(const GameVTable* vt, long iterations, double seconds, d
     return cfg
 
 
-def run_mcts(handles, int root_player, long iterations=1000, double seconds=0.0, double c_uct=0.7,
-             bint heuristic_rollout=False, int rollout_depth=-1, double margin_weight=0.0,
-             double temperature=10.0, weights=None, uint64_t seed=0, long max_nodes=0, root_actions=None):
+def run_mcts(handles, root_player, iterations=1000, double seconds=0.0, double c_uct=0.7,
+             bint heuristic_rollout=False, rollout_depth=-1, double margin_weight=0.0,
+             double temperature=10.0, weights=None, seed=0, max_nodes=0, root_actions=None):
     """Runs IS-MCTS from the state in `handles` (State.search_handles()) for `root_player`.
 
     `root_actions` restricts the actions considered at the root (None: every legal action).
@@ -326,8 +333,11 @@ def run_mcts(handles, int root_player, long iterations=1000, double seconds=0.0,
     """
     cdef _Handles h = _Handles(handles, root_player)
     w = None if weights is None else np.ascontiguousarray(weights, dtype=np.float64)
-    cdef Config cfg = make_config(h.vt, iterations, seconds, c_uct, heuristic_rollout, rollout_depth,
-                                  margin_weight, temperature, w, seed)
+    cdef long budget = check_int(iterations, "iterations", 0, BUDGET_MAX)
+    cdef Config cfg = make_config(h.vt, budget, seconds, c_uct, heuristic_rollout,
+                                  check_int(rollout_depth, "rollout_depth", -1, BUDGET_MAX), margin_weight,
+                                  temperature, w, check_int(seed, "seed", 0, SEED_MAX))
+    cdef long n_max = check_int(max_nodes, "max_nodes", 0, BUDGET_MAX)
     allowed = None
     cdef const unsigned char[::1] allowed_view
     if root_actions is not None:
@@ -335,9 +345,9 @@ def run_mcts(handles, int root_player, long iterations=1000, double seconds=0.0,
         allowed[np.asarray(h.check_actions(root_actions, "root_actions"), dtype=np.intp)] = 1
         allowed_view = allowed
         cfg.root_allowed = &allowed_view[0]
-    if max_nodes <= 0:
-        max_nodes = (iterations if iterations > 0 else 200000) + 1
-    cdef Node* nodes = <Node*>malloc(max_nodes * sizeof(Node))
+    if n_max == 0:
+        n_max = (budget if budget > 0 else 200000) + 1
+    cdef Node* nodes = <Node*>malloc(n_max * sizeof(Node))
     if nodes == NULL:
         raise MemoryError()
     cdef Scratch* sc
@@ -349,13 +359,13 @@ def run_mcts(handles, int root_player, long iterations=1000, double seconds=0.0,
     cdef long n_nodes = 0, done
     try:
         with nogil:
-            done = mcts(h.vt, h.rules, h.state, root_player, &cfg, nodes, max_nodes, &n_nodes, sc)
+            done = mcts(h.vt, h.rules, h.state, h.root_player, &cfg, nodes, n_max, &n_nodes, sc)
         stats = []
         child = nodes[0].first_child
         while child >= 0:
             if nodes[child].visits:
                 stats.append((nodes[child].action, nodes[child].visits,
-                              nodes[child].value[root_player] / nodes[child].visits))
+                              nodes[child].value[h.root_player] / nodes[child].visits))
             child = nodes[child].next_sibling
     finally:
         free(nodes)
@@ -364,15 +374,17 @@ def run_mcts(handles, int root_player, long iterations=1000, double seconds=0.0,
     return done, stats
 
 
-def run_flat_mc(handles, int root_player, actions, int rollouts=100, double seconds=0.0,
-                bint heuristic_rollout=False, int rollout_depth=-1, double margin_weight=0.0,
-                double temperature=10.0, weights=None, uint64_t seed=0):
+def run_flat_mc(handles, root_player, actions, rollouts=100, double seconds=0.0,
+                bint heuristic_rollout=False, rollout_depth=-1, double margin_weight=0.0,
+                double temperature=10.0, weights=None, seed=0):
     """Flat Monte Carlo: each of `actions` judged by paired rollouts. Returns (rollouts done,
     list of (action, rollouts, mean reward for root_player)), best first."""
     cdef _Handles h = _Handles(handles, root_player)
     w = None if weights is None else np.ascontiguousarray(weights, dtype=np.float64)
-    cdef Config cfg = make_config(h.vt, rollouts, seconds, 0.0, heuristic_rollout, rollout_depth,
-                                  margin_weight, temperature, w, seed)
+    cdef int n_rollouts = check_int(rollouts, "rollouts", 0, BUDGET_MAX)
+    cdef Config cfg = make_config(h.vt, n_rollouts, seconds, 0.0, heuristic_rollout,
+                                  check_int(rollout_depth, "rollout_depth", -1, BUDGET_MAX), margin_weight,
+                                  temperature, w, check_int(seed, "seed", 0, SEED_MAX))
     acts = np.ascontiguousarray(h.check_actions(actions, "actions"), dtype=np.intc)
     totals = np.zeros(len(acts), dtype=np.float64)
     cdef int[::1] a = acts
@@ -381,7 +393,7 @@ def run_flat_mc(handles, int root_player, actions, int rollouts=100, double seco
     cdef long done
     try:
         with nogil:
-            done = flat_mc(h.vt, h.rules, h.state, root_player, &cfg, rollouts, &a[0], a.shape[0], &t[0], sc)
+            done = flat_mc(h.vt, h.rules, h.state, h.root_player, &cfg, n_rollouts, &a[0], a.shape[0], &t[0], sc)
     finally:
         free_scratch(sc)
     per_action = done // max(1, len(acts))

@@ -446,8 +446,13 @@ def test_search_handles_keep_their_state_alive_and_are_checked(midgame: State) -
     handles = midgame.clone().search_handles()          # the only reference to that clone is in the tuple
     done, stats = _search.run_mcts(handles, midgame.current_player, iterations=50, seed=1)
     assert done == 50 and {a for a, _, _ in stats} <= set(midgame.legal_actions())
-    with pytest.raises(ValueError, match=r"root_player"):
-        _search.run_mcts(handles, 7, iterations=10)
+    for seat in (7, 2**70, True):
+        with pytest.raises(ValueError, match=r"root_player"):
+            _search.run_mcts(handles, seat, iterations=10)
+    with pytest.raises(ValueError, match=r"iterations"):
+        _search.run_mcts(handles, midgame.current_player, iterations=2**70)
+    with pytest.raises(ValueError, match=r"seed"):
+        _search.run_flat_mc(handles, midgame.current_player, midgame.legal_actions(), rollouts=2, seed=-1)
     with pytest.raises(ValueError, match=r"legal actions"):
         _search.run_flat_mc(handles, midgame.current_player, [NUM_ACTIONS + 5], rollouts=2)
     with pytest.raises(ValueError, match=r"legal actions"):

@@ -638,3 +638,14 @@ def test_no_worker_outlives_a_run_killed_with_sigkill(tmp_path: Path) -> None:
         for child in children:
             with contextlib.suppress(psutil.NoSuchProcess):
                 child.kill()
+
+
+@pytest.mark.parametrize(("flags", "progress"), [(["--quiet"], False), ([], None)])
+def test_analyze_quiet_turns_the_progress_bars_off(flags, progress, tmp_path, monkeypatch, capsys) -> None:
+    import borabora_sim.studies.priest as priest
+
+    calls = []
+    monkeypatch.setattr(priest, "run", lambda study, out, **options: calls.append((study, out, options)))
+    status, _, err = borabora(capsys, "analyze", "priest", "--size", "quick", "--out", tmp_path / "study", *flags)
+    assert (status, err) == (0, "")
+    assert [options for _, _, options in calls] == [{"progress": progress}]
