@@ -37,7 +37,8 @@ from borabora_sim.cli import EXAMPLES, build_parser, cmd_play, main, split_specs
 from borabora_sim.report import Summary, format_summary, run_summary
 from borabora_sim.simulate import RunDirectory
 
-ROOT = Path(borabora_sim.__file__).resolve().parent.parent
+ROOT = Path(borabora_sim.__file__).resolve().parent.parent        # where the package is installed
+REPOSITORY = Path(__file__).resolve().parent.parent              # the source tree of these tests
 COMMANDS = tuple(EXAMPLES)                 # every command; build_parser() takes its --help examples here
 PLAYERS = "heuristic,random,random"
 GAMES = 12
@@ -417,7 +418,7 @@ def test_version_is_the_package_version(capsys: pytest.CaptureFixture[str]) -> N
     assert status == 0
     assert stdout == f"borabora {borabora_sim.__version__}\n"
     assert borabora_sim.__version__ == version("borabora_sim")
-    declared = re.search(r'^version = "(.+)"$', (ROOT / "pyproject.toml").read_text(), re.M)
+    declared = re.search(r'^version = "(.+)"$', (REPOSITORY / "pyproject.toml").read_text(), re.M)
     assert declared is not None and declared.group(1) == borabora_sim.__version__
 
 
