@@ -1,0 +1,521 @@
+"""Printed component data of Bamboo: loading, validation, provenance and the balance-pattern language.
+
+The data lives in a JSON file (the built-in one is ``data/components.json``; the format is described in
+``docs/bamboo_components.md``). Every value carries a provenance mark, CONFIRMED, DERIVED or INVENTED, because the
+per-tile contents of the real game are not public. :func:`load_components` validates a file or an already-parsed
+dict and returns a frozen :class:`BambooComponents`. Each balance tile's pattern is compiled on load into the list of
+its placements in the home, as bit masks over the home's cells, which :func:`pattern_fulfilled` checks.
+
+Example::
+
+    >>> c = load_components()
+    >>> c.balance_ids[4], c.marks["balance_tiles[4].pattern"], c.marks["balance_tiles[4].side"]
+    ('B05', 'CONFIRMED', 'INVENTED')
+    >>> pattern_fulfilled(c.balance_patterns[4], [(0, 1)] + [None] * 14)  # a decoration tile, top left
+    True
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+# The validation helpers are private to borabora_sim.components; they are shared here, not copied.
+from borabora_sim.components import (
+    _SOURCES,
+    MARKS,
+    MAX_FILE_BYTES,
+    Check,
+    ComponentError,
+    Components,
+    _count,
+    _each_used,
+    _fail,
+    _flag,
+    _frozen,
+    _get,
+    _int,
+    _Invalid,
+    _known_keys,
+    _name,
+    _object,
+    _plain_copy,
+    _read_json,
+    _Reader,
+    _require,
+    _show,
+    _text,
+    _unique,
+)
+
+__all__ = [
+    "ACTIONS", "COLOURS", "HOME_CATEGORIES", "HOME_TYPES", "MARKS", "MAX_FILE_BYTES", "SHOOT_SETUPS", "SIDES",
+    "SPIRIT_EFFECTS", "TYPE_LETTERS", "BalancePattern", "BambooComponents", "ComponentError", "HomeCell",
+    "load_components", "pattern_fulfilled",
+]
+
+# Name tables: the engine uses the indices, so the order is part of the contract.
+HOME_TYPES = ("decoration", "faith", "garden", "tools")
+TYPE_LETTERS = "DFGT"  # a pattern's letter for each of HOME_TYPES
+ANY_LETTER, BLANK_LETTER = "*", "."
+HOME_CATEGORIES = ("A", "B")
+SIDES = ("left", "center", "right")
+ACTIONS = ("balance", "improve", "cook", "fund", "wildcard")
+GIFT_ACTIONS = ACTIONS[:4]
+COLOURS = ("C1", "C2", "C3", "C4")  # colour Ck belongs to temple k
+SHOOT_SETUPS = ("player", "board", "none")
+SPIRIT_EFFECTS = ("balance", "improve", "fund", "wildcards", "winter_food", "free_offering", "renew_food")
+_UNCOUNTED_EFFECTS = ("wildcards", "free_offering")  # effects without an amount
+
+FORMAT_VERSION = 1
+BUILTIN_FILE = Path(__file__).with_name("data") / "components.json"
+MAX_PLAYERS = 4
+MAX_HOME_CELLS = 32  # the engine keeps the home in 32-bit masks
+MAX_COMFORT = 3  # R Home Tiles: comfort points of 1, 2 or 3
+N_HOME_TILES = 64
+N_SPIRITS = 7
+BALANCE_PER_SIDE = (24, 20, 24)
+N_SPIRIT_TILES = 21
+SHOOTS_PER_SETUP = (16, 12, 8)
+N_FOOD = 26
+
+_LIST_SECTIONS = (
+    "home_tiles", "balance_tiles", "spirits", "temple_tiles", "gifts", "shoots", "food", "coins", "night_spaces",
+)
+_SMALL = _int(0, 9)
+_TABLES: dict[str, dict[str, Check]] = {
+    "setup": {
+        "start_hp": _int(0, 99), "start_coins": _int(0, 99), "start_incense": _SMALL, "incense_per_player": _int(1, 20),
+        "ghost_extra_incense": _SMALL, "start_left_balance": _SMALL, "player_shoots": _int(1, len(COLOURS)),
+        "drafted_shoots": _SMALL, "spirit_stacks": _int(1, 9), "spirit_stack_size": _int(1, 9),
+        "balance_face_up": _int(1, 9), "home_face_up": _int(1, 9), "food_face_up": _int(1, 9), "rounds": _int(1, 9),
+    },
+    "board": {
+        "stalks": _int(1, 9), "stalk_new_shoots": _int(1, 9), "stalk_shaded_spaces": _int(1, 9),
+        "temple_area_spaces": _int(1, 9), "balance_slots": _int(1, 9),
+    },
+    "actions": {
+        "balance_hp": _SMALL, "balance_steps": _int(1, 9), "improve_coins": _SMALL, "fund_coins": _SMALL,
+        "other_temple_coins": _SMALL,
+    },
+    "scoring": {
+        "spirit_type_hp": _SMALL, "harmony_hp": _SMALL, "unscored_balance_divisor": _int(1, 9),
+        "uncovered_space_hp": _SMALL, "hunger_hp": _SMALL, "food_per_home_tile": _int(1, 9),
+    },
+}
+
+HomeCell = tuple[int, int] | None  # (type index, comfort) of the home tile on a space, or None for an empty space
+
+
+@dataclass(frozen=True)
+class BalancePattern:
+    """A balance tile's pattern compiled to bit masks over the home's cells (bit i = cell i = row * cols + col).
+
+    A shape pattern holds if one of its ``placements`` does. A placement is ``(cover, need_0, ..., need_3)``:
+    every cell of ``cover`` holds a home tile, every cell of ``need_t`` a tile of type t (cells of ``cover`` in no
+    ``need_t`` take any type), and the comfort on ``cover`` adds up to at least ``min_comfort``. A type-total pattern
+    (``comfort_type`` >= 0, no placements) holds if the tiles of that type inside ``region`` have at least
+    ``min_comfort`` comfort together.
+    """
+
+    region: int
+    min_comfort: int
+    comfort_type: int
+    placements: tuple[tuple[int, ...], ...]
+
+
+def pattern_fulfilled(pattern: BalancePattern, home: Sequence[HomeCell]) -> bool:
+    """Whether ``home`` (one entry per cell, row-major) fulfils the compiled pattern.
+
+    Uses only what a C engine would: type masks, an occupied mask and two comfort bit planes.
+    """
+    occupied = low = high = 0
+    has = [0] * len(HOME_TYPES)
+    for i, cell in enumerate(home):
+        if cell is not None:
+            kind, comfort = cell
+            bit = 1 << i
+            occupied |= bit
+            has[kind] |= bit
+            low |= bit if comfort & 1 else 0
+            high |= bit if comfort & 2 else 0
+
+    def comfort_on(mask: int) -> int:
+        return (mask & low).bit_count() + 2 * (mask & high).bit_count()
+
+    if pattern.comfort_type >= 0:
+        return comfort_on(has[pattern.comfort_type] & pattern.region) >= pattern.min_comfort
+    return any(
+        cover & ~occupied == 0
+        and all(need & ~has[t] == 0 for t, need in enumerate(needs))
+        and comfort_on(cover) >= pattern.min_comfort
+        for cover, *needs in pattern.placements
+    )
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class BambooComponents:
+    """Validated component tables. Arrays are read-only int8 unless noted; names are tuples.
+
+    Home cells are numbered row-major from the top left: cell = row * home_cols + col. ``marks`` and ``sources`` map
+    every field path of the file (e.g. ``"balance_tiles[4].side"``) to its provenance mark and source text.
+    """
+
+    home_rows: int
+    home_cols: int
+    region_masks: tuple[int, ...]  # by SIDES: the cells of the left part, the whole home, the right part
+    setup: Mapping[str, int]  # the "setup" table of the file; likewise board, actions and scoring
+    board: Mapping[str, int]
+    actions: Mapping[str, int]
+    scoring: Mapping[str, int]
+    home_tile_ids: tuple[str, ...]
+    home_category: np.ndarray  # [64] index into HOME_CATEGORIES
+    home_type: np.ndarray  # [64] index into HOME_TYPES
+    home_comfort: np.ndarray  # [64] 1..3
+    home_cost: np.ndarray  # [64] coins
+    home_hp: np.ndarray  # [64] HP on placement
+    home_three_plus: np.ndarray  # [64] bool: left in the box with 2 players
+    balance_ids: tuple[str, ...]
+    balance_side: np.ndarray  # [68] index into SIDES
+    balance_hp: np.ndarray  # [68]
+    balance_patterns: tuple[BalancePattern, ...]  # [68]
+    spirit_names: tuple[str, ...]
+    spirit_copies: np.ndarray  # [7]
+    spirit_wake_cost: np.ndarray  # [7] coins
+    spirit_effect: np.ndarray  # [7] index into SPIRIT_EFFECTS
+    spirit_amount: np.ndarray  # [7] actions, food units or counters; 0 for wildcards and free_offering
+    temple_tile_ids: tuple[str, ...]
+    temple_tile_incense: np.ndarray  # [4] ghost incense shown on each 2-player temple tile
+    gift_action: np.ndarray  # [4] index into ACTIONS
+    shoot_ids: tuple[str, ...]
+    shoot_colour: np.ndarray  # [36] index into COLOURS
+    shoot_action: np.ndarray  # [36] index into ACTIONS
+    shoot_setup: np.ndarray  # [36] index into SHOOT_SETUPS
+    shoot_seat: np.ndarray  # [36] 1..4 for player-setup pieces, else 0
+    food_names: tuple[str, ...]
+    food_count: np.ndarray
+    food_value: np.ndarray
+    coin_values: np.ndarray
+    coin_counts: np.ndarray
+    night_cells: np.ndarray  # cell index of each typed space of the nighttime side
+    night_types: np.ndarray  # index into HOME_TYPES
+    marks: Mapping[str, str]
+    sources: Mapping[str, str]
+    source_path: str  # "builtin", the file path, or "<dict>"
+    _document: dict[str, Any]
+
+    # Bora Bora's methods read only marks and _document, which this class has too.
+    invented = Components.invented
+    to_json_dict = Components.to_json_dict
+
+    def __repr__(self) -> str:
+        return f"BambooComponents(source_path={self.source_path!r}, invented_fields={len(self.invented())})"
+
+
+def load_components(source: str | os.PathLike[str] | Mapping[str, Any] | None = None) -> BambooComponents:
+    """Load and validate Bamboo component data: None for the built-in file, a path to a JSON file, or a dict.
+
+    Raises ComponentError naming the source, the offending field path and what is allowed, e.g.
+    ``mine.json: balance_tiles[3].side: 'top' is not a known name; allowed: left, center, right``.
+    """
+    if source is None:
+        return _builtin()
+    if isinstance(source, Mapping):
+        return _load("<dict>", lambda: dict(source))
+    # The same source rules as Bora Bora's loader, whose dispatch is not separable from its builder.
+    try:
+        path = os.fspath(source)
+    except TypeError:
+        path = None
+    if not isinstance(path, str):
+        raise ComponentError(f"<{type(source).__name__}>", "source", "neither a file path nor a dict", _SOURCES)
+    if not path:
+        raise ComponentError("''", "source", "an empty path", _SOURCES)
+    return _load(path, lambda: _read_json(path))
+
+
+@functools.cache
+def _builtin() -> BambooComponents:
+    # Safe to share: every table of a BambooComponents is immutable.
+    return _load("builtin", lambda: _read_json(os.fspath(BUILTIN_FILE)))
+
+
+def _load(source: str, read: Callable[[], Any]) -> BambooComponents:
+    try:
+        return _build(read(), source)
+    except _Invalid as error:
+        raise ComponentError(source, *error.args) from None
+
+
+def _build(doc: Any, source_path: str) -> BambooComponents:
+    doc = _object(doc, "<document>")
+    top_level = ("format_version", "home", *_TABLES, *_LIST_SECTIONS)
+    _known_keys(doc, "", top_level)
+    for key in top_level:
+        _get(doc, key, "", "every section of the format (see docs/bamboo_components.md)")
+    version = doc["format_version"]
+    if not (type(version) is int and version == FORMAT_VERSION):
+        _fail("format_version", _show(version), f"{FORMAT_VERSION}")
+
+    reader = _Reader(doc)
+    home = reader.table("home", {"rows": _int(1, 4), "cols": _int(1, 8), "left_cols": _int(1, 8),
+                                 "right_cols": _int(1, 8)})
+    rows, cols = home["rows"], home["cols"]
+    _require(home["left_cols"] + home["right_cols"] <= cols, "home.right_cols",
+             f"{home['left_cols']} left + {home['right_cols']} right columns in a home {cols} wide",
+             "left_cols + right_cols <= cols")
+    regions = (
+        _columns_mask(rows, cols, range(home["left_cols"])),
+        _columns_mask(rows, cols, range(cols)),
+        _columns_mask(rows, cols, range(cols - home["right_cols"], cols)),
+    )
+    tables = {key: reader.table(key, fields) for key, fields in _TABLES.items()}
+    setup, board = tables["setup"], tables["board"]
+    _require(setup["incense_per_player"] == setup["start_incense"] + setup["rounds"], "setup.incense_per_player",
+             f"{setup['incense_per_player']}", "start_incense + rounds (one stick on each round space)")
+    _require(setup["start_left_balance"] <= board["balance_slots"], "setup.start_left_balance",
+             f"{setup['start_left_balance']}", f"at most board.balance_slots = {board['balance_slots']}")
+
+    return BambooComponents(
+        home_rows=rows,
+        home_cols=cols,
+        region_masks=regions,
+        **{key: MappingProxyType(values) for key, values in tables.items()},
+        **_read_home_tiles(reader, setup),
+        **_read_balance_tiles(reader, rows, cols, regions),
+        **_read_pieces(reader, setup, board),
+        **_read_night_spaces(reader, rows, cols),
+        marks=MappingProxyType(reader.marks),
+        sources=MappingProxyType(reader.sources),
+        source_path=source_path,
+        _document=_plain_copy(doc),
+    )
+
+
+def _columns_mask(rows: int, cols: int, columns: range) -> int:
+    return sum(1 << (r * cols + c) for r in range(rows) for c in columns)
+
+
+def _read_home_tiles(reader: _Reader, setup: Mapping[str, int]) -> dict[str, Any]:
+    tiles = reader.records("home_tiles", {
+        "id": _text, "category": _name(HOME_CATEGORIES), "type": _name(HOME_TYPES), "comfort": _int(1, MAX_COMFORT),
+        "cost": _int(0, 9), "hp": _int(0, 9), "three_plus": _flag,
+    }, N_HOME_TILES)
+    ids = [x["id"] for x in tiles]
+    _unique(ids, "home_tiles", "id")
+    _each_used(HOME_TYPES, {x["type"] for x in tiles}, "home_tiles", "home tile")
+    for category, name in enumerate(HOME_CATEGORIES):
+        two_player = sum(x["category"] == category and not x["three_plus"] for x in tiles)
+        _require(two_player >= setup["home_face_up"], "home_tiles", f"{two_player} category {name} tiles for 2 players",
+                 f"at least setup.home_face_up = {setup['home_face_up']} per category")
+    return {
+        "home_tile_ids": tuple(ids),
+        "home_category": _frozen([x["category"] for x in tiles]),
+        "home_type": _frozen([x["type"] for x in tiles]),
+        "home_comfort": _frozen([x["comfort"] for x in tiles]),
+        "home_cost": _frozen([x["cost"] for x in tiles]),
+        "home_hp": _frozen([x["hp"] for x in tiles]),
+        "home_three_plus": _frozen([x["three_plus"] for x in tiles], dtype=np.bool_),
+    }
+
+
+_PATTERN_ALLOWED = (f"a list of rows, strings of {', '.join(TYPE_LETTERS)}, {ANY_LETTER} (any tile) and "
+                    f"{BLANK_LETTER} (no requirement); or a home-tile type ({', '.join(HOME_TYPES)})")
+_LETTERS_ALLOWED = f"{', '.join(TYPE_LETTERS)}, {ANY_LETTER} and {BLANK_LETTER}"
+_ROW_LETTERS = {**{letter: t for t, letter in enumerate(TYPE_LETTERS)}, ANY_LETTER: -1, BLANK_LETTER: None}
+
+
+def _pattern(rows: int, cols: int) -> Check:
+    """A pattern as ("type", type index) or ("shape", [(row, col, type index or -1 for any)])."""
+    home_type = _name(HOME_TYPES)
+
+    def check(value: Any, path: str) -> tuple[str, Any]:
+        if isinstance(value, str):
+            return "type", home_type(value, path)
+        if not (isinstance(value, list) and value):
+            _fail(path, _show(value), _PATTERN_ALLOWED)
+        _require(len(value) <= rows, path, f"{len(value)} rows", f"at most {rows} (the home's height)")
+        cells = []
+        for r, row in enumerate(value):
+            where = f"{path}[{r}]"
+            _require(isinstance(row, str) and 1 <= len(row) <= cols, where, _show(row),
+                     f"a string of 1..{cols} letters (the home's width)")
+            _require(len(row) == len(value[0]), where, f"{len(row)} letters, row 0 has {len(value[0])}",
+                     "rows of equal length")
+            for c, letter in enumerate(row):
+                if letter not in _ROW_LETTERS:
+                    _fail(where, f"{letter!r} in {_show(row)}", _LETTERS_ALLOWED)
+                if _ROW_LETTERS[letter] is not None:
+                    cells.append((r, c, _ROW_LETTERS[letter]))
+        _require(bool(cells), path, "no cell", f"at least one of {', '.join(TYPE_LETTERS)}, {ANY_LETTER}")
+        return "shape", cells
+
+    return check
+
+
+def _placements(cells: Sequence[tuple[int, int, int]], rows: int, cols: int, region: int) -> list[tuple[int, ...]]:
+    """Every translation of the shape that lies inside region, as (cover, need_0, ..., need_3) masks."""
+    top, left = min(r for r, _, _ in cells), min(c for _, c, _ in cells)
+    height = max(r for r, _, _ in cells) - top + 1
+    width = max(c for _, c, _ in cells) - left + 1
+    result = []
+    for r0 in range(rows - height + 1):
+        for c0 in range(cols - width + 1):
+            masks = [0] * (1 + len(HOME_TYPES))
+            for r, c, t in cells:
+                bit = 1 << ((r0 + r - top) * cols + c0 + c - left)
+                masks[0] |= bit
+                if t >= 0:
+                    masks[1 + t] |= bit
+            if masks[0] & ~region == 0:
+                result.append(tuple(masks))
+    return result
+
+
+def _read_balance_tiles(reader: _Reader, rows: int, cols: int, regions: Sequence[int]) -> dict[str, Any]:
+    tiles = reader.records("balance_tiles", {
+        "id": _text, "side": _name(SIDES), "hp": _int(1, 20), "pattern": _pattern(rows, cols),
+        "min_comfort": _int(0, MAX_COMFORT * MAX_HOME_CELLS),
+    }, sum(BALANCE_PER_SIDE))
+    ids = [x["id"] for x in tiles]
+    _unique(ids, "balance_tiles", "id")
+    for side, expected in enumerate(BALANCE_PER_SIDE):
+        _count([x for x in tiles if x["side"] == side], "balance_tiles", expected, f"{SIDES[side]} tiles")
+    patterns = []
+    for i, tile in enumerate(tiles):
+        path, region, least = f"balance_tiles[{i}]", regions[tile["side"]], tile["min_comfort"]
+        kind, content = tile["pattern"]
+        if kind == "type":
+            most = MAX_COMFORT * region.bit_count()
+            _require(1 <= least <= most, f"{path}.min_comfort", f"{least} for a type-total pattern", f"1..{most}")
+            patterns.append(BalancePattern(region, least, content, ()))
+            continue
+        placements = _placements(content, rows, cols, region)
+        _require(bool(placements), f"{path}.pattern", f"fits nowhere in the {SIDES[tile['side']]} part of the home",
+                 "a shape that fits inside its side's region (patterns are not rotated)")
+        most = MAX_COMFORT * len(content)
+        _require(least <= most, f"{path}.min_comfort", f"{least} on {len(content)} cells", f"0..{most}")
+        patterns.append(BalancePattern(region, least, -1, tuple(placements)))
+    return {
+        "balance_ids": tuple(ids),
+        "balance_side": _frozen([x["side"] for x in tiles]),
+        "balance_hp": _frozen([x["hp"] for x in tiles]),
+        "balance_patterns": tuple(patterns),
+    }
+
+
+def _read_pieces(reader: _Reader, setup: Mapping[str, int], board: Mapping[str, int]) -> dict[str, Any]:
+    spirits = reader.records("spirits", {
+        "name": _text, "copies": _int(1, 9), "wake_cost": _SMALL, "effect": _name(SPIRIT_EFFECTS), "amount": _SMALL,
+    }, N_SPIRITS)
+    names = [x["name"] for x in spirits]
+    _unique(names, "spirits", "name")
+    for i, spirit in enumerate(spirits):
+        uncounted = SPIRIT_EFFECTS[spirit["effect"]] in _UNCOUNTED_EFFECTS
+        _require((spirit["amount"] == 0) == uncounted, f"spirits[{i}].amount", f"{spirit['amount']}",
+                 f"0 exactly for the effects {', '.join(_UNCOUNTED_EFFECTS)}, else 1..9")
+    copies = sum(x["copies"] for x in spirits)
+    _require(copies == N_SPIRIT_TILES, "spirits", f"{copies} tiles in all", f"exactly {N_SPIRIT_TILES} copies")
+    _require(setup["spirit_stacks"] == len(COLOURS), "setup.spirit_stacks", f"{setup['spirit_stacks']}",
+             f"{len(COLOURS)}, one stack per temple")
+    in_play = setup["spirit_stacks"] * setup["spirit_stack_size"]
+    _require(in_play <= copies, "setup.spirit_stack_size", f"{in_play} tiles in the stacks",
+             f"at most the {copies} spirit tiles")
+
+    temples = reader.records("temple_tiles", {"id": _text, "incense": _SMALL}, len(COLOURS))
+    _unique([x["id"] for x in temples], "temple_tiles", "id")
+    ghost = sum(x["incense"] for x in temples)
+    ghost_sticks = setup["incense_per_player"] + setup["ghost_extra_incense"]
+    _require(ghost <= ghost_sticks, "temple_tiles", f"{ghost} ghost sticks in all",
+             f"at most the ghost's {ghost_sticks} (incense_per_player + ghost_extra_incense)")
+
+    gifts = reader.records("gifts", {"action": _name(GIFT_ACTIONS)}, len(GIFT_ACTIONS))
+    _each_used(GIFT_ACTIONS, {x["action"] for x in gifts}, "gifts", "gift")
+
+    shoots = reader.records("shoots", {
+        "id": _text, "colour": _name(COLOURS), "action": _name(ACTIONS), "setup": _name(SHOOT_SETUPS),
+        "seat": _int(0, MAX_PLAYERS),
+    }, sum(SHOOTS_PER_SETUP))
+    _unique([x["id"] for x in shoots], "shoots", "id")
+    _each_used(COLOURS, {x["colour"] for x in shoots}, "shoots", "piece")
+    _check_shoots(shoots, setup, board)
+
+    food = reader.records("food", {"name": _text, "count": _int(1, N_FOOD), "value": _int(1, 9)},
+                          most=(N_FOOD, "one record per kind"))
+    _unique([x["name"] for x in food], "food", "name")
+    counters = sum(x["count"] for x in food)
+    _require(counters == N_FOOD, "food", f"{counters} counters", f"exactly {N_FOOD}")
+    _require(setup["food_face_up"] <= counters, "setup.food_face_up", f"{setup['food_face_up']}", f"1..{counters}")
+
+    coins = reader.records("coins", {"value": _int(1, 9), "count": _int(1, 99)}, most=(9, "one record per value"))
+    values = [x["value"] for x in coins]
+    _require(len(set(values)) == len(values), "coins", f"values {values}", "each value once")
+    _require(1 in values, "coins", "no coin worth 1", "a coin worth 1 (the rules pay and charge in 1s)")
+
+    return {
+        "spirit_names": tuple(names),
+        "spirit_copies": _frozen([x["copies"] for x in spirits]),
+        "spirit_wake_cost": _frozen([x["wake_cost"] for x in spirits]),
+        "spirit_effect": _frozen([x["effect"] for x in spirits]),
+        "spirit_amount": _frozen([x["amount"] for x in spirits]),
+        "temple_tile_ids": tuple(x["id"] for x in temples),
+        "temple_tile_incense": _frozen([x["incense"] for x in temples]),
+        "gift_action": _frozen([x["action"] for x in gifts]),
+        "shoot_ids": tuple(x["id"] for x in shoots),
+        "shoot_colour": _frozen([x["colour"] for x in shoots]),
+        "shoot_action": _frozen([x["action"] for x in shoots]),
+        "shoot_setup": _frozen([x["setup"] for x in shoots]),
+        "shoot_seat": _frozen([x["seat"] for x in shoots]),
+        "food_names": tuple(x["name"] for x in food),
+        "food_count": _frozen([x["count"] for x in food]),
+        "food_value": _frozen([x["value"] for x in food]),
+        "coin_values": _frozen(values),
+        "coin_counts": _frozen([x["count"] for x in coins]),
+    }
+
+
+def _check_shoots(shoots: Sequence[Mapping[str, int]], setup: Mapping[str, int], board: Mapping[str, int]) -> None:
+    """R II and III.D-E: 16 player-setup pieces (one set per seat), 12 for the reed field, 8 for the draft."""
+    player = SHOOT_SETUPS.index("player")
+    seats: list[list[Mapping[str, int]]] = [[] for _ in range(MAX_PLAYERS + 1)]
+    for i, shoot in enumerate(shoots):
+        if shoot["setup"] == player:
+            _require(shoot["seat"] >= 1, f"shoots[{i}].seat", "0 for a player-setup piece", f"1..{MAX_PLAYERS}")
+        else:
+            _require(shoot["seat"] == 0, f"shoots[{i}].seat", f"{shoot['seat']} for a piece without the "
+                     "player-setup icon", "0")
+        seats[shoot["seat"]].append(shoot)
+    for setup_kind, expected in enumerate(SHOOTS_PER_SETUP):
+        own = [x for x in shoots if x["setup"] == setup_kind]
+        _count(own, "shoots", expected, f"{SHOOT_SETUPS[setup_kind]} pieces")
+    for seat in range(1, MAX_PLAYERS + 1):
+        own = seats[seat]
+        _count(own, "shoots", setup["player_shoots"], f"pieces for seat {seat}")
+        colours, actions = {x["colour"] for x in own}, {x["action"] for x in own}
+        _require(len(colours) == len(own) and len(actions) == len(own) and ACTIONS.index("wildcard") not in actions,
+                 "shoots", f"seat {seat}'s pieces repeat a colour or an action, or hold a wildcard",
+                 "one piece of each colour and each of the four actions per seat (R III.D)")
+    shaded = board["stalks"] * board["stalk_shaded_spaces"]
+    _require(shaded == SHOOTS_PER_SETUP[1], "board.stalk_shaded_spaces", f"{shaded} shaded spaces in all",
+             f"stalks * stalk_shaded_spaces == {SHOOTS_PER_SETUP[1]}, the board-setup pieces")
+    drafted = setup["drafted_shoots"] * MAX_PLAYERS
+    _require(drafted <= SHOOTS_PER_SETUP[2], "setup.drafted_shoots", f"{drafted} pieces for {MAX_PLAYERS} players",
+             f"at most the {SHOOTS_PER_SETUP[2]} pieces without an icon")
+
+
+def _read_night_spaces(reader: _Reader, rows: int, cols: int) -> dict[str, Any]:
+    spaces = reader.records("night_spaces", {"row": _int(0, rows - 1), "col": _int(0, cols - 1),
+                                             "type": _name(HOME_TYPES)}, most=(rows * cols, "one per home space"))
+    cells = [x["row"] * cols + x["col"] for x in spaces]
+    first: dict[int, int] = {}
+    for i, cell in enumerate(cells):
+        j = first.setdefault(cell, i)
+        _require(j == i, f"night_spaces[{i}]", f"the space of night_spaces[{j}] again", "each home space once")
+    return {"night_cells": _frozen(cells), "night_types": _frozen([x["type"] for x in spaces])}
