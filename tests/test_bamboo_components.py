@@ -114,14 +114,14 @@ def test_counts_match_the_rulebook(builtin: BambooComponents) -> None:
     assert c.region_masks[0] & c.region_masks[2] == 0
 
 
-def test_each_seat_starts_with_one_shoot_of_each_colour_and_action(builtin: BambooComponents) -> None:
+def test_each_player_set_has_one_shoot_of_each_colour_and_action(builtin: BambooComponents) -> None:
     """R III.D."""
     c = builtin
-    for seat in range(1, 5):
-        own = c.shoot_seat == seat
+    for number in range(1, 5):
+        own = c.shoot_set == number
         assert sorted(c.shoot_colour[own].tolist()) == list(range(len(COLOURS)))
         assert sorted(ACTIONS[a] for a in c.shoot_action[own]) == ["balance", "cook", "fund", "improve"]
-    assert set(c.shoot_seat[c.shoot_setup != SHOOT_SETUPS.index("player")].tolist()) == {0}
+    assert set(c.shoot_set[c.shoot_setup != SHOOT_SETUPS.index("player")].tolist()) == {0}
 
 
 def test_arrays_are_read_only(builtin: BambooComponents) -> None:
@@ -243,14 +243,14 @@ BAD: dict[str, tuple[Callable[[dict[str, Any]], Any], str]] = {
     "wildcard gift": (lambda d: d["gifts"][0].update(action="wildcard"), "gifts[0].action: 'wildcard'"),
     "shoot setup counts": (lambda d: d["shoots"][16].update(setup="none"),
                            "shoots: 11 board pieces; allowed: exactly 12"),
-    "seat on a board piece": (lambda d: d["shoots"][16].update(seat=2),
-                              "shoots[16].seat: 2 for a piece without the player-setup icon; allowed: 0"),
-    "player piece without a seat": (lambda d: d["shoots"][0].update(seat=0),
-                                    "shoots[0].seat: 0 for a player-setup piece; allowed: 1..4"),
-    "seat repeats a colour": (lambda d: d["shoots"][0].update(colour="C2"),
-                              "shoots: seat 1's pieces repeat a colour or an action, or hold a wildcard"),
-    "seat holds a wildcard": (lambda d: d["shoots"][0].update(action="wildcard"), "seat 1's pieces repeat a colour"),
-    "seat count": (lambda d: d["shoots"][0].update(seat=2), "shoots: 3 pieces for seat 1; allowed: exactly 4"),
+    "set number on a board piece": (lambda d: d["shoots"][16].update(player_set=2),
+                                    "shoots[16].player_set: 2 for a piece without the player-setup icon; allowed: 0"),
+    "player piece without a set": (lambda d: d["shoots"][0].update(player_set=0),
+                                   "shoots[0].player_set: 0 for a player-setup piece; allowed: 1..4"),
+    "set repeats a colour": (lambda d: d["shoots"][0].update(colour="C2"),
+                             "shoots: player set 1 repeats a colour or an action, or holds a wildcard"),
+    "set holds a wildcard": (lambda d: d["shoots"][0].update(action="wildcard"), "player set 1 repeats a colour"),
+    "set size": (lambda d: d["shoots"][0].update(player_set=2), "shoots: 3 pieces in player set 1; allowed: exactly 4"),
     "unknown colour": (lambda d: d["shoots"][3].update(colour="red"),
                        "shoots[3].colour: 'red' is not a known name; allowed: C1, C2, C3, C4"),
     "stalk spaces": (lambda d: d["board"].update(stalks=3), "board.stalk_shaded_spaces: 9 shaded spaces in all"),

@@ -198,7 +198,7 @@ class BambooComponents:
     shoot_colour: np.ndarray  # [36] index into COLOURS
     shoot_action: np.ndarray  # [36] index into ACTIONS
     shoot_setup: np.ndarray  # [36] index into SHOOT_SETUPS
-    shoot_seat: np.ndarray  # [36] 1..4 for player-setup pieces, else 0
+    shoot_set: np.ndarray  # [36] player-setup set 1..4 (dealt at random, rulings B2), 0 for other pieces
     food_names: tuple[str, ...]
     food_count: np.ndarray
     food_value: np.ndarray
@@ -441,7 +441,7 @@ def _read_pieces(reader: _Reader, setup: Mapping[str, int], board: Mapping[str, 
 
     shoots = reader.records("shoots", {
         "id": _text, "colour": _name(COLOURS), "action": _name(ACTIONS), "setup": _name(SHOOT_SETUPS),
-        "seat": _int(0, MAX_PLAYERS),
+        "player_set": _int(0, MAX_PLAYERS),
     }, sum(SHOOTS_PER_SETUP))
     _unique([x["id"] for x in shoots], "shoots", "id")
     _each_used(COLOURS, {x["colour"] for x in shoots}, "shoots", "piece")
@@ -472,7 +472,7 @@ def _read_pieces(reader: _Reader, setup: Mapping[str, int], board: Mapping[str, 
         "shoot_colour": _frozen([x["colour"] for x in shoots]),
         "shoot_action": _frozen([x["action"] for x in shoots]),
         "shoot_setup": _frozen([x["setup"] for x in shoots]),
-        "shoot_seat": _frozen([x["seat"] for x in shoots]),
+        "shoot_set": _frozen([x["player_set"] for x in shoots]),
         "food_names": tuple(x["name"] for x in food),
         "food_count": _frozen([x["count"] for x in food]),
         "food_value": _frozen([x["value"] for x in food]),
@@ -482,26 +482,27 @@ def _read_pieces(reader: _Reader, setup: Mapping[str, int], board: Mapping[str, 
 
 
 def _check_shoots(shoots: Sequence[Mapping[str, int]], setup: Mapping[str, int], board: Mapping[str, int]) -> None:
-    """R II and III.D-E: 16 player-setup pieces (one set per seat), 12 for the reed field, 8 for the draft."""
+    """R II and III.D-E: 16 player-setup pieces (a set per player), 12 for the reed field, 8 for the draft."""
     player = SHOOT_SETUPS.index("player")
-    seats: list[list[Mapping[str, int]]] = [[] for _ in range(MAX_PLAYERS + 1)]
+    sets: list[list[Mapping[str, int]]] = [[] for _ in range(MAX_PLAYERS + 1)]
     for i, shoot in enumerate(shoots):
         if shoot["setup"] == player:
-            _require(shoot["seat"] >= 1, f"shoots[{i}].seat", "0 for a player-setup piece", f"1..{MAX_PLAYERS}")
+            _require(shoot["player_set"] >= 1, f"shoots[{i}].player_set", "0 for a player-setup piece",
+                     f"1..{MAX_PLAYERS}")
         else:
-            _require(shoot["seat"] == 0, f"shoots[{i}].seat", f"{shoot['seat']} for a piece without the "
-                     "player-setup icon", "0")
-        seats[shoot["seat"]].append(shoot)
+            _require(shoot["player_set"] == 0, f"shoots[{i}].player_set",
+                     f"{shoot['player_set']} for a piece without the player-setup icon", "0")
+        sets[shoot["player_set"]].append(shoot)
     for setup_kind, expected in enumerate(SHOOTS_PER_SETUP):
         own = [x for x in shoots if x["setup"] == setup_kind]
         _count(own, "shoots", expected, f"{SHOOT_SETUPS[setup_kind]} pieces")
-    for seat in range(1, MAX_PLAYERS + 1):
-        own = seats[seat]
-        _count(own, "shoots", setup["player_shoots"], f"pieces for seat {seat}")
+    for number in range(1, MAX_PLAYERS + 1):
+        own = sets[number]
+        _count(own, "shoots", setup["player_shoots"], f"pieces in player set {number}")
         colours, actions = {x["colour"] for x in own}, {x["action"] for x in own}
         _require(len(colours) == len(own) and len(actions) == len(own) and ACTIONS.index("wildcard") not in actions,
-                 "shoots", f"seat {seat}'s pieces repeat a colour or an action, or hold a wildcard",
-                 "one piece of each colour and each of the four actions per seat (R III.D)")
+                 "shoots", f"player set {number} repeats a colour or an action, or holds a wildcard",
+                 "one piece of each colour and each of the four actions per set (R III.D)")
     shaded = board["stalks"] * board["stalk_shaded_spaces"]
     _require(shaded == SHOOTS_PER_SETUP[1], "board.stalk_shaded_spaces", f"{shaded} shaded spaces in all",
              f"stalks * stalk_shaded_spaces == {SHOOTS_PER_SETUP[1]}, the board-setup pieces")
