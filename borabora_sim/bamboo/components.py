@@ -198,7 +198,7 @@ class BambooComponents:
     shoot_colour: np.ndarray  # [36] index into COLOURS
     shoot_action: np.ndarray  # [36] index into ACTIONS
     shoot_setup: np.ndarray  # [36] index into SHOOT_SETUPS
-    shoot_set: np.ndarray  # [36] player-setup set 1..4 (dealt at random, rulings B2), 0 for other pieces
+    shoot_set: np.ndarray  # [36] player-setup set 1..4 (set k to the k-th player, rulings B2), 0 for other pieces
     food_names: tuple[str, ...]
     food_count: np.ndarray
     food_value: np.ndarray
