@@ -139,3 +139,40 @@ def test_r21_an_empty_person_pile_leaves_the_next_display_empty() -> None:
     men, women = loaded.to_dict()["state"]["person_display"]
     assert men == [255] * 6 and 255 not in women
     assert loaded.check_invariants() is None
+
+
+def first_decision_of(kind: str, seed: int = 5) -> State:
+    state = borabora_sim.new_game(4, seed=seed)
+    rng = random.Random(seed)
+    while state.decision != kind:
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    return state
+
+
+def test_r21_a_player_with_six_jewelry_tiles_is_offered_no_more() -> None:
+    state = first_decision_of("jewelry")
+    data = state.to_dict()
+    raw = data["state"]
+    seat = raw["stack"][raw["sp"] - 1]["player"]
+    later = [tile for column in raw["jewelry_display"][raw["round"]:] for tile in column if tile != 255][:6]
+    assert len(later) == 6
+    raw["jewelry_display"] = [[255 if tile in later else tile for tile in column] for column in raw["jewelry_display"]]
+    raw["pl"][seat]["jewelry"], raw["pl"][seat]["n_jewelry"], raw["pl"][seat]["shells"] = later, 6, 100
+    loaded = State.from_dict(data)
+    assert [loaded.action_to_string(a) for a in loaded.legal_actions()] == ["done"]
+    raw["pl"][seat]["n_jewelry"] = 5
+    assert len(State.from_dict(data).legal_actions()) > 1        # with a free slot the round's tiles are offered
+
+
+def test_r21_a_player_holding_three_tasks_is_offered_no_task_to_take() -> None:
+    state = first_decision_of("take_task")
+    data = state.to_dict()
+    raw = data["state"]
+    seat = raw["stack"][raw["sp"] - 1]["player"]
+    free = raw["pl"][seat]["tasks"].index(255)
+    spare = raw["task_pile"][raw["task_top"]]
+    raw["pl"][seat]["tasks"][free] = spare
+    raw["task_top"] += 1
+    with pytest.raises(StateFormatError, match=r"take_task.*has no legal action"):
+        State.from_dict(data)
