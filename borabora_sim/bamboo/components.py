@@ -17,9 +17,8 @@ Example::
 
 from __future__ import annotations
 
-import functools
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -27,32 +26,27 @@ from typing import Any
 
 import numpy as np
 
-# The validation helpers are private to borabora_sim.components; they are shared here, not copied.
-from borabora_sim.components import (
-    _SOURCES,
+from borabora_sim.component_files import (
     MARKS,
     MAX_FILE_BYTES,
     Check,
     ComponentError,
-    Components,
-    _count,
-    _each_used,
-    _fail,
-    _flag,
-    _frozen,
-    _get,
-    _int,
-    _Invalid,
-    _known_keys,
-    _name,
-    _object,
-    _plain_copy,
-    _read_json,
-    _Reader,
-    _require,
-    _show,
-    _text,
-    _unique,
+    ComponentTables,
+    Reader,
+    fail,
+    flag,
+    frozen,
+    int_in,
+    load_with,
+    name_in,
+    open_document,
+    plain_copy,
+    require,
+    require_count,
+    require_each_used,
+    require_unique,
+    show,
+    text,
 )
 
 __all__ = [
@@ -86,28 +80,30 @@ N_SPIRIT_TILES = 21
 SHOOTS_PER_SETUP = (16, 12, 8)
 N_FOOD = 26
 
+_FORMAT_DOC = "docs/bamboo_components.md"
 _LIST_SECTIONS = (
     "home_tiles", "balance_tiles", "spirits", "temple_tiles", "gifts", "shoots", "food", "coins", "night_spaces",
 )
-_SMALL = _int(0, 9)
+_SMALL = int_in(0, 9)
 _TABLES: dict[str, dict[str, Check]] = {
     "setup": {
-        "start_hp": _int(0, 99), "start_coins": _int(0, 99), "start_incense": _SMALL, "incense_per_player": _int(1, 20),
-        "ghost_extra_incense": _SMALL, "start_left_balance": _SMALL, "player_shoots": _int(1, len(COLOURS)),
-        "drafted_shoots": _SMALL, "spirit_stacks": _int(1, 9), "spirit_stack_size": _int(1, 9),
-        "balance_face_up": _int(1, 9), "home_face_up": _int(1, 9), "food_face_up": _int(1, 9), "rounds": _int(1, 9),
+        "start_hp": int_in(0, 99), "start_coins": int_in(0, 99), "start_incense": _SMALL,
+        "incense_per_player": int_in(1, 20), "ghost_extra_incense": _SMALL, "start_left_balance": _SMALL,
+        "player_shoots": int_in(1, len(COLOURS)), "drafted_shoots": _SMALL, "spirit_stacks": int_in(1, 9),
+        "spirit_stack_size": int_in(1, 9), "balance_face_up": int_in(1, 9), "home_face_up": int_in(1, 9),
+        "food_face_up": int_in(1, 9), "rounds": int_in(1, 9),
     },
     "board": {
-        "stalks": _int(1, 9), "stalk_new_shoots": _int(1, 9), "stalk_shaded_spaces": _int(1, 9),
-        "temple_area_spaces": _int(1, 9), "balance_slots": _int(1, 9),
+        "stalks": int_in(1, 9), "stalk_new_shoots": int_in(1, 9), "stalk_shaded_spaces": int_in(1, 9),
+        "temple_area_spaces": int_in(1, 9), "balance_slots": int_in(1, 9),
     },
     "actions": {
-        "balance_hp": _SMALL, "balance_steps": _int(1, 9), "improve_coins": _SMALL, "fund_coins": _SMALL,
+        "balance_hp": _SMALL, "balance_steps": int_in(1, 9), "improve_coins": _SMALL, "fund_coins": _SMALL,
         "other_temple_coins": _SMALL,
     },
     "scoring": {
-        "spirit_type_hp": _SMALL, "harmony_hp": _SMALL, "unscored_balance_divisor": _int(1, 9),
-        "uncovered_space_hp": _SMALL, "hunger_hp": _SMALL, "food_per_home_tile": _int(1, 9),
+        "spirit_type_hp": _SMALL, "harmony_hp": _SMALL, "unscored_balance_divisor": int_in(1, 9),
+        "uncovered_space_hp": _SMALL, "hunger_hp": _SMALL, "food_per_home_tile": int_in(1, 9),
     },
 }
 
@@ -161,7 +157,7 @@ def pattern_fulfilled(pattern: BalancePattern, home: Sequence[HomeCell]) -> bool
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class BambooComponents:
+class BambooComponents(ComponentTables):
     """Validated component tables. Arrays are read-only int8 unless noted; names are tuples.
 
     Home cells are numbered row-major from the top left: cell = row * home_cols + col. ``marks`` and ``sources`` map
@@ -211,13 +207,6 @@ class BambooComponents:
     source_path: str  # "builtin", the file path, or "<dict>"
     _document: dict[str, Any]
 
-    # Bora Bora's methods read only marks and _document, which this class has too.
-    invented = Components.invented
-    to_json_dict = Components.to_json_dict
-
-    def __repr__(self) -> str:
-        return f"BambooComponents(source_path={self.source_path!r}, invented_fields={len(self.invented())})"
-
 
 def load_components(source: str | os.PathLike[str] | Mapping[str, Any] | None = None) -> BambooComponents:
     """Load and validate Bamboo component data: None for the built-in file, a path to a JSON file, or a dict.
@@ -225,52 +214,17 @@ def load_components(source: str | os.PathLike[str] | Mapping[str, Any] | None = 
     Raises ComponentError naming the source, the offending field path and what is allowed, e.g.
     ``mine.json: balance_tiles[3].side: 'top' is not a known name; allowed: left, center, right``.
     """
-    if source is None:
-        return _builtin()
-    if isinstance(source, Mapping):
-        return _load("<dict>", lambda: dict(source))
-    # The same source rules as Bora Bora's loader, whose dispatch is not separable from its builder.
-    try:
-        path = os.fspath(source)
-    except TypeError:
-        path = None
-    if not isinstance(path, str):
-        raise ComponentError(f"<{type(source).__name__}>", "source", "neither a file path nor a dict", _SOURCES)
-    if not path:
-        raise ComponentError("''", "source", "an empty path", _SOURCES)
-    return _load(path, lambda: _read_json(path))
-
-
-@functools.cache
-def _builtin() -> BambooComponents:
-    # Safe to share: every table of a BambooComponents is immutable.
-    return _load("builtin", lambda: _read_json(os.fspath(BUILTIN_FILE)))
-
-
-def _load(source: str, read: Callable[[], Any]) -> BambooComponents:
-    try:
-        return _build(read(), source)
-    except _Invalid as error:
-        raise ComponentError(source, *error.args) from None
+    return load_with(_build, source, BUILTIN_FILE, _FORMAT_DOC)
 
 
 def _build(doc: Any, source_path: str) -> BambooComponents:
-    doc = _object(doc, "<document>")
-    top_level = ("format_version", "home", *_TABLES, *_LIST_SECTIONS)
-    _known_keys(doc, "", top_level)
-    for key in top_level:
-        _get(doc, key, "", "every section of the format (see docs/bamboo_components.md)")
-    version = doc["format_version"]
-    if not (type(version) is int and version == FORMAT_VERSION):
-        _fail("format_version", _show(version), f"{FORMAT_VERSION}")
-
-    reader = _Reader(doc)
-    home = reader.table("home", {"rows": _int(1, 4), "cols": _int(1, 8), "left_cols": _int(1, 8),
-                                 "right_cols": _int(1, 8)})
+    reader = open_document(doc, ("home", *_TABLES, *_LIST_SECTIONS), FORMAT_VERSION, _FORMAT_DOC)
+    home = reader.table("home", {"rows": int_in(1, 4), "cols": int_in(1, 8), "left_cols": int_in(1, 8),
+                                 "right_cols": int_in(1, 8)})
     rows, cols = home["rows"], home["cols"]
-    _require(home["left_cols"] + home["right_cols"] <= cols, "home.right_cols",
-             f"{home['left_cols']} left + {home['right_cols']} right columns in a home {cols} wide",
-             "left_cols + right_cols <= cols")
+    require(home["left_cols"] + home["right_cols"] <= cols, "home.right_cols",
+            f"{home['left_cols']} left + {home['right_cols']} right columns in a home {cols} wide",
+            "left_cols + right_cols <= cols")
     regions = (
         _columns_mask(rows, cols, range(home["left_cols"])),
         _columns_mask(rows, cols, range(cols)),
@@ -278,10 +232,10 @@ def _build(doc: Any, source_path: str) -> BambooComponents:
     )
     tables = {key: reader.table(key, fields) for key, fields in _TABLES.items()}
     setup, board = tables["setup"], tables["board"]
-    _require(setup["incense_per_player"] == setup["start_incense"] + setup["rounds"], "setup.incense_per_player",
-             f"{setup['incense_per_player']}", "start_incense + rounds (one stick on each round space)")
-    _require(setup["start_left_balance"] <= board["balance_slots"], "setup.start_left_balance",
-             f"{setup['start_left_balance']}", f"at most board.balance_slots = {board['balance_slots']}")
+    require(setup["incense_per_player"] == setup["start_incense"] + setup["rounds"], "setup.incense_per_player",
+            f"{setup['incense_per_player']}", "start_incense + rounds (one stick on each round space)")
+    require(setup["start_left_balance"] <= board["balance_slots"], "setup.start_left_balance",
+            f"{setup['start_left_balance']}", f"at most board.balance_slots = {board['balance_slots']}")
 
     return BambooComponents(
         home_rows=rows,
@@ -295,7 +249,7 @@ def _build(doc: Any, source_path: str) -> BambooComponents:
         marks=MappingProxyType(reader.marks),
         sources=MappingProxyType(reader.sources),
         source_path=source_path,
-        _document=_plain_copy(doc),
+        _document=plain_copy(reader.doc),
     )
 
 
@@ -303,26 +257,26 @@ def _columns_mask(rows: int, cols: int, columns: range) -> int:
     return sum(1 << (r * cols + c) for r in range(rows) for c in columns)
 
 
-def _read_home_tiles(reader: _Reader, setup: Mapping[str, int]) -> dict[str, Any]:
+def _read_home_tiles(reader: Reader, setup: Mapping[str, int]) -> dict[str, Any]:
     tiles = reader.records("home_tiles", {
-        "id": _text, "category": _name(HOME_CATEGORIES), "type": _name(HOME_TYPES), "comfort": _int(1, MAX_COMFORT),
-        "cost": _int(0, 9), "hp": _int(0, 9), "three_plus": _flag,
+        "id": text, "category": name_in(HOME_CATEGORIES), "type": name_in(HOME_TYPES),
+        "comfort": int_in(1, MAX_COMFORT), "cost": int_in(0, 9), "hp": int_in(0, 9), "three_plus": flag,
     }, N_HOME_TILES)
     ids = [x["id"] for x in tiles]
-    _unique(ids, "home_tiles", "id")
-    _each_used(HOME_TYPES, {x["type"] for x in tiles}, "home_tiles", "home tile")
+    require_unique(ids, "home_tiles", "id")
+    require_each_used(HOME_TYPES, {x["type"] for x in tiles}, "home_tiles", "home tile")
     for category, name in enumerate(HOME_CATEGORIES):
         two_player = sum(x["category"] == category and not x["three_plus"] for x in tiles)
-        _require(two_player >= setup["home_face_up"], "home_tiles", f"{two_player} category {name} tiles for 2 players",
-                 f"at least setup.home_face_up = {setup['home_face_up']} per category")
+        require(two_player >= setup["home_face_up"], "home_tiles", f"{two_player} category {name} tiles for 2 players",
+                f"at least setup.home_face_up = {setup['home_face_up']} per category")
     return {
         "home_tile_ids": tuple(ids),
-        "home_category": _frozen([x["category"] for x in tiles]),
-        "home_type": _frozen([x["type"] for x in tiles]),
-        "home_comfort": _frozen([x["comfort"] for x in tiles]),
-        "home_cost": _frozen([x["cost"] for x in tiles]),
-        "home_hp": _frozen([x["hp"] for x in tiles]),
-        "home_three_plus": _frozen([x["three_plus"] for x in tiles], dtype=np.bool_),
+        "home_category": frozen([x["category"] for x in tiles]),
+        "home_type": frozen([x["type"] for x in tiles]),
+        "home_comfort": frozen([x["comfort"] for x in tiles]),
+        "home_cost": frozen([x["cost"] for x in tiles]),
+        "home_hp": frozen([x["hp"] for x in tiles]),
+        "home_three_plus": frozen([x["three_plus"] for x in tiles], dtype=np.bool_),
     }
 
 
@@ -334,27 +288,27 @@ _ROW_LETTERS = {**{letter: t for t, letter in enumerate(TYPE_LETTERS)}, ANY_LETT
 
 def _pattern(rows: int, cols: int) -> Check:
     """A pattern as ("type", type index) or ("shape", [(row, col, type index or -1 for any)])."""
-    home_type = _name(HOME_TYPES)
+    home_type = name_in(HOME_TYPES)
 
     def check(value: Any, path: str) -> tuple[str, Any]:
         if isinstance(value, str):
             return "type", home_type(value, path)
         if not (isinstance(value, list) and value):
-            _fail(path, _show(value), _PATTERN_ALLOWED)
-        _require(len(value) <= rows, path, f"{len(value)} rows", f"at most {rows} (the home's height)")
+            fail(path, show(value), _PATTERN_ALLOWED)
+        require(len(value) <= rows, path, f"{len(value)} rows", f"at most {rows} (the home's height)")
         cells = []
         for r, row in enumerate(value):
             where = f"{path}[{r}]"
-            _require(isinstance(row, str) and 1 <= len(row) <= cols, where, _show(row),
-                     f"a string of 1..{cols} letters (the home's width)")
-            _require(len(row) == len(value[0]), where, f"{len(row)} letters, row 0 has {len(value[0])}",
-                     "rows of equal length")
+            require(isinstance(row, str) and 1 <= len(row) <= cols, where, show(row),
+                    f"a string of 1..{cols} letters (the home's width)")
+            require(len(row) == len(value[0]), where, f"{len(row)} letters, row 0 has {len(value[0])}",
+                    "rows of equal length")
             for c, letter in enumerate(row):
                 if letter not in _ROW_LETTERS:
-                    _fail(where, f"{letter!r} in {_show(row)}", _LETTERS_ALLOWED)
+                    fail(where, f"{letter!r} in {show(row)}", _LETTERS_ALLOWED)
                 if _ROW_LETTERS[letter] is not None:
                     cells.append((r, c, _ROW_LETTERS[letter]))
-        _require(bool(cells), path, "no cell", f"at least one of {', '.join(TYPE_LETTERS)}, {ANY_LETTER}")
+        require(bool(cells), path, "no cell", f"at least one of {', '.join(TYPE_LETTERS)}, {ANY_LETTER}")
         return "shape", cells
 
     return check
@@ -379,105 +333,105 @@ def _placements(cells: Sequence[tuple[int, int, int]], rows: int, cols: int, reg
     return result
 
 
-def _read_balance_tiles(reader: _Reader, rows: int, cols: int, regions: Sequence[int]) -> dict[str, Any]:
+def _read_balance_tiles(reader: Reader, rows: int, cols: int, regions: Sequence[int]) -> dict[str, Any]:
     tiles = reader.records("balance_tiles", {
-        "id": _text, "side": _name(SIDES), "hp": _int(1, 20), "pattern": _pattern(rows, cols),
-        "min_comfort": _int(0, MAX_COMFORT * MAX_HOME_CELLS),
+        "id": text, "side": name_in(SIDES), "hp": int_in(1, 20), "pattern": _pattern(rows, cols),
+        "min_comfort": int_in(0, MAX_COMFORT * MAX_HOME_CELLS),
     }, sum(BALANCE_PER_SIDE))
     ids = [x["id"] for x in tiles]
-    _unique(ids, "balance_tiles", "id")
+    require_unique(ids, "balance_tiles", "id")
     for side, expected in enumerate(BALANCE_PER_SIDE):
-        _count([x for x in tiles if x["side"] == side], "balance_tiles", expected, f"{SIDES[side]} tiles")
+        require_count([x for x in tiles if x["side"] == side], "balance_tiles", expected, f"{SIDES[side]} tiles")
     patterns = []
     for i, tile in enumerate(tiles):
         path, region, least = f"balance_tiles[{i}]", regions[tile["side"]], tile["min_comfort"]
         kind, content = tile["pattern"]
         if kind == "type":
             most = MAX_COMFORT * region.bit_count()
-            _require(1 <= least <= most, f"{path}.min_comfort", f"{least} for a type-total pattern", f"1..{most}")
+            require(1 <= least <= most, f"{path}.min_comfort", f"{least} for a type-total pattern", f"1..{most}")
             patterns.append(BalancePattern(region, least, content, ()))
             continue
         placements = _placements(content, rows, cols, region)
-        _require(bool(placements), f"{path}.pattern", f"fits nowhere in the {SIDES[tile['side']]} part of the home",
-                 "a shape that fits inside its side's region (patterns are not rotated)")
+        require(bool(placements), f"{path}.pattern", f"fits nowhere in the {SIDES[tile['side']]} part of the home",
+                "a shape that fits inside its side's region (patterns are not rotated)")
         most = MAX_COMFORT * len(content)
-        _require(least <= most, f"{path}.min_comfort", f"{least} on {len(content)} cells", f"0..{most}")
+        require(least <= most, f"{path}.min_comfort", f"{least} on {len(content)} cells", f"0..{most}")
         patterns.append(BalancePattern(region, least, -1, tuple(placements)))
     return {
         "balance_ids": tuple(ids),
-        "balance_side": _frozen([x["side"] for x in tiles]),
-        "balance_hp": _frozen([x["hp"] for x in tiles]),
+        "balance_side": frozen([x["side"] for x in tiles]),
+        "balance_hp": frozen([x["hp"] for x in tiles]),
         "balance_patterns": tuple(patterns),
     }
 
 
-def _read_pieces(reader: _Reader, setup: Mapping[str, int], board: Mapping[str, int]) -> dict[str, Any]:
+def _read_pieces(reader: Reader, setup: Mapping[str, int], board: Mapping[str, int]) -> dict[str, Any]:
     spirits = reader.records("spirits", {
-        "name": _text, "copies": _int(1, 9), "wake_cost": _SMALL, "effect": _name(SPIRIT_EFFECTS), "amount": _SMALL,
+        "name": text, "copies": int_in(1, 9), "wake_cost": _SMALL, "effect": name_in(SPIRIT_EFFECTS), "amount": _SMALL,
     }, N_SPIRITS)
     names = [x["name"] for x in spirits]
-    _unique(names, "spirits", "name")
+    require_unique(names, "spirits", "name")
     for i, spirit in enumerate(spirits):
         uncounted = SPIRIT_EFFECTS[spirit["effect"]] in _UNCOUNTED_EFFECTS
-        _require((spirit["amount"] == 0) == uncounted, f"spirits[{i}].amount", f"{spirit['amount']}",
-                 f"0 exactly for the effects {', '.join(_UNCOUNTED_EFFECTS)}, else 1..9")
+        require((spirit["amount"] == 0) == uncounted, f"spirits[{i}].amount", f"{spirit['amount']}",
+                f"0 exactly for the effects {', '.join(_UNCOUNTED_EFFECTS)}, else 1..9")
     copies = sum(x["copies"] for x in spirits)
-    _require(copies == N_SPIRIT_TILES, "spirits", f"{copies} tiles in all", f"exactly {N_SPIRIT_TILES} copies")
-    _require(setup["spirit_stacks"] == len(COLOURS), "setup.spirit_stacks", f"{setup['spirit_stacks']}",
-             f"{len(COLOURS)}, one stack per temple")
+    require(copies == N_SPIRIT_TILES, "spirits", f"{copies} tiles in all", f"exactly {N_SPIRIT_TILES} copies")
+    require(setup["spirit_stacks"] == len(COLOURS), "setup.spirit_stacks", f"{setup['spirit_stacks']}",
+            f"{len(COLOURS)}, one stack per temple")
     in_play = setup["spirit_stacks"] * setup["spirit_stack_size"]
-    _require(in_play <= copies, "setup.spirit_stack_size", f"{in_play} tiles in the stacks",
-             f"at most the {copies} spirit tiles")
+    require(in_play <= copies, "setup.spirit_stack_size", f"{in_play} tiles in the stacks",
+            f"at most the {copies} spirit tiles")
 
-    temples = reader.records("temple_tiles", {"id": _text, "incense": _SMALL}, len(COLOURS))
-    _unique([x["id"] for x in temples], "temple_tiles", "id")
+    temples = reader.records("temple_tiles", {"id": text, "incense": _SMALL}, len(COLOURS))
+    require_unique([x["id"] for x in temples], "temple_tiles", "id")
     ghost = sum(x["incense"] for x in temples)
     ghost_sticks = setup["incense_per_player"] + setup["ghost_extra_incense"]
-    _require(ghost <= ghost_sticks, "temple_tiles", f"{ghost} ghost sticks in all",
-             f"at most the ghost's {ghost_sticks} (incense_per_player + ghost_extra_incense)")
+    require(ghost <= ghost_sticks, "temple_tiles", f"{ghost} ghost sticks in all",
+            f"at most the ghost's {ghost_sticks} (incense_per_player + ghost_extra_incense)")
 
-    gifts = reader.records("gifts", {"action": _name(GIFT_ACTIONS)}, len(GIFT_ACTIONS))
-    _each_used(GIFT_ACTIONS, {x["action"] for x in gifts}, "gifts", "gift")
+    gifts = reader.records("gifts", {"action": name_in(GIFT_ACTIONS)}, len(GIFT_ACTIONS))
+    require_each_used(GIFT_ACTIONS, {x["action"] for x in gifts}, "gifts", "gift")
 
     shoots = reader.records("shoots", {
-        "id": _text, "colour": _name(COLOURS), "action": _name(ACTIONS), "setup": _name(SHOOT_SETUPS),
-        "player_set": _int(0, MAX_PLAYERS),
+        "id": text, "colour": name_in(COLOURS), "action": name_in(ACTIONS), "setup": name_in(SHOOT_SETUPS),
+        "player_set": int_in(0, MAX_PLAYERS),
     }, sum(SHOOTS_PER_SETUP))
-    _unique([x["id"] for x in shoots], "shoots", "id")
-    _each_used(COLOURS, {x["colour"] for x in shoots}, "shoots", "piece")
+    require_unique([x["id"] for x in shoots], "shoots", "id")
+    require_each_used(COLOURS, {x["colour"] for x in shoots}, "shoots", "piece")
     _check_shoots(shoots, setup, board)
 
-    food = reader.records("food", {"name": _text, "count": _int(1, N_FOOD), "value": _int(1, 9)},
+    food = reader.records("food", {"name": text, "count": int_in(1, N_FOOD), "value": int_in(1, 9)},
                           most=(N_FOOD, "one record per kind"))
-    _unique([x["name"] for x in food], "food", "name")
+    require_unique([x["name"] for x in food], "food", "name")
     counters = sum(x["count"] for x in food)
-    _require(counters == N_FOOD, "food", f"{counters} counters", f"exactly {N_FOOD}")
-    _require(setup["food_face_up"] <= counters, "setup.food_face_up", f"{setup['food_face_up']}", f"1..{counters}")
+    require(counters == N_FOOD, "food", f"{counters} counters", f"exactly {N_FOOD}")
+    require(setup["food_face_up"] <= counters, "setup.food_face_up", f"{setup['food_face_up']}", f"1..{counters}")
 
-    coins = reader.records("coins", {"value": _int(1, 9), "count": _int(1, 99)}, most=(9, "one record per value"))
+    coins = reader.records("coins", {"value": int_in(1, 9), "count": int_in(1, 99)}, most=(9, "one record per value"))
     values = [x["value"] for x in coins]
-    _require(len(set(values)) == len(values), "coins", f"values {values}", "each value once")
-    _require(1 in values, "coins", "no coin worth 1", "a coin worth 1 (the rules pay and charge in 1s)")
+    require(len(set(values)) == len(values), "coins", f"values {values}", "each value once")
+    require(1 in values, "coins", "no coin worth 1", "a coin worth 1 (the rules pay and charge in 1s)")
 
     return {
         "spirit_names": tuple(names),
-        "spirit_copies": _frozen([x["copies"] for x in spirits]),
-        "spirit_wake_cost": _frozen([x["wake_cost"] for x in spirits]),
-        "spirit_effect": _frozen([x["effect"] for x in spirits]),
-        "spirit_amount": _frozen([x["amount"] for x in spirits]),
+        "spirit_copies": frozen([x["copies"] for x in spirits]),
+        "spirit_wake_cost": frozen([x["wake_cost"] for x in spirits]),
+        "spirit_effect": frozen([x["effect"] for x in spirits]),
+        "spirit_amount": frozen([x["amount"] for x in spirits]),
         "temple_tile_ids": tuple(x["id"] for x in temples),
-        "temple_tile_incense": _frozen([x["incense"] for x in temples]),
-        "gift_action": _frozen([x["action"] for x in gifts]),
+        "temple_tile_incense": frozen([x["incense"] for x in temples]),
+        "gift_action": frozen([x["action"] for x in gifts]),
         "shoot_ids": tuple(x["id"] for x in shoots),
-        "shoot_colour": _frozen([x["colour"] for x in shoots]),
-        "shoot_action": _frozen([x["action"] for x in shoots]),
-        "shoot_setup": _frozen([x["setup"] for x in shoots]),
-        "shoot_set": _frozen([x["player_set"] for x in shoots]),
+        "shoot_colour": frozen([x["colour"] for x in shoots]),
+        "shoot_action": frozen([x["action"] for x in shoots]),
+        "shoot_setup": frozen([x["setup"] for x in shoots]),
+        "shoot_set": frozen([x["player_set"] for x in shoots]),
         "food_names": tuple(x["name"] for x in food),
-        "food_count": _frozen([x["count"] for x in food]),
-        "food_value": _frozen([x["value"] for x in food]),
-        "coin_values": _frozen(values),
-        "coin_counts": _frozen([x["count"] for x in coins]),
+        "food_count": frozen([x["count"] for x in food]),
+        "food_value": frozen([x["value"] for x in food]),
+        "coin_values": frozen(values),
+        "coin_counts": frozen([x["count"] for x in coins]),
     }
 
 
@@ -487,36 +441,36 @@ def _check_shoots(shoots: Sequence[Mapping[str, int]], setup: Mapping[str, int],
     sets: list[list[Mapping[str, int]]] = [[] for _ in range(MAX_PLAYERS + 1)]
     for i, shoot in enumerate(shoots):
         if shoot["setup"] == player:
-            _require(shoot["player_set"] >= 1, f"shoots[{i}].player_set", "0 for a player-setup piece",
-                     f"1..{MAX_PLAYERS}")
+            require(shoot["player_set"] >= 1, f"shoots[{i}].player_set", "0 for a player-setup piece",
+                    f"1..{MAX_PLAYERS}")
         else:
-            _require(shoot["player_set"] == 0, f"shoots[{i}].player_set",
-                     f"{shoot['player_set']} for a piece without the player-setup icon", "0")
+            require(shoot["player_set"] == 0, f"shoots[{i}].player_set",
+                    f"{shoot['player_set']} for a piece without the player-setup icon", "0")
         sets[shoot["player_set"]].append(shoot)
     for setup_kind, expected in enumerate(SHOOTS_PER_SETUP):
         own = [x for x in shoots if x["setup"] == setup_kind]
-        _count(own, "shoots", expected, f"{SHOOT_SETUPS[setup_kind]} pieces")
+        require_count(own, "shoots", expected, f"{SHOOT_SETUPS[setup_kind]} pieces")
     for number in range(1, MAX_PLAYERS + 1):
         own = sets[number]
-        _count(own, "shoots", setup["player_shoots"], f"pieces in player set {number}")
+        require_count(own, "shoots", setup["player_shoots"], f"pieces in player set {number}")
         colours, actions = {x["colour"] for x in own}, {x["action"] for x in own}
-        _require(len(colours) == len(own) and len(actions) == len(own) and ACTIONS.index("wildcard") not in actions,
-                 "shoots", f"player set {number} repeats a colour or an action, or holds a wildcard",
-                 "one piece of each colour and each of the four actions per set (R III.D)")
+        require(len(colours) == len(own) and len(actions) == len(own) and ACTIONS.index("wildcard") not in actions,
+                "shoots", f"player set {number} repeats a colour or an action, or holds a wildcard",
+                "one piece of each colour and each of the four actions per set (R III.D)")
     shaded = board["stalks"] * board["stalk_shaded_spaces"]
-    _require(shaded == SHOOTS_PER_SETUP[1], "board.stalk_shaded_spaces", f"{shaded} shaded spaces in all",
-             f"stalks * stalk_shaded_spaces == {SHOOTS_PER_SETUP[1]}, the board-setup pieces")
+    require(shaded == SHOOTS_PER_SETUP[1], "board.stalk_shaded_spaces", f"{shaded} shaded spaces in all",
+            f"stalks * stalk_shaded_spaces == {SHOOTS_PER_SETUP[1]}, the board-setup pieces")
     drafted = setup["drafted_shoots"] * MAX_PLAYERS
-    _require(drafted <= SHOOTS_PER_SETUP[2], "setup.drafted_shoots", f"{drafted} pieces for {MAX_PLAYERS} players",
-             f"at most the {SHOOTS_PER_SETUP[2]} pieces without an icon")
+    require(drafted <= SHOOTS_PER_SETUP[2], "setup.drafted_shoots", f"{drafted} pieces for {MAX_PLAYERS} players",
+            f"at most the {SHOOTS_PER_SETUP[2]} pieces without an icon")
 
 
-def _read_night_spaces(reader: _Reader, rows: int, cols: int) -> dict[str, Any]:
-    spaces = reader.records("night_spaces", {"row": _int(0, rows - 1), "col": _int(0, cols - 1),
-                                             "type": _name(HOME_TYPES)}, most=(rows * cols, "one per home space"))
+def _read_night_spaces(reader: Reader, rows: int, cols: int) -> dict[str, Any]:
+    spaces = reader.records("night_spaces", {"row": int_in(0, rows - 1), "col": int_in(0, cols - 1),
+                                             "type": name_in(HOME_TYPES)}, most=(rows * cols, "one per home space"))
     cells = [x["row"] * cols + x["col"] for x in spaces]
     first: dict[int, int] = {}
     for i, cell in enumerate(cells):
         j = first.setdefault(cell, i)
-        _require(j == i, f"night_spaces[{i}]", f"the space of night_spaces[{j}] again", "each home space once")
-    return {"night_cells": _frozen(cells), "night_types": _frozen([x["type"] for x in spaces])}
+        require(j == i, f"night_spaces[{i}]", f"the space of night_spaces[{j}] again", "each home space once")
+    return {"night_cells": frozen(cells), "night_types": frozen([x["type"] for x in spaces])}
