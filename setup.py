@@ -20,7 +20,7 @@ extensions = [
         extra_link_args=SANITIZER_FLAGS if SANITIZE else [],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     )
-    for name, source in (("_engine", "cext/engine.pyx"), ("_search", "cext/search.pyx"))
+    for name, source in (("_engine", "cext/engine.pyx"), ("_search", "cext/search.pyx"), ("_bamboo", "cext/bamboo.pyx"))
 ]
 
 setup(

@@ -1,0 +1,139 @@
+"""The Python surface of the compiled Bamboo engine: creating games, actions by id and name, errors, saving."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import numpy as np
+import pytest
+
+from borabora_sim import _bamboo
+from borabora_sim.bamboo import load_components, new_game, rules_for
+from borabora_sim.errors import ArgumentTypeError, IllegalActionError, StateFormatError
+
+
+def play_random(state: _bamboo.State, seed: int, moves: int | None = None) -> _bamboo.State:
+    rng = random.Random(seed)
+    while not state.is_terminal() and moves != 0:
+        state.apply(rng.choice(state.legal_actions()))
+        moves = None if moves is None else moves - 1
+    return state
+
+
+def test_state_is_the_designed_832_bytes() -> None:
+    assert _bamboo.STATE_BYTES == 832
+
+
+def test_new_game_waits_on_the_draft() -> None:
+    state = new_game(players=3, seed=7)
+    assert (state.phase, state.decision, state.round, state.num_players) == ("setup", "draft", 1, 3)
+    assert state.current_player == state.start_player
+    assert len(state.legal_actions()) >= 2
+
+
+def test_new_game_is_reproducible_by_seed() -> None:
+    assert new_game(4, 11).to_dict() == new_game(4, 11).to_dict()
+    assert new_game(4, 11).to_dict() != new_game(4, 12).to_dict()
+
+
+def test_new_game_refuses_bad_arguments() -> None:
+    with pytest.raises(ValueError, match="players must be 2, 3 or 4"):
+        new_game(5, 1)
+    with pytest.raises(ArgumentTypeError):
+        new_game(True, 1)
+    with pytest.raises(ValueError, match="mode must be one of normal, advanced"):
+        new_game(2, 1, mode="night")
+    with pytest.raises(ValueError, match="seed"):
+        new_game(2, -1)
+
+
+def test_advanced_mode_sets_every_board_to_the_night_side() -> None:
+    raw = new_game(3, 5, mode="advanced").to_dict()["state"]
+    assert [raw["pl"][i]["advanced"] for i in range(4)] == [1, 1, 1, 0]
+
+
+def test_illegal_action_raises_naming_the_legal_ones_and_changes_nothing() -> None:
+    state = new_game(2, 3)
+    before = state.to_dict()
+    illegal = next(a for a in range(_bamboo.NUM_DISTINCT_ACTIONS) if a not in state.legal_actions())
+    with pytest.raises(IllegalActionError, match="legal: "):
+        state.apply(illegal)
+    with pytest.raises(IllegalActionError, match="outside"):
+        state.apply(500)
+    with pytest.raises(IllegalActionError, match="must be an int"):
+        state.apply("done")
+    assert state.to_dict() == before
+
+
+def test_action_names_round_trip() -> None:
+    state = new_game(2, 3)
+    for a in range(_bamboo.NUM_DISTINCT_ACTIONS):
+        assert state.action_from_string(state.action_to_string(a)) == a
+    assert state.action_to_string(51) == "balance 1 HP"
+    assert state.action_to_string(76 + 6) == "home space r2c2"
+    assert state.action_to_string(44 + 3) == "use Kitsune"
+    with pytest.raises(IllegalActionError, match="unknown action name"):
+        state.action_from_string("fly away")
+
+
+def test_legal_action_mask_matches_legal_actions() -> None:
+    state = play_random(new_game(4, 2), 2, 40)
+    mask = state.legal_action_mask()
+    assert mask.dtype == np.bool_ and mask.shape == (110,)
+    assert list(np.flatnonzero(mask)) == state.legal_actions()
+
+
+def test_clone_is_independent() -> None:
+    state = play_random(new_game(3, 4), 4, 30)
+    twin = state.clone()
+    before = twin.to_dict()
+    play_random(state, 9, 20)
+    assert twin.to_dict() == before
+    assert copy.deepcopy(twin) == twin
+
+
+def test_to_dict_from_dict_round_trip_through_json() -> None:
+    state = play_random(new_game(2, 8), 8, 60)
+    data = json.loads(json.dumps(state.to_dict()))
+    loaded = _bamboo.State.from_dict(data)
+    assert loaded == state
+    assert loaded.legal_actions() == state.legal_actions()
+
+
+def test_from_dict_names_the_broken_field_or_law() -> None:
+    data = new_game(2, 8).to_dict()
+    bad = copy.deepcopy(data)
+    bad["state"]["pl"][0]["coins"] = 300
+    with pytest.raises(StateFormatError, match=r"state\.pl\[0\]\.coins"):
+        _bamboo.State.from_dict(bad)
+    bad = copy.deepcopy(data)
+    bad["state"]["pl"][0]["incense"] += 1
+    with pytest.raises(StateFormatError, match="incense"):
+        _bamboo.State.from_dict(bad)
+    bad = copy.deepcopy(data)
+    bad["state"]["food_display"][0] += 1
+    with pytest.raises(StateFormatError, match="food"):
+        _bamboo.State.from_dict(bad)
+    bad = copy.deepcopy(data)
+    del bad["state"]["round"]
+    with pytest.raises(StateFormatError, match="missing"):
+        _bamboo.State.from_dict(bad)
+    with pytest.raises(StateFormatError, match="format"):
+        _bamboo.State.from_dict(dict(data, format="borabora_sim.state"))
+
+
+def test_a_finished_game_scores_and_ranks() -> None:
+    state = play_random(new_game(3, 21), 21)
+    assert state.is_terminal() and state.current_player == -1 and state.legal_actions() == []
+    scores = state.scores()
+    assert scores == [sum(b.values()) for b in state.score_breakdown()]
+    winners = state.winner()
+    assert winners and all(state.ranks()[w] == 1 for w in winners)
+    assert sum(state.returns()) == pytest.approx(1.0)
+
+
+def test_rules_are_shared_by_content() -> None:
+    assert rules_for() is rules_for(load_components())
+    assert new_game(2, 1).rules is new_game(3, 2).rules
