@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import os
+import secrets
 from collections.abc import Mapping
 from typing import Any
 
 from borabora_sim import _bamboo
 from borabora_sim.bamboo.components import BambooComponents, load_components
-from borabora_sim.game import check_seed, fingerprint
+from borabora_sim.errors import check_int
+from borabora_sim.game import fingerprint
 
 NUM_ACTIONS: int = _bamboo.NUM_DISTINCT_ACTIONS
 PLAYER_COUNTS = (2, 3, 4)
@@ -32,6 +34,16 @@ def rules_for(components: ComponentSource = None) -> _bamboo.Rules:
             del _rules_cache[next(iter(_rules_cache))]
         rules = _rules_cache[key] = _bamboo.Rules(components, key)
     return rules
+
+
+def check_seed(seed: object) -> int:
+    """A seed is an int in [0, 2**64) (numpy integers too); None draws one at random."""
+    if seed is None:
+        return secrets.randbits(64)
+    try:
+        return check_int(seed, "seed", 0, 2**64 - 1)
+    except ValueError as error:
+        raise type(error)(f"seed must be an int in [0, 2**64) or None, got {seed!r}") from None
 
 
 def new_game(players: int = 4, seed: int | None = None, components: ComponentSource = None,
