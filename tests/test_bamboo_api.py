@@ -137,3 +137,37 @@ def test_a_finished_game_scores_and_ranks() -> None:
 def test_rules_are_shared_by_content() -> None:
     assert rules_for() is rules_for(load_components())
     assert new_game(2, 1).rules is new_game(3, 2).rules
+
+
+def test_search_handles_name_bamboo_capsules() -> None:
+    vtable, rules, state, owner = new_game(2, 1).search_handles()
+    assert "GameVTable" in repr(vtable)
+    assert repr(rules).find(".rules") > 0 and repr(state).find(".state") > 0
+    assert isinstance(owner, _bamboo.State)
+
+
+def test_compiled_search_runs_on_bamboo_unchanged() -> None:
+    """borabora_sim._search reaches Bamboo only through its GameVTable."""
+    from borabora_sim import _search
+    state = play_random(new_game(3, 5), 5, 25)
+    before = state.to_dict()
+    done, children = _search.run_mcts(state.search_handles(), state.current_player, iterations=300, seed=2)
+    assert done == 300
+    assert sorted(a for a, _, _ in children) == state.legal_actions()
+    assert sum(v for _, v, _ in children) == 300
+    assert all(0.0 <= r <= 1.0 for _, _, r in children)
+    assert state.to_dict() == before
+
+
+def test_random_playouts_in_compiled_code() -> None:
+    rules = new_game(2, 1).rules
+    out = _bamboo.random_playouts(rules, 50, 4, 7, mode="advanced")
+    assert out["scores"].shape == (50, 4) and out["breakdown"].shape == (50, 4, len(_bamboo.SOURCES))
+    assert (out["breakdown"].sum(axis=2) == out["scores"]).all()
+    assert (out["ranks"].min(axis=1) == 1).all()
+    assert (out["decisions"] > 0).all() and (out["moves"] >= out["decisions"]).all()
+    assert (out["breakdown"][:, :, _bamboo.SOURCES.index("night_spaces")] <= 0).all()
+    again = _bamboo.random_playouts(rules, 50, 4, 7, mode="advanced")
+    assert all((out[k] == again[k]).all() for k in out)
+    with pytest.raises(ValueError, match="players"):
+        _bamboo.random_playouts(rules, 1, 5, 7)
