@@ -13,8 +13,9 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 import borabora_sim
-from borabora_sim import _engine
+from borabora_sim.games import DEFAULT_GAME, game_names, get_game
 from borabora_sim.match import DEFAULT_PLAYERS
+from borabora_sim.protocol import GameState
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -24,7 +25,8 @@ EXAMPLES = {
   borabora simulate --games 1000 --players heuristic,heuristic:fishing=never,random,random
   borabora simulate --games 1000000 --players random,random,random,random --jobs 2 --out runs/random
   borabora simulate --games 2000 --players mcts:iterations=200,heuristic,heuristic --out runs/m --resume
-  borabora simulate --games 500 --players heuristic,random --backend dask --scheduler tcp://10.0.0.5:8786""",
+  borabora simulate --games 500 --players heuristic,random --backend dask --scheduler tcp://10.0.0.5:8786
+  borabora simulate --game bora_bora --games 1000 --players heuristic,random,random""",
     "report": """examples:
   borabora report runs/random
   borabora report runs/m --plot summary.png""",
@@ -45,6 +47,7 @@ EXAMPLES = {
 
 
 STUDIES = ("fishing", "priest")
+DEFAULT_PLAYER_TEXT = ",".join(DEFAULT_PLAYERS)     # --players not given: the game's own default players
 BENCH_SECONDS = 2.0         # the 1-worker run of `bench` must take this long for a meaningful speed-up
 T = TypeVar("T")
 
@@ -119,7 +122,7 @@ def cmd_simulate(args: argparse.Namespace) -> None:
     from borabora_sim.report import Summary, format_summary, plot_paths, plot_summary, run_summary
     from borabora_sim.simulate import BACKENDS, RunDirectory, check_config, check_n_jobs, check_out_directory, simulate
 
-    specs = split_specs(args.players)
+    specs = DEFAULT_PLAYERS if args.players is DEFAULT_PLAYER_TEXT else split_specs(args.players)
     checked(check_n_jobs, args.jobs, "--jobs")
     if args.backend not in BACKENDS:
         raise CommandError(f"--backend must be one of {', '.join(BACKENDS)}, got {args.backend!r}")
@@ -133,7 +136,7 @@ def cmd_simulate(args: argparse.Namespace) -> None:
         checked(check_out_directory, args.out, "--out")
     if args.plot is not None:
         checked(plot_paths, args.plot, "--plot")
-    checked(check_config, args.games, specs, args.seed, args.jobs, args.backend, args.chunk_size)
+    checked(check_config, args.games, specs, args.seed, args.jobs, args.backend, args.chunk_size, game=args.game)
 
     summary: Summary | None = None          # without --out: added up chunk by chunk, as they finish
 
@@ -147,7 +150,7 @@ def cmd_simulate(args: argparse.Namespace) -> None:
     simulate(args.games, specs, seed=args.seed, n_jobs=args.jobs, backend=args.backend, out=args.out,
              resume=args.resume, chunk_size=args.chunk_size, scheduler=args.scheduler,
              progress=None if not args.quiet else False, load=False, on_chunk=None if args.out else add_chunk,
-             **timeout)
+             game=args.game, **timeout)
     seconds = time.perf_counter() - start
     if args.out:
         summary = run_summary(RunDirectory(args.out))
@@ -175,10 +178,9 @@ def cmd_report(args: argparse.Namespace) -> None:
         print("plots written to " + ", ".join(plot_summary(summary, args.plot)))
 
 
-def _human_chooser(seat: int, read: Callable[[str], str], write: Callable[[str], None]) -> Callable:
-    from borabora_sim.render import render
-
-    def choose(state: _engine.State) -> int:
+def _human_chooser(seat: int, render: Callable[[GameState, int], str], read: Callable[[str], str],
+                   write: Callable[[str], None]) -> Callable:
+    def choose(state: GameState) -> int:
         write("\n" + render(state, seat))
         legal = state.legal_actions()
         while True:
@@ -204,18 +206,19 @@ def cmd_play(args: argparse.Namespace, read: Callable[[str], str] | None = None,
              write: Callable[[str], None] | None = None) -> None:
     read = read or input            # looked up at call time, so a patched input() is honoured
     write = write or print
-    from borabora_sim.game import check_seed, new_game
     from borabora_sim.players import make_player
+    from borabora_sim.protocol import check_seed
 
+    game = get_game(args.game)
     specs = split_specs(args.players)
     seed = check_seed(args.seed)
     players = []
     for seat, spec in enumerate(specs):
         if spec == "human":
-            players.append(_human_chooser(seat, read, write))
+            players.append(_human_chooser(seat, game.render, read, write))
         else:
-            players.append(checked(make_player, spec, seed + seat + 1).choose)
-    state = new_game(players=len(specs), seed=seed)
+            players.append(checked(make_player, spec, seed + seat + 1, game).choose)
+    state = game.new_initial_state(players=len(specs), seed=seed)
     write(f"game seed {seed}; seats: " + ", ".join(f"{s}: {spec}" for s, spec in enumerate(specs)))
     try:
         while not state.is_terminal():
@@ -237,25 +240,37 @@ def cmd_replay(args: argparse.Namespace) -> None:
     from borabora_sim.simulate import RunDirectory, replay, seat_specs
 
     by_seed = args.seed is not None or args.players is not None
+    name = args.game if args.game in game_names() else None         # --game names a game, or a game id of --run
+    game_id = None if args.game is None or name is not None else _game_id(args.game)
     if args.run is not None and by_seed:
         raise CommandError("give --run and --game, or --seed and --players, not both")
-    if args.game is not None and args.run is None:
+    if game_id is not None and args.run is None:
         raise CommandError("--game is a game id of --run: give --run too")
     if args.run is not None:
         config = RunDirectory(args.run).read_manifest()
         if config is None:
             raise CommandError(f"{args.run} holds no simulation run (no manifest.json)")
-        if args.game is None or not 0 <= args.game < config.games:
+        if game_id is None or not 0 <= game_id < config.games:
             raise CommandError(f"--game must be a game id in 0..{config.games - 1}")
-        seed, specs = _engine.derive_seed(config.seed, args.game), seat_specs(config, args.game)
-        components = config.components          # the run's component file, if it used one
+        name, components = config.game, config.components      # the run's game and component file
+        seed, specs = get_game(name, components).derive_seed(config.seed, game_id), seat_specs(config, game_id)
     else:
         if args.seed is None or args.players is None:
             raise CommandError("give --seed and --players, or --run and --game")
         seed, specs, components = args.seed, split_specs(args.players), None
+    game = get_game(name or DEFAULT_GAME, components)
     for spec in specs:
-        checked(make_player, spec)
-    print("\n".join(replay(seed, specs, components)))
+        checked(make_player, spec, None, game)
+    print("\n".join(replay(seed, specs, components, game.name)))
+
+
+def _game_id(text: str) -> int:
+    """A game id given to replay's --game (which names a game otherwise)."""
+    try:
+        return int(text)
+    except ValueError:
+        raise CommandError(f"--game must be a game id of --run or one of the games {', '.join(game_names())}, "
+                           f"got {text!r}") from None
 
 
 def cmd_analyze(args: argparse.Namespace) -> None:
@@ -276,36 +291,36 @@ def cmd_analyze(args: argparse.Namespace) -> None:
 def cmd_bench(args: argparse.Namespace) -> None:
     import numpy as np
 
-    from borabora_sim.game import new_game, rules_for
     from borabora_sim.simulate import simulate
 
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0      # before this command adds to it
     cores = os.cpu_count() or 1
-    rules = rules_for()
-    _engine.random_playouts(rules, 200, 4, 0)
+    game = get_game(args.game)
+    most = max(game.player_counts)
+    game.random_playouts(200, most, 0)
     rows = []
-    for players in (2, 3, 4):
+    for players in game.player_counts:
         start = time.perf_counter()
-        out = _engine.random_playouts(rules, args.games, players, 1)
+        out = game.random_playouts(args.games, players, 1)
         seconds = time.perf_counter() - start
         rows.append((f"compiled random playouts, {players} players, 1 core", f"{args.games / seconds:,.0f} games/s",
                      f"{out['decisions'].mean():.0f} decisions/game"))
     rng = np.random.default_rng(0)
-    state, steps, start = new_game(4, seed=0), 0, time.perf_counter()
+    state, steps, start = game.new_initial_state(most, seed=0), 0, time.perf_counter()
     while steps < 100_000:
         if state.is_terminal():
-            state = new_game(4, seed=steps)
+            state = game.new_initial_state(most, seed=steps)
         legal = state.legal_actions()
         state.apply(legal[rng.integers(len(legal))])
         steps += 1
     rows.append(("Python-driven stepping (legal_actions + apply)",
                  f"{(time.perf_counter() - start) / steps * 1e6:.2f} us/step", ""))
-    simulate(4, ["random"] * 4, n_jobs=2, progress=False, chunk_size=1)     # starts the 2 worker processes
+    simulate(4, ["random"] * most, n_jobs=2, progress=False, chunk_size=1, game=game.name)    # starts the workers
     timings = {}
     for jobs in (1, 2):
         start = time.perf_counter()
-        simulate(args.games * 2, ["random"] * 4, seed=3, n_jobs=jobs, progress=False,
-                 chunk_size=max(1, args.games // 2))
+        simulate(args.games * 2, ["random"] * most, seed=3, n_jobs=jobs, progress=False,
+                 chunk_size=max(1, args.games // 2), game=game.name)
         timings[jobs] = time.perf_counter() - start
         rows.append((f"simulate() to a DataFrame, {jobs} worker(s)",
                      f"{args.games * 2 / timings[jobs]:,.0f} games/s", ""))
@@ -329,7 +344,8 @@ def cmd_bench(args: argparse.Namespace) -> None:
 # Parser
 # =============================================================================
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="borabora", description="Simulate, analyse and play Bora Bora.")
+    games = game_names()
+    parser = _Parser(prog="borabora", description=f"Simulate, analyse and play board games ({', '.join(games)}).")
     parser.add_argument("--version", action="version", version=f"borabora {borabora_sim.__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -339,10 +355,16 @@ def build_parser() -> argparse.ArgumentParser:
         command.set_defaults(command_parser=command)
         return command
 
+    def game_option(command: argparse.ArgumentParser) -> None:
+        command.add_argument("--game", choices=games, default=DEFAULT_GAME,
+                             help=f"the game ({', '.join(games)}; default {DEFAULT_GAME})")
+
     sim = sub("simulate", "play many games in parallel and print a summary")
+    game_option(sim)
     sim.add_argument("--games", type=_positive_int, default=1000, help="number of games (default 1000)")
-    sim.add_argument("--players", default=",".join(DEFAULT_PLAYERS),
-                     help="player specs, one per seat, comma-separated (default: %(default)s)")
+    sim.add_argument("--players", default=DEFAULT_PLAYER_TEXT,
+                     help=f"player specs, one per seat, comma-separated (default: the game's own; for {DEFAULT_GAME} "
+                          "%(default)s)")
     sim.add_argument("--jobs", type=int, default=-1, help="worker processes (-1: all cores; default -1)")
     sim.add_argument("--seed", type=_seed, default=0, help="master seed (default 0)")
     sim.add_argument("--out", help="directory for the Parquet result (streamed; needed for --resume)")
@@ -362,6 +384,7 @@ def build_parser() -> argparse.ArgumentParser:
     rep.set_defaults(handler=cmd_report)
 
     play = sub("play", "play in the terminal against the AI")
+    game_option(play)
     play.add_argument("--players", default="human,heuristic,heuristic,heuristic",
                       help="specs by seat, 'human' for you (default: %(default)s)")
     play.add_argument("--seed", type=_seed, default=None, help="game seed (default: random)")
@@ -371,7 +394,8 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--seed", type=_seed, help="game seed")
     rp.add_argument("--players", help="player specs by seat")
     rp.add_argument("--run", help="a simulation directory (with --game)")
-    rp.add_argument("--game", type=int, help="game id in that run")
+    rp.add_argument("--game", help=f"with --run: a game id in that run; with --seed: the game ({', '.join(games)}; "
+                                   f"default {DEFAULT_GAME})")
     rp.set_defaults(handler=cmd_replay)
 
     an = sub("analyze", "run a strategy study and write its report (Markdown + PNG)")
@@ -385,6 +409,7 @@ def build_parser() -> argparse.ArgumentParser:
     an.set_defaults(handler=cmd_analyze)
 
     bench = sub("bench", "engine and simulator throughput on this machine")
+    game_option(bench)
     bench.add_argument("--games", type=_positive_int, default=20000, help="games per row (default 20000)")
     bench.set_defaults(handler=cmd_bench)
     return parser

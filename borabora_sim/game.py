@@ -1,17 +1,21 @@
-"""Bora Bora as a game: the entry point `new_game` and the component-table cache."""
+"""Bora Bora as a game: the entry point `new_game`, the component-table cache and the game object `BoraBora`
+(borabora_sim.protocol.Game) through which players, the simulator and the command line reach the engine."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import os
-import secrets
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
+
+import numpy as np
 
 from borabora_sim import _engine
 from borabora_sim.components import Components, load_components
-from borabora_sim.errors import check_int
+from borabora_sim.protocol import ActionKind, check_seed
+from borabora_sim.render import render as render_text
 
 NUM_ACTIONS: int = _engine.NUM_DISTINCT_ACTIONS
 PLAYER_COUNTS = (2, 3, 4)
@@ -62,16 +66,6 @@ def check_players(players: object) -> int:
     return int(_engine.check_players(players))
 
 
-def check_seed(seed: object) -> int:
-    """A seed is an int in [0, 2**64) (numpy integers too); None draws one at random."""
-    if seed is None:
-        return secrets.randbits(64)
-    try:
-        return check_int(seed, "seed", 0, 2**64 - 1)
-    except ValueError as error:     # the same class (ArgumentTypeError or ValueError), the message of new_game
-        raise type(error)(f"seed must be an int in [0, 2**64) or None, got {seed!r}") from None
-
-
 def new_game(players: int = 4, seed: int | None = None, components: ComponentSource = None) -> _engine.State:
     """A new game, set up and waiting on its first decision (the initial hut of the last player).
 
@@ -82,18 +76,103 @@ def new_game(players: int = 4, seed: int | None = None, components: ComponentSou
     return _engine.new_state(rules_for(components), check_players(players), check_seed(seed))
 
 
+# The heuristic's styles. The compiled evaluation (cext/engine_eval.pxi) values a state for a player in VP units:
+#
+# | weight | what it values |
+# |---|---|
+# | vp | victory points already scored |
+# | priest | each priest x the temple VP of the scorings still to come (less for priests likely pushed out) |
+# | status | the status VP the marker will score in this round's phase C |
+# | offering, god_card, god_tile, shell | each one held (shells up to 9) |
+# | material, material_beside | materials on ceremony spaces / beside the board |
+# | person | each man / woman tile x the phase B turns still to come |
+# | symbol | each status symbol or shell on a tile not yet shifted down |
+# | free_space | each free person space |
+# | region | each region with a hut (tasks, the 12-region goal) |
+# | fish | the fish value beside each building space holding the player's hut (scored at the end) |
+# | task | each held task: 6 VP x (fraction of its requirements met)^2 |
+# | goal | each of the six end goals: 6 VP x (progress)^3 |
+# | pending | each Helper point, or other half-resolved action, still to spend |
+# | fishing | each die placed on the fishing space (the fishing action kind) |
+#
+# The player judges every legal action by finishing its own compound action greedily (the priest and Fire Bonus
+# of a temple die, the points of a Helper die) and evaluating the result.
+BALANCED = MappingProxyType({
+    "vp": 1.0, "priest": 1.0, "status": 0.8, "offering": 1.0, "god_card": 0.9, "god_tile": 2.5, "shell": 0.5,
+    "material": 1.2, "material_beside": 0.6, "person": 0.6, "symbol": 0.3, "free_space": 0.5, "region": 0.3,
+    "fish": 0.6, "task": 1.0, "goal": 1.0, "pending": 0.8, "fishing": 0.0,
+})
+STYLES = MappingProxyType({
+    "balanced": BALANCED,
+    "temple": MappingProxyType({**BALANCED, "priest": 1.5, "status": 1.2, "material": 0.8}),
+    "builder": MappingProxyType({**BALANCED, "material": 2.0, "material_beside": 0.9, "goal": 1.6, "priest": 0.8}),
+    "expansion": MappingProxyType({**BALANCED, "region": 0.9, "fish": 1.2, "person": 0.8, "priest": 0.8}),
+})
+
+
 class BoraBora:
-    """The game object of the game protocol (borabora_sim.protocol.Game)."""
+    """Bora Bora as a game object (borabora_sim.protocol.Game), with the data of `components`.
+
+    >>> game = BoraBora()
+    >>> state = game.new_initial_state(players=3, seed=7)
+    >>> game.action_name(state.legal_actions()[0]) == state.action_to_string(state.legal_actions()[0])
+    True
+    """
 
     name = "bora_bora"
     num_actions = NUM_ACTIONS
     player_counts = PLAYER_COUNTS
+    sources: tuple[str, ...] = tuple(_engine.SOURCES)
+    counters: tuple[str, ...] = tuple(_engine.COUNTER_NAMES)
+    # Quick to play, and the heuristic with and without fishing side by side.
+    default_players: tuple[str, ...] = ("heuristic", "heuristic:fishing=never", "random", "random")
+    weight_names: tuple[str, ...] = tuple(_engine.WEIGHT_NAMES)
+    styles = STYLES
+    default_style = "balanced"
+    # fishing=never keeps a heuristic's dice off fishing unless nothing else is legal; prefer values each fishing die
+    # at 3 VP more than its rewards.
+    action_kinds = MappingProxyType({"fishing": ActionKind(is_fishing, weight="fishing", never=-1000.0, prefer=3.0)})
 
     def __init__(self, components: ComponentSource = None) -> None:
         self.rules = rules_for(components)
 
+    @property
+    def fingerprint(self) -> str:
+        return str(self.rules.fingerprint)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, BoraBora) and other.fingerprint == self.fingerprint
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.fingerprint))
+
+    def __repr__(self) -> str:
+        return f"BoraBora(components {self.fingerprint})"
+
     def new_initial_state(self, players: int = 4, seed: int | None = None) -> _engine.State:
         return _engine.new_state(self.rules, check_players(players), check_seed(seed))
 
+    def state_from_dict(self, data: Mapping[str, Any]) -> _engine.State:
+        return _engine.State.from_dict(data, self.rules.components)
+
     def action_name(self, action: int) -> str:
         return str(self.rules.action_names[action])
+
+    def derive_seed(self, seed: int, index: int) -> int:
+        return int(_engine.derive_seed(seed, index))
+
+    def random_playouts(self, games: int, players: int, seed: int, first_game: int = 0) -> dict[str, np.ndarray]:
+        return _engine.random_playouts(self.rules, games, players, seed, first_game=first_game)
+
+    def random_game_actions(self, players: int, game_seed: int) -> list[int]:
+        return list(_engine.random_game_actions(self.rules, players, game_seed))
+
+    def heuristic_action(self, state: _engine.State, weights: np.ndarray, seed: int, thorough: bool = True) -> int:
+        return int(_engine.heuristic_action(state, weights, seed, thorough))
+
+    def heuristic_option_values(self, state: _engine.State, weights: np.ndarray, seed: int,
+                                thorough: bool = True) -> list[tuple[int, float]]:
+        return _engine.heuristic_option_values(state, weights, seed, thorough)
+
+    def render(self, state: _engine.State, viewer: int) -> str:
+        return render_text(state, viewer)

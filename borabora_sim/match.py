@@ -6,13 +6,13 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from borabora_sim.game import BoraBora
+from borabora_sim.games import get_game
 from borabora_sim.players import Player
 from borabora_sim.protocol import Game, GameState
 
-# The players of `borabora simulate` and `simulate()` when none are named: quick to play, and the heuristic
-# with and without fishing side by side.
-DEFAULT_PLAYERS: tuple[str, ...] = ("heuristic", "heuristic:fishing=never", "random", "random")
+# The players of `borabora simulate` and `simulate()` when none are named: the default game's
+# (`Game.default_players`); another game plays its own.
+DEFAULT_PLAYERS: tuple[str, ...] = get_game().default_players
 
 
 @dataclass
@@ -33,8 +33,9 @@ class GameRecord:
 def play_game(players: Sequence[Player], seed: int, game: Game | None = None, keep_actions: bool = False,
               on_decision: Callable[[GameState, int, int], None] | None = None) -> GameRecord:
     """Plays one game; players[i] sits in seat i. Each player's choice is checked by `apply`.
-    `on_decision(state, seat, action)` is called before each choice is applied (decision logs)."""
-    game = game or BoraBora()
+    `on_decision(state, seat, action)` is called before each choice is applied (decision logs). `game`: the
+    default game when None."""
+    game = get_game() if game is None else game
     start = time.perf_counter()
     state = game.new_initial_state(players=len(players), seed=seed)
     actions: list[int] = []

@@ -1,10 +1,17 @@
-"""The small game protocol that players and the simulator use, independent of any one game."""
+"""The game protocol that players, the simulator, the statistics and the command line use, independent of any
+one game. A game plugs in by implementing `Game` (and states implementing `GameState`) and registering itself in
+`borabora_sim.games`."""
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+import secrets
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
+
+from borabora_sim.errors import check_int
 
 
 @runtime_checkable
@@ -15,23 +22,94 @@ class GameState(Protocol):
     def current_player(self) -> int: ...          # -1 when terminal
     @property
     def num_players(self) -> int: ...
+    @property
+    def round(self) -> int: ...                   # headings of logs
+    @property
+    def phase(self) -> str: ...
+    @property
+    def decision(self) -> str: ...                # the name of the pending decision
     def legal_actions(self) -> list[int]: ...
     def legal_action_mask(self) -> np.ndarray: ...
     def apply(self, action: int) -> None: ...
     def clone(self) -> GameState: ...
     def is_terminal(self) -> bool: ...
     def scores(self) -> list[int]: ...
+    def score_breakdown(self) -> list[dict[str, int]]: ...      # per seat: points by Game.sources
+    def counters(self) -> list[dict[str, int]]: ...             # per seat: Game.counters
     def winner(self) -> int | None: ...
     def ranks(self) -> list[int]: ...
     def determinize(self, player: int, seed: int) -> GameState: ...
     def action_to_string(self, action: int) -> str: ...
+    def action_from_string(self, text: str) -> int: ...
+    def to_dict(self) -> dict[str, Any]: ...
+    def search_handles(self) -> object: ...       # the C game interface (cext/game_api.pxd) for compiled search
+
+
+@dataclass(frozen=True)
+class ActionKind:
+    """A kind of action that players can be told to avoid or to prefer: the option `<kind>=never|normal|prefer`
+    of every player that weighs options. Search players filter (never) or favour (prefer) the actions for which
+    `contains(action)` holds; the heuristic sets its weight `weight` (which values taking such actions) to `never`
+    or `prefer`, and keeps the style's value for normal. A kind without a weight is not an option of the
+    heuristic."""
+
+    contains: Callable[[int], bool]
+    weight: str | None = None
+    never: float | None = None
+    prefer: float | None = None
+
+    def __post_init__(self) -> None:
+        if (self.weight is None) != (self.never is None) or (self.weight is None) != (self.prefer is None):
+            raise ValueError("an action kind gives its heuristic weight together with its never and prefer values")
 
 
 @runtime_checkable
 class Game(Protocol):
-    name: str
-    num_actions: int
-    player_counts: tuple[int, ...]
+    """What the players, the simulator and the command line need from a game. `borabora_sim.games.get_game`
+    returns one by name; game objects are immutable and compare equal when they play with the same data."""
 
-    def new_initial_state(self, players: int = ..., seed: int | None = ...) -> GameState: ...
-    def action_name(self, action: int) -> str: ...
+    name: str                                   # the registered name (`--game`, the run manifest)
+    num_actions: int                            # actions are ints in [0, num_actions)
+    player_counts: tuple[int, ...]              # the numbers of players the game allows
+    sources: tuple[str, ...]                    # score sources: keys of score_breakdown(), the vp_<source> columns
+    counters: tuple[str, ...]                   # behaviour counters: keys of counters(), one column each; they
+    #                                             include start_position (the seat's place in the first turn order)
+    default_players: tuple[str, ...]            # player specs of a simulation when none are named
+    fingerprint: str                            # a hash of the component data: a resumed run must use the same
+    weight_names: tuple[str, ...]               # the heuristic's weight vector, by name
+    styles: Mapping[str, Mapping[str, float]]   # heuristic styles: a value for every weight name
+    default_style: str                          # the style of a heuristic given none
+    action_kinds: Mapping[str, ActionKind]      # named kinds of action players may avoid or prefer
+
+    def new_initial_state(self, players: int = ..., seed: int | None = ...) -> GameState:
+        """A new game, set up and waiting on its first decision (seed None: drawn at random)."""
+    def state_from_dict(self, data: Mapping[str, Any]) -> GameState:
+        """The state `GameState.to_dict()` saved, refused when it is not safe to play on."""
+    def action_name(self, action: int) -> str:
+        """The name of an action id, as in action_to_string."""
+    def derive_seed(self, seed: int, index: int) -> int:
+        """The seed of game `index` of a run with master `seed` (also the players' seeds from a game seed)."""
+    def random_playouts(self, games: int, players: int, seed: int, first_game: int = 0) -> dict[str, np.ndarray]:
+        """Uniformly random games in compiled code, game i from derive_seed(seed, first_game + i): arrays
+        `scores`, `ranks` (games x players), `breakdown` (x sources), `counters` (x counters), `winner`,
+        `decisions` and `moves` (per game)."""
+    def random_game_actions(self, players: int, game_seed: int) -> list[int]:
+        """The actions of random_playouts' game with seed `game_seed` (to replay it)."""
+    def heuristic_action(self, state: GameState, weights: np.ndarray, seed: int, thorough: bool = True) -> int:
+        """The compiled heuristic policy's action for the player to move, judged on a determinization seeded by
+        `seed`; `thorough` finishes the mover's own compound action before judging."""
+    def heuristic_option_values(self, state: GameState, weights: np.ndarray, seed: int,
+                                thorough: bool = True) -> list[tuple[int, float]]:
+        """Every legal action with the value heuristic_action with the same seed gave it."""
+    def render(self, state: GameState, viewer: int) -> str:
+        """The game as `viewer` sees it, in text (the terminal game)."""
+
+
+def check_seed(seed: object) -> int:
+    """A seed is an int in [0, 2**64) (numpy integers too); None draws one at random."""
+    if seed is None:
+        return secrets.randbits(64)
+    try:
+        return check_int(seed, "seed", 0, 2**64 - 1)
+    except ValueError as error:     # the same class (ArgumentTypeError or ValueError), the message of new_game
+        raise type(error)(f"seed must be an int in [0, 2**64) or None, got {seed!r}") from None

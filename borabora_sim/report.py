@@ -2,7 +2,8 @@
 
 The summary is built from additive totals (`Summary`), one per chunk of player rows, so that a run of any size
 is summarised with memory for one chunk: counts and sums per spec and per start position, and a histogram of
-game lengths (exact quantiles, decisions being integers).
+game lengths (exact quantiles, decisions being integers). The score sources are the `vp_<source>` columns of
+the rows, so a summary needs no game: that of the run has written them.
 """
 
 from __future__ import annotations
@@ -17,10 +18,22 @@ import numpy as np
 import pandas as pd
 
 from borabora_sim import stats
-from borabora_sim.simulate import SOURCES, RunDirectory
+from borabora_sim.games import get_game
+from borabora_sim.protocol import Game
+from borabora_sim.simulate import RunDirectory
 
-SUMMARY_COLUMNS = ("seat", "n_players", "start_position", "spec", "vp", "win", "tied_first", "decisions",
-                   *(f"vp_{source}" for source in SOURCES))
+
+def summary_columns(game: Game) -> tuple[str, ...]:
+    """The columns of `game`'s player rows a summary reads."""
+    return ("seat", "n_players", "start_position", "spec", "vp", "win", "tied_first", "decisions",
+            *(f"vp_{source}" for source in game.sources))
+
+
+def source_columns(players: pd.DataFrame) -> list[str]:
+    """The `vp_<source>` columns of player rows (or of totals), in the game's order of sources."""
+    return [column for column in players.columns if column.startswith("vp_")]
+
+
 PLOT_FORMATS = ("png", "svg", "pdf")
 _TOTALS = ["rows", "wins", "tied_first", "vp", "baseline"]       # baseline: the sum of 1/n_players
 
@@ -39,7 +52,7 @@ class Summary:
         totals = pd.DataFrame({"rows": 1, "wins": players["win"], "tied_first": players["tied_first"],
                                "vp": players["vp"], "baseline": 1.0 / players["n_players"]}).astype(
             {"rows": np.int64, "wins": np.int64, "tied_first": np.int64, "vp": np.int64})
-        sources = players[[f"vp_{source}" for source in SOURCES]].astype(np.int64)
+        sources = players[source_columns(players)].astype(np.int64)
         spec = players["spec"].astype(str).to_numpy()
         return cls(by_spec=pd.concat([totals, sources], axis=1).groupby(spec).sum().rename_axis("spec"),
                    by_start=totals.groupby(players["start_position"].to_numpy()).sum().rename_axis("start_position"),
@@ -71,8 +84,9 @@ class Summary:
 
     def vp_by_source(self) -> pd.DataFrame:
         """Mean VP per source (columns) per spec (rows); sources never scored are left out."""
-        table = self.by_spec[[f"vp_{source}" for source in SOURCES]].div(self.by_spec["rows"], axis=0).sort_index()
-        table.columns = list(SOURCES)
+        columns = source_columns(self.by_spec)
+        table = self.by_spec[columns].div(self.by_spec["rows"], axis=0).sort_index()
+        table.columns = [column.removeprefix("vp_") for column in columns]
         return table.loc[:, (table != 0).any(axis=0)]
 
     def decisions_quantile(self, q: float) -> float:
@@ -87,7 +101,9 @@ class Summary:
 
 def run_summary(directory: RunDirectory) -> Summary:
     """The summary of a run directory (also of an unfinished one), read one file at a time."""
-    return reduce(add, (Summary.of(table.to_pandas()) for table in directory.tables("players", SUMMARY_COLUMNS)))
+    config = directory.read_manifest()
+    columns = summary_columns(get_game(config.game)) if config is not None else None    # None: tables() says why
+    return reduce(add, (Summary.of(table.to_pandas()) for table in directory.tables("players", columns)))
 
 
 def speed(games: int, seconds: float) -> str:

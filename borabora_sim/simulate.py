@@ -1,7 +1,8 @@
 """Batch simulation: many games in parallel, one row per player per game, streamed to Parquet.
 
-A run is a pure function of its configuration: game i uses the seed `derive_seed(seed, i)` and, with seat
-rotation, seat s plays `players[(s + i) % n]`. Chunks of games run on joblib workers (loky processes by
+A run is a pure function of its configuration: the game (a name of borabora_sim.games, with its component
+data), game i uses the seed `game.derive_seed(seed, i)` and, with seat rotation, seat s plays
+`players[(s + i) % n]`. Chunks of games run on joblib workers (loky processes by
 default, or a Dask cluster) and come back in any order; each is written as its own Parquet file, atomically,
 so an interrupted run resumes without losing or repeating a chunk, and the tables are identical whatever the
 number of workers or the backend. Small chunks (slow players) are merged into files of about `FILE_GAMES`
@@ -28,15 +29,23 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from borabora_sim import _engine
 from borabora_sim.errors import ArgumentTypeError
-from borabora_sim.game import PLAYER_COUNTS, BoraBora, check_players, check_seed, rules_for
+from borabora_sim.games import DEFAULT_GAME, game_names, get_game
 from borabora_sim.match import DEFAULT_PLAYERS, play_game
 from borabora_sim.players import make_player, split_spec
+from borabora_sim.protocol import Game, check_seed
 
 SCHEMA_VERSION = 2
-SOURCES: tuple[str, ...] = tuple(_engine.SOURCES)
-COUNTERS: tuple[str, ...] = tuple(name for name in _engine.COUNTER_NAMES if name != "start_position")
+
+
+def counter_columns(game: Game) -> tuple[str, ...]:
+    """The behaviour-counter columns of `game`'s player rows (start_position has a column of its own)."""
+    return tuple(name for name in game.counters if name != "start_position")
+
+
+# The default game's score sources and counter columns, as before games were named.
+SOURCES: tuple[str, ...] = get_game().sources
+COUNTERS: tuple[str, ...] = counter_columns(get_game())
 BACKENDS = ("loky", "multiprocessing", "threading", "sequential", "dask")
 MANIFEST = "manifest.json"
 FILE_GAMES = 5000               # chunks smaller than this are merged into files of about this many games
@@ -52,6 +61,7 @@ class RunConfig:
     seed: int
     rotate_seats: bool
     chunk_size: int
+    game: str = DEFAULT_GAME                # a name of borabora_sim.games
     components: str | None = None           # a component file (None: the built-in data)
     components_fingerprint: str = ""        # its content hash: a resumed run must use the same data
     schema_version: int = SCHEMA_VERSION
@@ -62,8 +72,12 @@ class RunConfig:
 
     @property
     def fingerprint(self) -> str:
-        """A hash of the configuration, written into every file of the run: a file of another run is refused."""
-        return hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()[:16]
+        """A hash of the configuration, written into every file of the run: a file of another run is refused.
+        The default game is left out of it, so that runs written before games were named keep their hash."""
+        fields = asdict(self)
+        if fields["game"] == DEFAULT_GAME:
+            del fields["game"]
+        return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()[:16]
 
     def chunks(self) -> list[tuple[int, int, int]]:
         """(chunk index, first game, end game) for every chunk."""
@@ -81,33 +95,55 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-# What each manifest key holds: (description for messages, check). The keys are RunConfig's fields.
-_MANIFEST_FIELDS: dict[str, tuple[str, Callable[[object], bool]]] = {
-    "games": ("a positive integer", lambda v: _is_int(v) and v > 0),
-    "players": ("a list of 2, 3 or 4 player specs",
-                lambda v: isinstance(v, list) and len(v) in PLAYER_COUNTS and all(isinstance(s, str) for s in v)),
-    "seed": ("an integer in [0, 2**64)", lambda v: _is_int(v) and 0 <= v < 2**64),
-    "rotate_seats": ("true or false", lambda v: isinstance(v, bool)),
-    "chunk_size": ("a positive integer", lambda v: _is_int(v) and v > 0),
-    "components": ("a component file path or null", lambda v: v is None or isinstance(v, str)),
-    "components_fingerprint": ("a string", lambda v: isinstance(v, str)),
-    "schema_version": (f"{SCHEMA_VERSION} (runs written by this version of borabora_sim)",
-                       lambda v: v == SCHEMA_VERSION),
-}
+def player_counts_text(game: Game) -> str:
+    """'2, 3 or 4': the numbers of players `game` allows, for messages."""
+    *most, last = map(str, game.player_counts)
+    return f"{', '.join(most)} or {last}" if most else last
+
+
+def _game_field() -> tuple[str, Callable[[object], bool]]:
+    return f"one of the games {', '.join(game_names())}", lambda v: v in game_names()
+
+
+def _manifest_fields(game: Game) -> dict[str, tuple[str, Callable[[object], bool]]]:
+    """What each manifest key holds in a run of `game`: (description for messages, check). The keys are
+    RunConfig's fields."""
+    return {
+        "games": ("a positive integer", lambda v: _is_int(v) and v > 0),
+        "players": (f"a list of {player_counts_text(game)} player specs",
+                    lambda v: isinstance(v, list) and len(v) in game.player_counts
+                    and all(isinstance(s, str) for s in v)),
+        "seed": ("an integer in [0, 2**64)", lambda v: _is_int(v) and 0 <= v < 2**64),
+        "rotate_seats": ("true or false", lambda v: isinstance(v, bool)),
+        "chunk_size": ("a positive integer", lambda v: _is_int(v) and v > 0),
+        "game": _game_field(),
+        "components": ("a component file path or null", lambda v: v is None or isinstance(v, str)),
+        "components_fingerprint": ("a string", lambda v: isinstance(v, str)),
+        "schema_version": (f"{SCHEMA_VERSION} (runs written by this version of borabora_sim)",
+                           lambda v: v == SCHEMA_VERSION),
+    }
+
+
+MANIFEST_KEYS: tuple[str, ...] = tuple(_manifest_fields(get_game()))
 
 
 def config_from_manifest(data: object, source: str) -> RunConfig:
-    """The RunConfig in a manifest's JSON, or a ValueError naming what is wrong and what a manifest holds."""
-    keys = ", ".join(_MANIFEST_FIELDS)
+    """The RunConfig in a manifest's JSON, or a ValueError naming what is wrong and what a manifest holds. A
+    manifest without `game` is a run of the default game, written before runs named their game."""
+    keys = ", ".join(MANIFEST_KEYS)
     if not isinstance(data, dict):
         raise ValueError(f"{source} must hold a JSON object with the keys {keys}, got a {type(data).__name__}")
-    unknown = [key for key in data if key not in _MANIFEST_FIELDS]
-    missing = [key for key in _MANIFEST_FIELDS if key not in data]
+    data = {"game": DEFAULT_GAME, **data}
+    unknown = [key for key in data if key not in MANIFEST_KEYS]
+    missing = [key for key in MANIFEST_KEYS if key not in data]
     if unknown or missing:
         problem = "; ".join(filter(None, [unknown and f"unknown key {', '.join(map(repr, unknown))}",
                                           missing and f"missing key {', '.join(map(repr, missing))}"]))
         raise ValueError(f"{source}: {problem}; a manifest holds exactly {keys}")
-    for key, (allowed, check) in _MANIFEST_FIELDS.items():
+    allowed, check = _game_field()
+    if not check(data["game"]):                 # first: the other fields are checked for this game
+        raise ValueError(f"{source}: game must be {allowed}, got {data['game']!r}")
+    for key, (allowed, check) in _manifest_fields(get_game(data["game"])).items():
         if not check(data[key]):
             raise ValueError(f"{source}: {key} must be {allowed}, got {data[key]!r}")
     return RunConfig(**{**data, "players": tuple(data["players"])})
@@ -128,8 +164,9 @@ def seat_specs(config: RunConfig, game: int) -> list[str]:
     return [config.players[(seat + shift) % config.n_players] for seat in range(config.n_players)]
 
 
-def player_seed(game_seed: int, seat: int) -> int:
-    return int(_engine.derive_seed(game_seed, seat + 1))
+def player_seed(game_seed: int, seat: int, game: Game | None = None) -> int:
+    """The seed of the player in `seat` of the game with seed `game_seed` (`game`: the default game when None)."""
+    return (get_game() if game is None else game).derive_seed(game_seed, seat + 1)
 
 
 # =============================================================================
@@ -139,15 +176,17 @@ def _metadata(specs: Sequence[str], run: str) -> dict[str, str]:
     return {"specs": json.dumps(list(specs)), "run": run}
 
 
-def players_schema(specs: Sequence[str], run: str = "") -> pa.Schema:
-    """The player table's schema; its metadata holds the run's specs and fingerprint (`run`)."""
+def players_schema(specs: Sequence[str], run: str = "", game: Game | None = None) -> pa.Schema:
+    """The player table's schema (the columns of the sources and counters of `game`, default: the default game);
+    its metadata holds the run's specs and fingerprint (`run`)."""
+    game = get_game() if game is None else game
     fields = [
         ("game_id", pa.int64()), ("game_seed", pa.uint64()), ("n_players", pa.int8()), ("seat", pa.int8()),
         ("start_position", pa.int8()), ("spec", pa.dictionary(pa.int8(), pa.string())), ("vp", pa.int16()),
         ("rank", pa.int8()), ("win", pa.bool_()), ("tied_first", pa.bool_()),
     ]
-    fields += [(f"vp_{name}", pa.int16()) for name in SOURCES]
-    fields += [(name, pa.int16()) for name in COUNTERS]
+    fields += [(f"vp_{name}", pa.int16()) for name in game.sources]
+    fields += [(name, pa.int16()) for name in counter_columns(game)]
     fields += [("decisions", pa.int32()), ("wall_time", pa.float32())]
     return pa.schema(fields, metadata=_metadata(specs, run))
 
@@ -174,29 +213,29 @@ def _spec_array(values: Sequence[str], specs: Sequence[str]) -> pa.DictionaryArr
 # =============================================================================
 # One chunk of games (runs on a worker)
 # =============================================================================
-def _chunk_arrays(config: RunConfig, start: int, end: int) -> dict[str, np.ndarray]:
+def _chunk_arrays(config: RunConfig, game: Game, start: int, end: int) -> dict[str, np.ndarray]:
     """Per-game arrays for games start..end-1 (shape games x players where per seat)."""
     n, players = end - start, config.n_players
-    seeds = np.array([_engine.derive_seed(config.seed, g) for g in range(start, end)], dtype=np.uint64)
+    seeds = np.array([game.derive_seed(config.seed, g) for g in range(start, end)], dtype=np.uint64)
     specs = [seat_specs(config, g) for g in range(start, end)]
+    columns = counter_columns(game)
     if all(spec == "random" for spec in config.players):
         began = time.perf_counter()
-        out = _engine.random_playouts(rules_for(config.components), n, players, config.seed, first_game=start)
+        out = game.random_playouts(n, players, config.seed, first_game=start)
         out["wall_time"] = np.full(n, (time.perf_counter() - began) / n, dtype=np.float32)
         counters = out.pop("counters")
-        out["start_position"] = counters[:, :, _engine.COUNTER_NAMES.index("start_position")]
-        out["counters"] = counters[:, :, [_engine.COUNTER_NAMES.index(c) for c in COUNTERS]]
+        out["start_position"] = counters[:, :, game.counters.index("start_position")]
+        out["counters"] = counters[:, :, [game.counters.index(c) for c in columns]]
     else:
-        game = BoraBora(config.components)
         out = {key: [] for key in ("scores", "ranks", "breakdown", "counters", "winner", "decisions", "wall_time",
                                    "start_position")}
         for seed, seat_spec in zip(seeds, specs, strict=True):
-            record = play_game([make_player(spec, player_seed(int(seed), s)) for s, spec in enumerate(seat_spec)],
-                               int(seed), game)
+            seats = [make_player(spec, player_seed(int(seed), s, game), game) for s, spec in enumerate(seat_spec)]
+            record = play_game(seats, int(seed), game)
             out["scores"].append(record.scores)
             out["ranks"].append(record.ranks)
-            out["breakdown"].append([[row[name] for name in SOURCES] for row in record.breakdown])
-            out["counters"].append([[row[name] for name in COUNTERS] for row in record.counters])
+            out["breakdown"].append([[row[name] for name in game.sources] for row in record.breakdown])
+            out["counters"].append([[row[name] for name in columns] for row in record.counters])
             out["start_position"].append([row["start_position"] for row in record.counters])
             out["winner"].append(record.winner)
             out["decisions"].append(record.decisions)
@@ -210,7 +249,8 @@ def _chunk_arrays(config: RunConfig, start: int, end: int) -> dict[str, np.ndarr
 
 def run_chunk(config: RunConfig, start: int, end: int) -> tuple[pa.Table, pa.Table]:
     """Plays games start..end-1 and returns (player rows, game rows) as Arrow tables."""
-    a = _chunk_arrays(config, start, end)
+    game = get_game(config.game, config.components)
+    a = _chunk_arrays(config, game, start, end)
     n, players = end - start, config.n_players
     scores = a["scores"].astype(np.int16)
     winner = a["winner"].astype(np.int8)
@@ -234,14 +274,14 @@ def run_chunk(config: RunConfig, start: int, end: int) -> tuple[pa.Table, pa.Tab
         "tied_first": ((scores == top[:, None]) & tied_first[:, None]).ravel(),
     }
     breakdown = a["breakdown"].astype(np.int16)
-    for k, name in enumerate(SOURCES):
+    for k, name in enumerate(game.sources):
         columns[f"vp_{name}"] = breakdown[:, :, k].ravel()
     counters = a["counters"].astype(np.int16)
-    for k, name in enumerate(COUNTERS):
+    for k, name in enumerate(counter_columns(game)):
         columns[name] = counters[:, :, k].ravel()
     columns["decisions"] = np.repeat(a["decisions"].astype(np.int32), players)
     columns["wall_time"] = np.repeat(a["wall_time"].astype(np.float32), players)
-    player_rows = pa.table(columns, schema=players_schema(config.players, config.fingerprint))
+    player_rows = pa.table(columns, schema=players_schema(config.players, config.fingerprint, game))
     game_rows = pa.table({
         "game_id": game_ids, "game_seed": a["seeds"], "n_players": np.full(n, players, dtype=np.int8),
         "decisions": a["decisions"].astype(np.int32), "winner_seat": winner,
@@ -506,19 +546,22 @@ def check_out_directory(path: str | os.PathLike[str], name: str = "out") -> Path
 
 def check_config(games: int, players: Sequence[str], seed: int, n_jobs: int, backend: str,
                  chunk_size: int | None, rotate_seats: bool = True,
-                 components: str | os.PathLike[str] | None = None) -> RunConfig:
-    """The run configuration, or a ValueError that says which argument is wrong and what is allowed."""
+                 components: str | os.PathLike[str] | None = None, game: str = DEFAULT_GAME) -> RunConfig:
+    """The run configuration, or a ValueError that says which argument is wrong and what is allowed. `players`
+    given as DEFAULT_PLAYERS (not named) means the game's own default players."""
     if isinstance(games, bool) or not isinstance(games, int) or games <= 0:
         raise ValueError(f"games must be a positive integer, got {games!r}")
     if isinstance(players, str):
         raise ValueError("players must be a list of player specs, e.g. ['heuristic', 'random', 'random']")
-    specs = tuple(players)
-    if len(specs) not in PLAYER_COUNTS:
-        raise ValueError(f"players must list 2, 3 or 4 player specs (one per seat), got {len(specs)}: {list(specs)}")
+    played = get_game(game, components)     # an unknown game or a bad component source fails here, saying why
+    specs = played.default_players if players is DEFAULT_PLAYERS else tuple(players)
+    if len(specs) not in played.player_counts:
+        raise ValueError(f"players must list {player_counts_text(played)} player specs (one per seat), got "
+                         f"{len(specs)}: {list(specs)}")
     for spec in specs:
         if not isinstance(spec, str):
             raise ValueError(f"each player must be a spec string such as 'heuristic' or 'random', got {spec!r}")
-        make_player(spec, 0)            # raises a ValueError naming what is allowed
+        make_player(spec, 0, played)    # raises a ValueError naming what is allowed
     specs = tuple(canonical_spec(spec) for spec in specs)
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
@@ -526,13 +569,12 @@ def check_config(games: int, players: Sequence[str], seed: int, n_jobs: int, bac
     size = default_chunk_size(specs) if chunk_size is None else chunk_size
     if isinstance(size, bool) or not isinstance(size, int) or size <= 0:
         raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
-    fingerprint = rules_for(components).fingerprint     # a bad source fails here, with its ComponentError
     if components is not None and not isinstance(components, str | os.PathLike):
         raise ArgumentTypeError(f"components must be a component file path (every worker loads it), got "
                                 f"{type(components).__name__}; save the data with json.dump first")
     path = None if components is None else str(Path(components).resolve())
     return RunConfig(games=games, players=specs, seed=check_seed(seed), rotate_seats=bool(rotate_seats),
-                     chunk_size=size, components=path, components_fingerprint=fingerprint)
+                     chunk_size=size, game=played.name, components=path, components_fingerprint=played.fingerprint)
 
 
 def simulate(games: int, players: Sequence[str] = DEFAULT_PLAYERS, seed: int = 0, n_jobs: int = -1,
@@ -540,9 +582,10 @@ def simulate(games: int, players: Sequence[str] = DEFAULT_PLAYERS, seed: int = 0
              resume: bool = False, chunk_size: int | None = None, scheduler: str | None = None,
              progress: bool | None = None, load: bool = True,
              components: str | os.PathLike[str] | None = None, connect_timeout: float = DASK_CONNECT_TIMEOUT,
-             on_chunk: Callable[[pa.Table], None] | None = None) -> pd.DataFrame | None:
-    """Plays `games` games between `players` (player specs, one per seat) and returns one row per player per
-    game (see docs/simulation.md for the columns); `games_table()` derives the per-game table.
+             on_chunk: Callable[[pa.Table], None] | None = None, game: str = DEFAULT_GAME) -> pd.DataFrame | None:
+    """Plays `games` games of `game` (a name of borabora_sim.games) between `players` (player specs, one per
+    seat; not given: the game's default players) and returns one row per player per game (see
+    docs/simulation.md for the columns); `games_table()` derives the per-game table.
 
     With `out`, chunks stream into a Parquet dataset in that directory as they finish (memory stays flat); an
     interrupted run continues with `resume=True`. `load=False` returns None instead of the rows (with `out`:
@@ -554,7 +597,7 @@ def simulate(games: int, players: Sequence[str] = DEFAULT_PLAYERS, seed: int = 0
     >>> len(df), sorted(df["spec"].unique())
     (40, ['heuristic', 'random'])
     """
-    config = check_config(games, players, seed, n_jobs, backend, chunk_size, rotate_seats, components)
+    config = check_config(games, players, seed, n_jobs, backend, chunk_size, rotate_seats, components, game)
     directory = None if out is None else RunDirectory(check_out_directory(out))
     if resume and directory is None:
         raise ValueError("resume needs out, the directory of the run to finish")
@@ -628,20 +671,21 @@ def games_table(players: pd.DataFrame) -> pd.DataFrame:
     }).reset_index()
 
 
-def replay(game_seed: int, players: Sequence[str], components: str | os.PathLike[str] | None = None) -> list[str]:
-    """A readable log of one game: the game with seed `game_seed` and these specs by seat, as the simulator
-    plays it (each player seeded from the game seed)."""
+def replay(game_seed: int, players: Sequence[str], components: str | os.PathLike[str] | None = None,
+           game: str = DEFAULT_GAME) -> list[str]:
+    """A readable log of one game of `game`: the game with seed `game_seed` and these specs by seat, as the
+    simulator plays it (each player seeded from the game seed)."""
     specs = list(players)
-    check_players(len(specs))
-    game = BoraBora(components)
-    state = game.new_initial_state(players=len(specs), seed=game_seed)
+    played = get_game(game, components)
+    state = played.new_initial_state(players=len(specs), seed=game_seed)
     if all(spec == "random" for spec in specs):
-        actions = iter(_engine.random_game_actions(game.rules, len(specs), game_seed))
+        actions = iter(played.random_game_actions(len(specs), game_seed))
         choose = [lambda _state: next(actions)] * len(specs)
     else:
-        choose = [make_player(spec, player_seed(game_seed, s)).choose for s, spec in enumerate(specs)]
+        choose = [make_player(spec, player_seed(game_seed, s, played), played).choose for s, spec in enumerate(specs)]
+    start = [row["start_position"] for row in state.counters()]
     lines = [f"game seed {game_seed}, players {', '.join(f'{s}: {spec}' for s, spec in enumerate(specs))}",
-             f"turn order: {state.first_turn_order}"]
+             f"turn order: {sorted(range(len(specs)), key=start.__getitem__)}"]
     last = None
     while not state.is_terminal():
         seat = state.current_player

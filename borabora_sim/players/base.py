@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 
-from borabora_sim.protocol import GameState
+from borabora_sim.games import get_game
+from borabora_sim.protocol import ActionKind, Game, GameState
+
+# What a player may be told about each of the game's action kinds (protocol.ActionKind).
+KIND_SETTINGS = ("never", "normal", "prefer")
 
 
 @runtime_checkable
@@ -29,12 +33,18 @@ class Param:
 
 
 class SeededPlayer:
-    """Base for players with their own random stream: `reset(seed)` restarts it."""
+    """Base for players with their own random stream: `reset(seed)` restarts it. A player plays one game (`game`,
+    default: the default game), whose tables it needs before it sees a state."""
 
     name: ClassVar[str]
-    params: ClassVar[dict[str, Param]] = {}
 
-    def __init__(self, seed: int | None = None) -> None:
+    @classmethod
+    def params(cls, game: Game) -> dict[str, Param]:
+        """The options of a spec of this player in `game`."""
+        return {}
+
+    def __init__(self, seed: int | None = None, game: Game | None = None) -> None:
+        self.game = get_game() if game is None else game
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
@@ -52,10 +62,27 @@ class SeededPlayer:
     def spec(self) -> str:
         return self.name
 
+    def __getattr__(self, name: str) -> str:
+        """The player's setting of one of the game's action kinds, read as an attribute (`player.fishing`)."""
+        settings = self.__dict__.get("kind_settings", {})
+        if name in settings:
+            return settings[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     def explain(self, top: int = 10) -> str:
         """The last decision in words: the action chosen and, for the players that weigh options, the `top`
         options with the value each was given."""
         raise NotImplementedError
+
+
+def kind_settings(kinds: Mapping[str, ActionKind], given: Mapping[str, object]) -> dict[str, str]:
+    """The setting of every kind in `kinds` (normal where not given or None), or an error saying what is
+    allowed."""
+    given = {kind: setting for kind, setting in given.items() if setting is not None}
+    for kind, setting in given.items():
+        if setting not in KIND_SETTINGS:
+            raise ValueError(f"{kind} must be one of {', '.join(KIND_SETTINGS)}; got {setting!r}")
+    return {kind: str(given.get(kind, "normal")) for kind in kinds}
 
 
 def check_top(top: int) -> int:

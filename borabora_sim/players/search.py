@@ -11,20 +11,22 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from borabora_sim import _search
-from borabora_sim.game import is_fishing
+from borabora_sim.games import get_game
 from borabora_sim.players.base import (
+    KIND_SETTINGS,
     Param,
     SeededPlayer,
     check_int,
     check_number,
     check_top,
+    kind_settings,
     parse_choice,
     parse_float,
     parse_int,
     parse_positive_int,
 )
-from borabora_sim.players.heuristic import STYLES, weights_for
-from borabora_sim.protocol import GameState
+from borabora_sim.players.heuristic import weights_for
+from borabora_sim.protocol import Game, GameState
 
 
 @dataclass(frozen=True)
@@ -37,16 +39,21 @@ class RootStat:
     mean_value: float
 
 
-ROLLOUT_PARAMS: dict[str, Param] = {
-    "rollout": Param(parse_choice("random", "heuristic"), "random | heuristic"),
-    "rollout_depth": Param(parse_int, "decisions before the rollout is cut off and evaluated (-1: to the end)"),
-    "margin": Param(parse_float, "weight of the score margin in the reward, 0..1 (default 0)"),
-    "style": Param(parse_choice(*STYLES), "heuristic weights for rollouts / cut-offs"),
-    "fishing": Param(parse_choice("never", "normal", "prefer"),
-                     "never: no fishing at its own decisions unless nothing else is legal; prefer: fish whenever a "
-                     "fishing move is within 0.02 of the best mean value"),
-}
 PREFER_MARGIN = 0.02
+
+
+def rollout_params(game: Game) -> dict[str, Param]:
+    """The options the search players share: rollouts, the reward, and a setting per action kind of `game`."""
+    return {
+        "rollout": Param(parse_choice("random", "heuristic"), "random | heuristic"),
+        "rollout_depth": Param(parse_int, "decisions before the rollout is cut off and evaluated (-1: to the end)"),
+        "margin": Param(parse_float, "weight of the score margin in the reward, 0..1 (default 0)"),
+        "style": Param(parse_choice(*game.styles), "heuristic weights for rollouts / cut-offs"),
+        **{kind: Param(parse_choice(*KIND_SETTINGS),
+                       f"never: no {kind} move at its own decisions unless nothing else is legal; prefer: a {kind} "
+                       f"move whenever one is within {PREFER_MARGIN} of the best mean value")
+           for kind in game.action_kinds},
+    }
 
 
 SearchResult = tuple[int, list[tuple[int, int, float]]]
@@ -58,31 +65,40 @@ class _SearchPlayer(SeededPlayer):
     budget_unit: ClassVar[str]            # what `last_iterations` counts
     choice_rule: ClassVar[str]            # which root action the search returns
 
-    def __init__(self, rollout: str, rollout_depth: int, margin: float, style: str | None, fishing: str,
-                 seed: int | None) -> None:
+    def __init__(self, rollout: str, rollout_depth: int, margin: float, style: str | None, seed: int | None,
+                 game: Game | None, kinds: dict[str, object]) -> None:
+        game = get_game() if game is None else game
+        unknown = [key for key in kinds if key not in game.action_kinds]
+        if unknown:
+            raise TypeError(f"unknown option(s) {', '.join(unknown)}; the action kinds of {game.name}: "
+                            f"{', '.join(game.action_kinds) or 'none'}")
         if rollout not in ("random", "heuristic"):
             raise ValueError(f"rollout must be random or heuristic, got {rollout!r}")
         self.rollout_depth = check_int("rollout_depth", rollout_depth, -1,
                                        "-1 (play rollouts to the end) or an integer >= 0")
         self.margin = check_number("margin", margin, 0.0, 1.0, "a number in [0, 1]")
-        if fishing not in ("never", "normal", "prefer"):
-            raise ValueError(f"fishing must be never, normal or prefer; got {fishing!r}")
-        if style is not None and style not in STYLES:
-            raise ValueError(f"unknown style {style!r}; styles: {', '.join(STYLES)}")
+        self.kind_settings = kind_settings(game.action_kinds, kinds)
+        if style is not None and style not in game.styles:
+            raise ValueError(f"unknown style {style!r}; styles: {', '.join(game.styles)}")
         if style is not None and rollout == "random" and self.rollout_depth < 0:
             raise ValueError(f"style={style} has no effect with random rollouts played to the end: it sets the "
                              "weights of rollout=heuristic or of a cut-off (rollout_depth >= 0); leave it out or "
                              "give one of those")
         self.rollout = rollout
-        self.style = style or "balanced"
-        self.fishing = fishing
+        self.style = game.default_style if style is None else style
         self.last_stats: list[RootStat] = []
         self.last_iterations = 0
         self.last_choice: tuple[int, str, str] | None = None     # (action, its name, why it was chosen)
-        super().__init__(seed)
+        super().__init__(seed, game)
 
     def _search(self, state: GameState, legal: list[int], options: dict[str, object]) -> SearchResult:
         raise NotImplementedError
+
+    def _kinds_set_to(self, setting: str) -> list[str]:
+        return [kind for kind, value in self.kind_settings.items() if value == setting]
+
+    def _of_kinds(self, action: int, kinds: list[str]) -> bool:
+        return any(self.game.action_kinds[kind].contains(action) for kind in kinds)
 
     def _uses_weights(self) -> bool:
         return self.rollout == "heuristic" or self.rollout_depth >= 0
@@ -98,29 +114,33 @@ class _SearchPlayer(SeededPlayer):
             return self._forced(state, legal[0], "the only legal action")
         options = {"heuristic_rollout": self.rollout == "heuristic", "rollout_depth": self.rollout_depth,
                    "margin_weight": self.margin, "seed": self.next_seed(),
-                   "weights": weights_for(self.style) if self._uses_weights() else None}
-        if self.fishing == "never":
-            others = [a for a in legal if not is_fishing(a)]
+                   "weights": weights_for(self.style, game=self.game) if self._uses_weights() else None}
+        avoided = self._kinds_set_to("never")
+        if avoided:
+            others = [a for a in legal if not self._of_kinds(a, avoided)]
             if len(others) == 1:
-                return self._forced(state, others[0], "the only legal action that is not fishing (fishing=never)")
+                return self._forced(state, others[0], f"the only legal action that is not {' or '.join(avoided)} "
+                                    f"({', '.join(f'{kind}=never' for kind in avoided)})")
             legal = others or legal
         done, stats = self._search(state, legal, options)
         self.last_iterations = done
         self.last_stats = [RootStat(a, state.action_to_string(a), v, m) for a, v, m in stats]
         chosen, why = self.last_stats[0], self.choice_rule
-        if self.fishing == "prefer":
+        preferred = self._kinds_set_to("prefer")
+        if preferred:
             near = [s for s in self.last_stats
-                    if is_fishing(s.action) and s.mean_value >= chosen.mean_value - PREFER_MARGIN]
+                    if self._of_kinds(s.action, preferred) and s.mean_value >= chosen.mean_value - PREFER_MARGIN]
             if near and near[0] is not chosen:
-                chosen, why = near[0], (f"a fishing move within {PREFER_MARGIN} of the mean value of {chosen.name}, "
-                                        f"{self.choice_rule} (fishing=prefer)")
+                chosen, why = near[0], (f"a {' or '.join(preferred)} move within {PREFER_MARGIN} of the mean value "
+                                        f"of {chosen.name}, {self.choice_rule} "
+                                        f"({', '.join(f'{kind}=prefer' for kind in preferred)})")
         self.last_choice = (chosen.action, chosen.name, why)
         return chosen.action
 
     def _rollout_spec(self) -> str:
         style = f",style={self.style}" if self._uses_weights() else ""
-        return (f"rollout={self.rollout},rollout_depth={self.rollout_depth},margin={self.margin:g}{style},"
-                f"fishing={self.fishing}")
+        kinds = "".join(f",{kind}={setting}" for kind, setting in self.kind_settings.items())
+        return f"rollout={self.rollout},rollout_depth={self.rollout_depth},margin={self.margin:g}{style}{kinds}"
 
     def explain(self, top: int = 10) -> str:
         """The last decision: the chosen action and why, and the `top` root actions by name with their visits
@@ -161,16 +181,19 @@ class MCTSPlayer(_SearchPlayer):
     name = "mcts"
     budget_unit = "iterations"
     choice_rule = "the most visited"
-    params: ClassVar[dict[str, Param]] = {
-        "iterations": Param(parse_positive_int, "iterations per decision (default 1000)"),
-        "seconds": Param(parse_float, "time per decision instead of iterations"),
-        "c": Param(parse_float, "UCT exploration constant (default 0.7)"),
-        **ROLLOUT_PARAMS,
-    }
+
+    @classmethod
+    def params(cls, game: Game) -> dict[str, Param]:
+        return {
+            "iterations": Param(parse_positive_int, "iterations per decision (default 1000)"),
+            "seconds": Param(parse_float, "time per decision instead of iterations"),
+            "c": Param(parse_float, "UCT exploration constant (default 0.7)"),
+            **rollout_params(game),
+        }
 
     def __init__(self, iterations: int | None = None, seconds: float | None = None, c: float = 0.7,
                  rollout: str = "random", rollout_depth: int = -1, margin: float = 0.0, style: str | None = None,
-                 fishing: str = "normal", seed: int | None = None) -> None:
+                 seed: int | None = None, game: Game | None = None, **kinds: object) -> None:
         if iterations is not None and seconds is not None:
             raise ValueError(f"iterations={iterations!r} and seconds={seconds!r} are both budgets; give only one "
                              "of them")
@@ -184,7 +207,7 @@ class MCTSPlayer(_SearchPlayer):
             if self.seconds == 0:
                 raise ValueError("seconds must be a finite number of seconds > 0, got 0 (or give iterations)")
         self.c = check_number("c", c, 0.0, math.inf, "a finite number >= 0 (the UCT exploration constant)")
-        super().__init__(rollout, rollout_depth, margin, style, fishing, seed)
+        super().__init__(rollout, rollout_depth, margin, style, seed, game, kinds)
 
     def _search(self, state: GameState, legal: list[int], options: dict[str, object]) -> SearchResult:
         return _search.run_mcts(state.search_handles(), state.current_player, iterations=self.iterations,
@@ -201,15 +224,17 @@ class FlatMCPlayer(_SearchPlayer):
     name = "flatmc"
     budget_unit = "rollouts"
     choice_rule = "the best mean value"
-    params: ClassVar[dict[str, Param]] = {
-        "rollouts": Param(parse_positive_int, "rollouts per legal action (default 100)"),
-        **ROLLOUT_PARAMS,
-    }
+
+    @classmethod
+    def params(cls, game: Game) -> dict[str, Param]:
+        return {"rollouts": Param(parse_positive_int, "rollouts per legal action (default 100)"),
+                **rollout_params(game)}
 
     def __init__(self, rollouts: int = 100, rollout: str = "random", rollout_depth: int = -1, margin: float = 0.0,
-                 style: str | None = None, fishing: str = "normal", seed: int | None = None) -> None:
+                 style: str | None = None, seed: int | None = None, game: Game | None = None,
+                 **kinds: object) -> None:
         self.rollouts = check_int("rollouts", rollouts, 1, "a positive integer")
-        super().__init__(rollout, rollout_depth, margin, style, fishing, seed)
+        super().__init__(rollout, rollout_depth, margin, style, seed, game, kinds)
 
     def _search(self, state: GameState, legal: list[int], options: dict[str, object]) -> SearchResult:
         return _search.run_flat_mc(state.search_handles(), state.current_player, legal, rollouts=self.rollouts,

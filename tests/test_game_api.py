@@ -1,0 +1,190 @@
+"""The game protocol, checked on every registered game: a game is tested by these checks the day it is
+registered in borabora_sim.games, with no change here.
+
+Members and their types, random games through the Python API against the compiled playouts, clones and saved
+states, every player type choosing legal actions in the game, and simulate / replay writing the game's columns.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from borabora_sim.games import DEFAULT_GAME, game_names, get_game
+from borabora_sim.match import play_game
+from borabora_sim.players import PLAYER_TYPES, make_player
+from borabora_sim.players.heuristic import heuristic_kinds
+from borabora_sim.protocol import ActionKind, Game, GameState
+from borabora_sim.simulate import RunDirectory, counter_columns, players_schema, replay, simulate
+
+GAMES = game_names()
+SEEDS = (3, 11)
+
+
+@pytest.fixture(scope="module", params=GAMES)
+def game(request: pytest.FixtureRequest) -> Game:
+    return get_game(request.param)
+
+
+def random_states(game: Game, players: int, seed: int) -> Iterator[GameState]:
+    """Every state of one game of uniformly random moves, terminal included (the same object, moved on)."""
+    rng = random.Random(seed)
+    state = game.new_initial_state(players=players, seed=seed)
+    while not state.is_terminal():
+        yield state
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    yield state
+
+
+def test_the_default_game_is_registered() -> None:
+    assert DEFAULT_GAME in GAMES
+    with pytest.raises(ValueError, match="unknown game 'nosuch'; games: "):
+        get_game("nosuch")
+
+
+def test_the_game_has_every_member_of_the_protocol(game: Game) -> None:
+    assert isinstance(game, Game)
+    assert game.name in GAMES and get_game(game.name) == game
+    assert isinstance(game.num_actions, int) and game.num_actions > 0
+    assert game.player_counts and all(isinstance(n, int) and n >= 1 for n in game.player_counts)
+    for names in (game.sources, game.counters, game.weight_names):
+        assert isinstance(names, tuple) and names and all(isinstance(n, str) for n in names)
+        assert len(set(names)) == len(names)
+    assert "start_position" in game.counters
+    columns = players_schema(["random"], game=game).names
+    assert len(set(columns)) == len(columns), "two of the game's names would share a column"
+    assert isinstance(game.fingerprint, str) and game.fingerprint
+    assert game.default_style in game.styles
+    for style, weights in game.styles.items():
+        assert set(weights) == set(game.weight_names), style
+    assert isinstance(game.action_kinds, Mapping)
+    for name, kind in game.action_kinds.items():
+        assert name.isidentifier() and isinstance(kind, ActionKind)
+        assert kind.weight is None or kind.weight in game.weight_names
+    assert len(game.default_players) in game.player_counts
+    for spec in game.default_players:
+        make_player(spec, seed=1, game=game)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_new_state_follows_the_state_protocol(game: Game, seed: int) -> None:
+    for players in game.player_counts:
+        state = game.new_initial_state(players=players, seed=seed)
+        assert isinstance(state, GameState)
+        assert state.num_players == players and not state.is_terminal()
+        legal = state.legal_actions()
+        assert legal and all(0 <= a < game.num_actions for a in legal)
+        mask = state.legal_action_mask()
+        assert mask.shape == (game.num_actions,) and list(np.flatnonzero(mask)) == sorted(legal)
+        for action in legal:
+            assert game.action_name(action) == state.action_to_string(action)
+            assert state.action_from_string(state.action_to_string(action)) == action
+        assert isinstance(game.render(state, 0), str)
+        assert [set(row) for row in state.score_breakdown()] == [set(game.sources)] * players
+        assert [set(row) for row in state.counters()] == [set(game.counters)] * players
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_random_game_through_the_api_scores_as_the_compiled_playouts(game: Game, seed: int) -> None:
+    for players in game.player_counts:
+        game_seed = game.derive_seed(seed, 0)
+        out = game.random_playouts(1, players, seed)
+        state = game.new_initial_state(players=players, seed=game_seed)
+        for action in game.random_game_actions(players, game_seed):
+            assert action in state.legal_actions()
+            state.apply(action)
+        assert state.is_terminal()
+        assert state.scores() == out["scores"][0].tolist()
+        assert state.winner() == out["winner"][0] and state.ranks() == out["ranks"][0].tolist()
+        breakdown = [[row[name] for name in game.sources] for row in state.score_breakdown()]
+        assert breakdown == out["breakdown"][0].tolist()
+        counters = [[row[name] for name in game.counters] for row in state.counters()]
+        assert counters == out["counters"][0].tolist()
+        assert [sum(row) for row in breakdown] == state.scores()
+
+
+def test_applying_to_a_clone_leaves_the_original_unchanged(game: Game) -> None:
+    players = max(game.player_counts)
+    for i, state in enumerate(random_states(game, players, seed=5)):
+        if state.is_terminal() or i % 7:
+            continue
+        before = json.dumps(state.to_dict(), sort_keys=True)
+        twin = state.clone()
+        twin.apply(twin.legal_actions()[-1])
+        assert json.dumps(state.to_dict(), sort_keys=True) == before
+
+
+def test_a_saved_state_loads_and_plays_on_as_the_original(game: Game) -> None:
+    players = min(game.player_counts)
+    for i, state in enumerate(random_states(game, players, seed=8)):
+        if i % 11:
+            continue
+        loaded = game.state_from_dict(json.loads(json.dumps(state.to_dict())))
+        assert loaded.to_dict() == state.to_dict()
+        assert loaded.legal_actions() == state.legal_actions() and loaded.scores() == state.scores()
+        if not state.is_terminal():
+            action = state.legal_actions()[0]
+            after = state.clone()
+            after.apply(action)
+            loaded.apply(action)
+            assert loaded.to_dict() == after.to_dict()
+
+
+def cheap_specs(game: Game) -> list[str]:
+    """One cheap spec of every player type, every style and every action-kind setting of `game`."""
+    specs = ["random", "heuristic", "heuristic:thorough=false", "flatmc:rollouts=2", "mcts:iterations=20",
+             "mcts:iterations=10,rollout=heuristic,rollout_depth=8"]
+    specs += [f"heuristic:style={style}" for style in game.styles]
+    for kind in game.action_kinds:
+        for setting in ("never", "prefer"):
+            if kind in heuristic_kinds(game):
+                specs.append(f"heuristic:{kind}={setting}")
+            specs += [f"flatmc:rollouts=2,{kind}={setting}", f"mcts:iterations=20,{kind}={setting}"]
+    assert {spec.partition(":")[0] for spec in specs} == set(PLAYER_TYPES)
+    return specs
+
+
+def test_every_player_type_chooses_legal_actions(game: Game) -> None:
+    players = max(game.player_counts)
+    states = [state.clone() for i, state in enumerate(random_states(game, players, seed=21))
+              if not state.is_terminal() and i % 25 == 0]
+    for spec in cheap_specs(game):
+        player = make_player(spec, seed=4, game=game)
+        assert player.game == game
+        for state in states:
+            assert player.choose(state) in state.legal_actions(), spec
+        assert isinstance(player.explain(), str)
+
+
+def test_heuristic_players_play_whole_games(game: Game) -> None:
+    players = max(game.player_counts)
+    seats = [make_player("heuristic", seed=seat, game=game) for seat in range(players)]
+    record = play_game(seats, seed=9, game=game)
+    assert len(record.scores) == players and record.decisions > 0
+    assert [set(row) for row in record.breakdown] == [set(game.sources)] * players
+
+
+@pytest.mark.parametrize("specs", [["random"], ["heuristic", "random"]], ids=["compiled", "python"])
+def test_simulate_writes_the_games_columns_and_replays_its_games(game: Game, specs: list[str],
+                                                                  tmp_path: Path) -> None:
+    players = min(game.player_counts)
+    specs = (specs * players)[:players]
+    out = tmp_path / "run"
+    frame = simulate(4, specs, seed=2, n_jobs=1, progress=False, out=out, game=game.name)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["game"] == game.name and manifest["components_fingerprint"] == game.fingerprint
+    assert RunDirectory(out).read_manifest().game == game.name
+    assert [c for c in frame.columns if c.startswith("vp_")] == [f"vp_{source}" for source in game.sources]
+    assert [c for c in frame.columns if c in counter_columns(game)] == list(counter_columns(game))
+    sources = frame[[f"vp_{source}" for source in game.sources]].astype(np.int64).sum(axis=1)
+    assert (sources == frame["vp"]).all()
+    assert (frame["game_seed"] == [game.derive_seed(2, g) for g in frame["game_id"]]).all()
+    rows = frame[frame["game_id"] == 1]
+    log = replay(int(rows["game_seed"].iloc[0]), rows["spec"].astype(str).tolist(), game=game.name)
+    assert log[-players - 1].startswith(f"final scores {rows['vp'].tolist()}")
