@@ -216,6 +216,25 @@ def test_gift_balance_is_a_full_balance_action_B8_B18() -> None:
     assert "obtain center balance 1" in names(state) and "done" not in names(state)
 
 
+def test_gift_cook_without_any_counter_does_nothing_B21_B40() -> None:
+    """B21, B40: a Cook with no counter to take does nothing, and the decision without a legal action is skipped."""
+    state = play_until(new_game(2, 3), lambda s: s.phase == "spring")
+    seat = state.current_player
+
+    def edit(r: Raw) -> None:
+        r["gifts_up"] = 0b0011  # fund and cook
+        for p in range(2):
+            r["pl"][p]["food"] = [0, 0, 0]
+        r["pl"][seat]["food"] = [6, 12, 8]
+        r["food_display"], r["food_discard"], r["food_left"] = [0, 0, 0], [0, 0, 0], 0
+        r["food_pile"] = [0] * 26
+    state = edited(state, edit)
+    play(state, "gift cook")
+    r = raw(state)
+    assert r["pl"][seat]["food"] == [6, 12, 8] and r["pl"][seat]["gifts"][2] == 1
+    assert state.phase == "summer" and state.check_invariants() is None
+
+
 # ---- Phase 2. Summer -------------------------------------------------------------------------------------------------
 def test_visit_needs_shoots_and_differs_from_the_previous_area_B10() -> None:
     """Summer step 2, B10: only areas with a shoot, never the area of the previous turn (an earlier Summer too)."""
@@ -278,6 +297,26 @@ def test_bakeneko_makes_the_offering_free_B12() -> None:
     play(state, "incense in temple 3", "incense in temple 4")
     r = raw(state)
     assert r["pl"][seat]["sticks_free"] == 2 and r["pl"][seat]["asleep"][BAKENEKO] == 1
+
+
+def test_rokurokubi_and_bakeneko_only_before_the_first_stick_B23() -> None:
+    """B23: at the offering, Rokurokubi (+2 coins) and Bakeneko are offered before the first stick only."""
+    state = at_visit(2, 2, round_=2)
+    seat = state.current_player
+    ks = kinds_of(raw(state), seat)
+
+    def edit(r: Raw) -> None:
+        arrange(r, seat, [ks[:3], ks[3:4], ks[4:5], ks[5:]])
+        r["pl"][seat]["last_visit"] = 3
+        give_spirits(r, seat, {ROKUROKUBI: 1, BAKENEKO: 1})
+    state = edited(state, edit)
+    play(state, "visit temple 1")
+    assert names(state)[-2:] == ["use Rokurokubi", "use Bakeneko"]
+    coins = raw(state)["pl"][seat]["coins"]
+    play(state, "use Rokurokubi")
+    assert raw(state)["pl"][seat]["coins"] == coins + 2 and names(state)[-1] == "use Bakeneko"
+    play(state, "incense in temple 1")
+    assert not any(n.startswith("use ") for n in names(state))
 
 
 def test_shoots_go_on_stalks_in_order_at_most_two_each_B13() -> None:
@@ -714,6 +753,16 @@ def test_feed_must_pay_counters_and_loses_hp_per_unit_short_B31() -> None:
     assert r["pl"][seat]["hp"][4] == hunger - 1 and r["pl"][seat]["food"] == [0, 0, 0]
 
 
+def test_hp_can_fall_below_zero_B32() -> None:
+    """B32: HP have no floor; a player at 0 who cannot feed the family goes below 0."""
+    state, seat = feed_position([0, 0, 0], 2)
+
+    def edit(r: Raw) -> None:
+        r["pl"][seat]["hp"] = [0] * len(r["pl"][seat]["hp"])
+    state = play_until(edited(state, edit), lambda s: s.round > 2)
+    assert state.scores()[seat] == -2
+
+
 def test_feed_offers_only_payments_that_complete_the_debt_B31_B39() -> None:
     """B31, B39: counters paid from the least nourishing kind up, a kind offered only when it and the larger
     ones cover what is owed; excess is lost."""
@@ -770,6 +819,21 @@ def test_final_scoring_spirits_harmony_half_balance_night_spaces_B34() -> None:
         uncovered = sum(1 for c in COMP.night_cells if r["home"][c] == NO)
         assert b["night_spaces"] == -uncovered
         assert b["half_balance"] >= 0
+
+
+def test_night_side_is_a_flag_per_player_B36() -> None:
+    """B36, Advanced Game Mode: the night side is stored per player; only its owner loses HP for uncovered typed
+    spaces at the end."""
+    state = last_summer_turn(11, round_=4)
+    typed = [int(c) for c in COMP.night_cells]
+    ok = [s for s in range(2) if all(raw(state)["pl"][s]["home"][c] == NO for c in typed)]
+    night = ok[0]
+    state = edited(state, lambda r: r["pl"][night].__setitem__("advanced", 1))
+    state = play_until(state, lambda s: s.is_terminal(), 11)
+    r = raw(state)
+    uncovered = sum(r["pl"][night]["home"][c] == NO for c in typed)
+    assert state.score_breakdown()[night]["night_spaces"] == -uncovered
+    assert state.score_breakdown()[1 - night]["night_spaces"] == 0
 
 
 def test_winner_most_hp_then_comfort_else_shared_B35() -> None:
