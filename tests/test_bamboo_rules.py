@@ -441,7 +441,7 @@ def test_balance_obtain_then_score_the_same_tile_B18_B19() -> None:
         _swap_balance_to_market(r, single, 0, 0)
     state = edited(state, edit)
     play(state, "activate balance", "obtain left balance 1")
-    assert "score left balance 2" in names(state)
+    assert "score left balance 2" in names(state) and "done" in names(state) and "balance 1 HP" not in names(state)
     play(state, "score left balance 2")
     r = raw(state)
     assert r["pl"][seat]["hp"][2] == COMP.balance_hp[single] and r["pl"][seat]["n_scored"] == 1
@@ -796,6 +796,26 @@ def test_winter_passes_the_start_player_and_updates_the_markets_B33() -> None:
     lowest = before["home_market"][0][0]
     assert lowest not in after["home_market"][0] or after["home_left"][0] == 0
     assert after["home_unseen"][0] < after["home_left"][0]  # the tile sent under is known
+
+
+# ---- Hidden information ---------------------------------------------------------------------------------------------
+def test_observation_hides_only_the_order_of_what_lies_face_down_B37() -> None:
+    """III (open information), B37: an observation keeps everything but the unseen part of each stack, the food
+    pile's order (its counts stay), the spirits under the face-up ones and the seeds; it is the same for every
+    seat but for whose view it is."""
+    state = play_until(new_game(3, 4), lambda s: s.round == 2 and s.phase == "summer", 4)
+    r = raw(state)
+    seen = [state.observation(p) for p in range(3)]
+    assert all({k: v for k, v in o.items() if k != "viewer"} == {k: v for k, v in seen[0].items() if k != "viewer"}
+               for o in seen)
+    o = seen[0]
+    assert "rng" not in o and "event_rng" not in o
+    assert o["food_pile"] == [r["food_pile"][:r["food_left"]].count(k) for k in range(3)]
+    assert all(o["spirit_stack"][t][:2] == [NO, NO] and o["spirit_stack"][t][2] == r["spirit_stack"][t][2]
+               for t in range(4))
+    hidden = sum(v == NO for v in o["home_pile"]) - sum(v == NO for v in r["home_pile"])
+    assert hidden == sum(r["home_unseen"]) > 0
+    assert o["pl"] == r["pl"][:3] and o["home_market"] == r["home_market"]
 
 
 # ---- VI. End of the Game and Final Score -----------------------------------------------------------------------------
