@@ -95,6 +95,12 @@ cdef void vt_scores(const void* r, const void* s, double* out) noexcept nogil:
 cdef void vt_determinize(const void* r, void* s, int player, uint64_t seed) noexcept nogil:
     determinize(<const BComp*>r, <GameState*>s, seed)
 
+cdef inline void fill_counters(const Player* p, int16_t* out) noexcept nogil:
+    cdef const uint8_t* first = &p.turns
+    cdef int i
+    for i in range(N_COUNTERS):
+        out[i] = first[i]
+
 cdef GameVTable BAMBOO_VTABLE
 BAMBOO_VTABLE.state_size = sizeof(GameState)
 BAMBOO_VTABLE.num_actions = NUM_ACTIONS
@@ -127,6 +133,7 @@ cdef class Rules:
     cdef readonly str fingerprint
     cdef readonly tuple action_names
     cdef readonly dict action_ids
+    cdef readonly tuple counter_names
 
     def __cinit__(self, components, str fingerprint not None):
         from borabora_sim.bamboo.components import BambooComponents
@@ -234,9 +241,22 @@ cdef class Rules:
         self.c.food_per_home_tile = scoring["food_per_home_tile"]
         self.action_names = tuple(_action_names(components))
         self.action_ids = {name: a for a, name in enumerate(self.action_names)}
+        self.counter_names = tuple(_counter_names(components))
 
     def capsule(self):
         return PyCapsule_New(&self.c, b"borabora_sim.bamboo.rules", NULL)
+
+
+def _counter_names(components):
+    """Names of the behaviour counters, in their order in Player (docs/bamboo_state.md)."""
+    from borabora_sim.bamboo.components import ACTIONS
+    names = ["turns"] + [f"visits_{t + 1}" for t in range(N_TEMPLES)] + ["sticks_paid", "sticks_free"]
+    names += [f"actions_{x}" for x in ACTIONS[:N_ACTIONS]] + ["wild_actions", "declined"]
+    names += [f"gifts_{x}" for x in ACTIONS[:N_ACTIONS]]
+    names += ["balance_obtained", "improve_coins", "food_taken", "food_wasted", "overflow"]
+    names += [f"used_{name}" for name in components.spirit_names] + [f"woken_{name}" for name in components.spirit_names]
+    assert len(names) == N_COUNTERS
+    return names
 
 
 def _action_names(components):
@@ -420,6 +440,15 @@ cdef class State:
         """1-based rank of each seat by HP, then comfort; players still tied share a rank."""
         return [rank_of(&self.rules.c, &self.s, seat) for seat in range(self.s.n_players)]
 
+    def counters(self):
+        """Behaviour counters per seat: {name: count} for each name in rules.counter_names."""
+        cdef int16_t out[N_COUNTERS]
+        rows = []
+        for seat in range(self.s.n_players):
+            fill_counters(&self.s.pl[seat], out)
+            rows.append({self.rules.counter_names[k]: out[k] for k in range(N_COUNTERS)})
+        return rows
+
     def returns(self):
         """1 to a sole winner, 1/k to each of k winners sharing the victory, 0 to the others (B35)."""
         cdef double out[MAX_PLAYERS]
@@ -602,8 +631,8 @@ def random_playouts(Rules rules not None, games, players, seed, mode="normal"):
     """Plays `games` uniformly random games in compiled code (no Python per step).
 
     Game i starts from seed mix(seed, i). Returns a dict of numpy arrays: `scores` (games x players), `breakdown`
-    (games x players x len(SOURCES)), `ranks`, `decisions` (real decisions per game) and `moves` (all actions,
-    forced ones included).
+    (games x players x len(SOURCES)), `counters` (games x players x len(rules.counter_names)), `ranks`, `decisions`
+    (real decisions per game) and `moves` (all actions, forced ones included).
     """
     games = check_int(games, "games", 0, 2**31 - 1)
     players = check_players(players)
@@ -611,11 +640,13 @@ def random_playouts(Rules rules not None, games, players, seed, mode="normal"):
         raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
     scores = np.zeros((games, players), dtype=np.int16)
     breakdown = np.zeros((games, players, N_SOURCES), dtype=np.int16)
+    counters = np.zeros((games, players, N_COUNTERS), dtype=np.int16)
     ranks = np.zeros((games, players), dtype=np.int8)
     decisions = np.zeros(games, dtype=np.int32)
     moves = np.zeros(games, dtype=np.int32)
     cdef int16_t[:, :] sc = scores
     cdef int16_t[:, :, :] bd = breakdown
+    cdef int16_t[:, :, :] ct = counters
     cdef int8_t[:, :] rk = ranks
     cdef int[:] dc = decisions
     cdef int[:] mv = moves
@@ -638,8 +669,10 @@ def random_playouts(Rules rules not None, games, players, seed, mode="normal"):
                 sc[i, k] = total_hp(&g.pl[k])
                 for src in range(N_SOURCES):
                     bd[i, k, src] = g.pl[k].hp[src]
+                fill_counters(&g.pl[k], &ct[i, k, 0])
                 rk[i, k] = rank_of(&rules.c, &g, k)
-    return {"scores": scores, "breakdown": breakdown, "ranks": ranks, "decisions": decisions, "moves": moves}
+    return {"scores": scores, "breakdown": breakdown, "counters": counters, "ranks": ranks, "decisions": decisions,
+            "moves": moves}
 
 
 def new_state(Rules rules not None, players, seed, mode="normal"):

@@ -391,7 +391,7 @@ cdef int check_state(const BComp* c, const GameState* g, bint loaded) noexcept n
             p = &g.pl[seat]
             if total_hp(p) > 10000 or total_hp(p) < -10000 or p.coins > 200:
                 return 17
-            for i in range(<int>(&p.spirit_woken[N_SPIRITS - 1] - &p.turns) + 1):
+            for i in range(N_COUNTERS):
                 if (&p.turns)[i] > 120:
                     return 17
         if g.n_moves > 30000:

@@ -44,6 +44,7 @@ cdef enum:
     INCENSE = 7                   # sticks per player: 3 in reserve + 1 per round space
     GHOST_STICKS = 8              # brown sticks: 7 + the extra one
     STACK_MAX = 8                 # pending decisions (a turn needs 3)
+    N_COUNTERS = 36               # behaviour counters of Player: the bytes from `turns` to `spirit_woken`
     NO_TILE = 255
 
 cdef enum:                         # Phase: what is pending (Autumn and Winter steps 3-5 are never pending)

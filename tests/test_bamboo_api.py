@@ -171,3 +171,16 @@ def test_random_playouts_in_compiled_code() -> None:
     assert all((out[k] == again[k]).all() for k in out)
     with pytest.raises(ValueError, match="players"):
         _bamboo.random_playouts(rules, 1, 5, 7)
+
+
+def test_behaviour_counters_are_read_from_the_state() -> None:
+    state = play_random(new_game(2, 13), 13)
+    rows = state.counters()
+    raw = state.to_dict()["state"]["pl"]
+    names = state.rules.counter_names
+    assert len(names) == 36 and list(rows[0]) == list(names)
+    for seat in range(2):
+        assert rows[seat]["turns"] == raw[seat]["turns"] == sum(rows[seat][f"visits_{t}"] for t in (1, 2, 3, 4))
+        assert rows[seat]["woken_Kitsune"] == raw[seat]["spirit_woken"][3]
+    out = _bamboo.random_playouts(state.rules, 5, 2, 3)
+    assert out["counters"].shape == (5, 2, 36) and (out["counters"][:, :, 0] > 0).all()
