@@ -420,7 +420,7 @@ cdef void returns(const BComp* c, const GameState* g, double* out) noexcept nogi
 # Determinization: resample what no player can see (docs/bamboo_state.md)
 # =============================================================================
 cdef void reshuffle_unseen(uint8_t* pile, int base, int size, int top, int unseen, uint64_t* rng) noexcept nogil:
-    cdef uint8_t tmp[N_HOME]
+    cdef uint8_t tmp[N_BAL]
     cdef int i
     for i in range(unseen):
         tmp[i] = pile[base + (top + i) % size]

@@ -343,7 +343,12 @@ cdef void apply_action(const BComp* c, GameState* g, int a) noexcept nogil:
             if g.draft[i] == a:
                 g.draft[i] = NO_TILE
                 break
-        p.area[a // N_ICONS][area_count(p, a // N_ICONS)] = <uint8_t>a
+        t = a // N_ICONS
+        if area_count(p, t) == AREA_CAP:      # only in a loaded state (B1, B40): the first area with room
+            t = 0
+            while area_count(p, t) == AREA_CAP:
+                t += 1
+        p.area[t][area_count(p, t)] = <uint8_t>a
         g.sp -= 1
     elif f.kind == F_GIFT:
         x = a - A_GIFT

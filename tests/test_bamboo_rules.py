@@ -182,6 +182,22 @@ def test_draft_two_passes_in_turn_order_each_pick_to_its_colour_B1() -> None:
     assert all(k == NO for k in r["draft"])
 
 
+def test_a_loaded_draft_into_a_full_area_stays_playable_B40() -> None:
+    """B1, B40: in play an area never overflows during the draft; in a loaded state whose area of the picked colour
+    is full, the piece goes to the first area with room."""
+    state = new_game(2, 12)
+    seat = state.current_player
+    kind = state.legal_actions()[0]
+    own = kinds_of(raw(state), seat)
+    areas: list[list[int]] = [[], [], [], []]
+    areas[kind // 5] = own
+    state = edited(state, lambda r: arrange(r, seat, areas))
+    state.apply(kind)
+    r = raw(state)
+    first_free = next(t for t in range(4) if t != kind // 5)
+    assert kind in r["pl"][seat]["area"][first_free] and state.check_invariants() is None
+
+
 # ---- Phase 1. Spring -------------------------------------------------------------------------------------------------
 def test_spring_stick_before_gift_and_gifts_per_player_B5_B7() -> None:
     """B5, B7: the first player has taken the round-1 stick (4 in reserve) when choosing; 2 gifts face up with 2
