@@ -49,8 +49,8 @@ class GameState(Protocol):
 class ActionKind:
     """A kind of action that players can be told to avoid or to prefer: the option `<kind>=never|normal|prefer`
     of every player that weighs options. Search players filter (never) or favour (prefer) the actions for which
-    `contains(action)` holds; the heuristic sets its weight `weight` (which values taking such actions) to `never`
-    or `prefer`, and keeps the style's value for normal. A kind without a weight is not an option of the
+    `contains(action)` holds; the heuristic sets its weight `weight` (which values taking such actions) to the value
+    `never` or `prefer`, and keeps the style's value for normal. A kind without a weight is not an option of the
     heuristic."""
 
     contains: Callable[[int], bool]
@@ -75,7 +75,7 @@ class Game(Protocol):
     counters: tuple[str, ...]                   # behaviour counters: keys of counters(), one column each; they
     #                                             include start_position (the seat's place in the first turn order)
     default_players: tuple[str, ...]            # player specs of a simulation when none are named
-    fingerprint: str                            # a hash of the component data: a resumed run must use the same
+    fingerprint: str                            # a hash of the component data (a resumed run needs the same)
     weight_names: tuple[str, ...]               # the heuristic's weight vector, by name
     styles: Mapping[str, Mapping[str, float]]   # heuristic styles: a value for every weight name
     default_style: str                          # the style of a heuristic given none

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from borabora_sim.games import DEFAULT_GAME, game_names, get_game
+from borabora_sim.games import DEFAULT_GAME, game_names, get_game, register
 from borabora_sim.match import play_game
 from borabora_sim.players import PLAYER_TYPES, make_player
 from borabora_sim.players.heuristic import heuristic_kinds
@@ -42,10 +42,15 @@ def random_states(game: Game, players: int, seed: int) -> Iterator[GameState]:
     yield state
 
 
-def test_the_default_game_is_registered() -> None:
+def test_the_default_game_is_registered_and_names_are_checked() -> None:
     assert DEFAULT_GAME in GAMES
     with pytest.raises(ValueError, match="unknown game 'nosuch'; games: "):
         get_game("nosuch")
+    with pytest.raises(ValueError, match="already registered"):
+        register(DEFAULT_GAME, get_game)
+    with pytest.raises(ValueError, match="a game name is an identifier"):
+        register("bora bora", get_game)
+    assert game_names() == GAMES
 
 
 def test_the_game_has_every_member_of_the_protocol(game: Game) -> None:
