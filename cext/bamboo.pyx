@@ -42,7 +42,8 @@ INVARIANTS = (                              # by the number check_state returns 
     "stack: a pending decision's arguments (a, b) are out of range or the premise it was offered on is gone",
     "turn in progress: visit, to_place, stalk_new, unactivated, the flags and received are inconsistent",
     "incense: each player's reserve + round spaces + temples must be 7 with track = the sticks still due, "
-    "stamps set exactly where sticks lie and unique per temple, ghost sticks only with 2 players (at most 8)",
+    "stamps set exactly where sticks lie and unique per temple, ghost sticks only with 2 players (at most 8), "
+    "stick_clock at most the turns the sticks in temples account for",
     "shoots: a kind appears more often than its pieces, a shaded space is empty, an area is not front-filled, "
     "or a player does not hold 6 (4 + picks during the draft)",
     "home tiles: each tile once among piles, markets, homes and a pending placement, all in play (no 3+ "

@@ -192,6 +192,12 @@ cdef int check_state(const BComp* c, const GameState* g, bint loaded) noexcept n
         n += g.incense[t][GHOST]
     if n > GHOST_STICKS:
         return 7
+    n = 1 if g.visit >= 0 and g.sticks_placed == 0 else 0   # each turn places a stick: the first may be pending
+    for t in range(N_TEMPLES):
+        for seat in range(P):
+            n += g.incense[t][seat]
+    if g.stick_clock > n:
+        return 7
     # shoots
     memset(counts, 0, sizeof(counts))
     for s in range(N_STALKS):

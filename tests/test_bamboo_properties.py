@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from borabora_sim import _bamboo
 from borabora_sim.bamboo import new_game
+from borabora_sim.errors import StateFormatError
 
 MAX_MOVES = 3000
 SEEDS = st.integers(0, 2**64 - 1)
@@ -82,3 +84,39 @@ def test_a_clone_is_independent_and_plays_the_same(seed: int, pick: int, players
     for a in actions:
         twin.apply(a)
     assert twin == state
+
+
+def _leaves(node: object, path: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    if isinstance(node, dict):
+        return [p for key, value in node.items() for p in _leaves(value, (*path, key))]
+    if isinstance(node, list):
+        return [p for i, value in enumerate(node) for p in _leaves(value, (*path, i))]
+    return [path]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=SEEDS, pick=SEEDS, players=PLAYERS, cut=st.integers(0, 500), field=st.integers(0, 10**6),
+       value=st.sampled_from([1, -1, 2, 0, 255, -128]))
+def test_a_changed_saved_state_is_refused_or_stays_playable(seed: int, pick: int, players: int, cut: int,
+                                                            field: int, value: int) -> None:
+    """B40: a saved state with one number changed either fails to load with StateFormatError, or plays to the end
+    keeping every law."""
+    state = new_game(players, seed)
+    rng = random.Random(pick)
+    while not state.is_terminal() and state.move_count < cut:
+        state.apply(rng.choice(state.legal_actions()))
+    data = state.to_dict()
+    paths = [p for p in _leaves(data["state"]) if p[0] not in _bamboo.SEED_FIELDS]
+    *parents, last = paths[field % len(paths)]
+    node: Any = data["state"]
+    for key in parents:
+        node = node[key]
+    node[last] = value if value in (0, 255, -128) else node[last] + value
+    try:
+        loaded = _bamboo.State.from_dict(data)
+    except StateFormatError:
+        return
+    while not loaded.is_terminal():
+        loaded.apply(rng.choice(loaded.legal_actions()))
+        assert loaded.check_invariants() is None
+        assert loaded.move_count < MAX_MOVES + 30000
