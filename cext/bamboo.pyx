@@ -418,6 +418,11 @@ cdef class State:
             return NotImplemented
         return self.to_dict() == other.to_dict()
 
+    def __reduce__(self):
+        components = self.rules.components
+        data = None if components.source_path == "builtin" else components.to_json_dict()
+        return (State.from_dict, (self.to_dict(), data))
+
     # ---- scores -----------------------------------------------------------------
     def scores(self):
         """Happiness points of each seat now (final once terminal)."""

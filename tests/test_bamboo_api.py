@@ -184,3 +184,9 @@ def test_behaviour_counters_are_read_from_the_state() -> None:
         assert rows[seat]["woken_Kitsune"] == raw[seat]["spirit_woken"][3]
     out = _bamboo.random_playouts(state.rules, 5, 2, 3)
     assert out["counters"].shape == (5, 2, 36) and (out["counters"][:, :, 0] > 0).all()
+
+
+def test_states_pickle() -> None:
+    import pickle
+    state = play_random(new_game(3, 17, mode="advanced"), 17, 90)
+    assert pickle.loads(pickle.dumps(state)) == state

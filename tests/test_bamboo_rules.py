@@ -834,6 +834,23 @@ def test_observation_hides_only_the_order_of_what_lies_face_down_B37() -> None:
     assert o["pl"] == r["pl"][:3] and o["home_market"] == r["home_market"]
 
 
+def test_gifts_and_ghost_sticks_come_from_their_own_chance_stream() -> None:
+    """docs/bamboo_state.md, chance: the gifts revealed each Spring and the ghost's sticks each round are drawn
+    from `event_rng`, so two games of one seed see the same ones whatever is played."""
+    def events(pick: int) -> list[tuple[int, int, list[int]]]:
+        state = new_game(2, 31)
+        rng = random.Random(pick)
+        seen = []
+        while not state.is_terminal():
+            r = raw(state)
+            if state.phase == "spring" and r["turn_idx"] == 1 and state.decision == "gift":
+                seen.append((state.round, r["gifts_up"], [r["incense"][t][4] for t in range(4)]))
+            state.apply(rng.choice(state.legal_actions()))
+        return seen
+    first, second = events(1), events(2)
+    assert [e[0] for e in first] == [1, 2, 3, 4] and first == second
+
+
 # ---- VI. End of the Game and Final Score -----------------------------------------------------------------------------
 def test_game_ends_after_the_fourth_winter_B6() -> None:
     """IV, B6: four rounds; the game ends after the fourth Winter, every spirit stack empty."""
