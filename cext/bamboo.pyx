@@ -212,6 +212,10 @@ cdef class Rules:
         for k in range(1, N_SIDES):
             self.c.bal_base[k] = self.c.bal_base[k - 1] + self.c.bal_size[k - 1]
         for i in range(N_SPIRITS):
+            if components.spirit_effect[i] in (EFF_BALANCE, EFF_IMPROVE, EFF_RENEW_FOOD) and \
+                    components.spirit_amount[i] != 1:
+                raise ValueError(f"spirits[{i}].amount is {components.spirit_amount[i]}; the compiled engine gives "
+                                 f"one action or counter for the effects balance, improve and renew_food")
             self.c.spirit_effect[i] = components.spirit_effect[i]
             self.c.spirit_amount[i] = components.spirit_amount[i]
             self.c.spirit_cost[i] = components.spirit_wake_cost[i]

@@ -190,3 +190,20 @@ def test_states_pickle() -> None:
     import pickle
     state = play_random(new_game(3, 17, mode="advanced"), 17, 90)
     assert pickle.loads(pickle.dumps(state)) == state
+
+
+
+@pytest.mark.parametrize(("path", "value", "message"), [
+    (("board", "temple_area_spaces"), 5, "board.temple_area_spaces is 5"),
+    (("setup", "home_face_up"), 3, "setup.home_face_up is 3"),
+    (("spirits", 0, "amount"), 2, r"spirits\[0\]\.amount is 2"),
+])
+def test_rules_refuse_component_numbers_the_engine_is_not_built_for(path: tuple, value: int, message: str) -> None:
+    doc = load_components().to_json_dict()
+    node = doc
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    components = load_components(doc)
+    with pytest.raises(ValueError, match=message):
+        _bamboo.Rules(components, "test")
