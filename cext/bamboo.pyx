@@ -138,7 +138,7 @@ cdef class Rules:
 
     def __cinit__(self, components, str fingerprint not None):
         from borabora_sim.bamboo.components import BambooComponents
-        cdef int i, k, q, n
+        cdef int i, k, q
         if not isinstance(components, BambooComponents):
             raise ArgumentTypeError(f"Rules need validated BambooComponents (borabora_sim.bamboo.load_components() "
                                     f"builds them), got {type(components).__name__}")

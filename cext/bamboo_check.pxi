@@ -92,7 +92,7 @@ cdef int check_stack(const GameState* g) noexcept nogil:
     return not (k1 == F_STALK and (k2 == F_OFFER or k2 == F_SHOOT))
 
 cdef int check_state(const BComp* c, const GameState* g, bint loaded) noexcept nogil:
-    cdef int P = g.n_players, seat, t, k, i, j, s, n, tile, frame_player, placed, total, mover
+    cdef int P = g.n_players, seat, t, k, i, j, s, n, tile, placed, total, mover
     cdef int counts[N_KINDS]
     cdef uint8_t seen[N_BAL]
     cdef const Player* p

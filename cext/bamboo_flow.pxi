@@ -247,7 +247,8 @@ cdef void end_turn(GameState* g, int seat) noexcept nogil:
     """Summer step 5 (B16, B17): each stalk pushes off as many shoots as it received, bottom first, and they go
     to the player; shoots whose own area is full ask keep_shoot one at a time."""
     cdef Player* p = &g.pl[seat]
-    cdef int s, k, i, j, col[STALK_DEPTH + STALK_NEW]
+    cdef int s, k, i, j
+    cdef int col[STALK_DEPTH + STALK_NEW]
     for s in range(N_STALKS):
         k = STALK_NEW - stalk_free(g, s)
         if k == 0:
