@@ -37,7 +37,8 @@ MODES = ("normal", "advanced")
 INVARIANTS = (                              # by the number check_state returns (bamboo_check.pxi)
     "n_players must be 2..4",
     "round 1..4, phase 0..5, set-up only in round 1, the end only after round 4, start_seat < players",
-    "turn_idx out of range for the phase, or passed / stick_clock set outside Summer or out of range",
+    "turn_idx out of range for the phase or not at the seat deciding, or passed / stick_clock set outside Summer "
+    "or out of range",
     "stack: the pending decisions are not stacked as the phase stacks them, for one seat < players",
     "stack: a pending decision's arguments (a, b) are out of range or the premise it was offered on is gone",
     "turn in progress: visit, to_place, stalk_new, unactivated, the flags and received are inconsistent",

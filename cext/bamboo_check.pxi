@@ -120,6 +120,10 @@ cdef int check_state(const BComp* c, const GameState* g, bint loaded) noexcept n
         return 3
     if check_stack(g):
         return 4
+    if g.sp and g.phase != PH_END:               # the seat deciding is the one the phase has reached
+        n = g.turn_idx if g.phase == PH_SUMMER else g.turn_idx - 1
+        if n < 0 or g.stack[0].player != seat_at(g, n % P):
+            return 3
     for i in range(g.sp):
         if check_frame(c, g, i):
             return 5
