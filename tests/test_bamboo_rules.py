@@ -372,6 +372,68 @@ def summer_turn_placed(seed: int = 1) -> tuple[_bamboo.State, int]:
     return state, seat
 
 
+def test_the_worked_example_of_a_summer_turn() -> None:
+    """docs/bamboo_actions.md, "A Summer turn, step by step": round 2, the previous visit in temple 1, 2 sticks,
+    1 coin and an awake Rokurokubi; area 3 holds C3 cook, C1 fund (an earlier overflow) and C3 wildcard."""
+    state = at_visit(2, 3, round_=2)
+    seat = state.current_player
+    c3_cook, c1_fund, c3_wild = 2 * 5 + 2, 0 * 5 + 3, 2 * 5 + 4
+
+    def edit(r: Raw) -> None:
+        own = kinds_of(r, seat)
+        spare = [k for k in own if k not in (c3_cook, c1_fund, c3_wild)]
+        for k in (c3_cook, c1_fund, c3_wild):
+            if k in own:
+                continue
+            give = spare.pop()
+            own[own.index(give)] = k
+            for holder in [r["stalk"][s] for s in range(4)] + [r["pl"][1 - seat]["area"][t] for t in range(4)]:
+                if k in holder:  # the piece changes places with the one given up, keeping every count
+                    holder[holder.index(k)] = give
+                    break
+        others = [k for k in own if k not in (c3_cook, c1_fund, c3_wild)]
+        areas = [[], others[:1], [c3_cook, c1_fund, c3_wild], others[1:]]
+        r["pl"][seat]["area"] = [area + [NO] * (4 - len(area)) for area in areas]
+        r["pl"][seat]["last_visit"] = 0
+        r["pl"][seat]["coins"] = 1
+        r["pl"][seat]["incense"] -= 3
+        r["incense"][0][seat], r["incense_top"][0][seat], r["stick_clock"] = 3, 1, 1
+        give_spirits(r, seat, {ROKUROKUBI: 1})
+    state = edited(state, edit)
+    assert names(state) == ["visit temple 2", "visit temple 3", "visit temple 4"]
+    play(state, "visit temple 3")
+    assert names(state) == ["incense in temple 1", "incense in temple 2", "incense in temple 3", "use Rokurokubi"]
+    play(state, "use Rokurokubi")
+    assert raw(state)["pl"][seat]["coins"] == 3
+    assert names(state) == [f"incense in temple {t}" for t in (1, 2, 3, 4)]
+    play(state, "incense in temple 3")
+    assert names(state) == ["incense in temple 3", "incense in temple 4"]
+    play(state, "incense in temple 4")
+    assert raw(state)["pl"][seat]["coins"] == 2
+    assert names(state) == ["stalk 1", "stalk 2", "stalk 3"]
+    play(state, "stalk 2", "shoot C3 cook")
+    assert names(state) == ["stalk 2", "stalk 3", "stalk 4"]
+    play(state, "stalk 2", "shoot C1 fund")
+    assert names(state) == ["stalk 3", "stalk 4"]
+    play(state, "stalk 4")  # one kind left: `shoot C3 wildcard` is taken automatically
+    assert raw(state)["stalk_new"] == [[NO, NO], [c3_cook, c1_fund], [NO, NO], [c3_wild, NO]]
+    assert names(state) == ["activate cook", "activate fund"] + [
+        f"activate wildcard as {x}" for x in ("balance", "improve", "cook", "fund")] + ["done"]
+    play(state, "activate fund")
+    assert raw(state)["pl"][seat]["coins"] == 4
+    assert names(state) == ["activate cook"] + [
+        f"activate wildcard as {x}" for x in ("balance", "improve", "cook", "fund")] + ["done"]
+    play(state, "activate wildcard as improve")
+    assert names(state)[0] == "improve 1 coin" and "buy home B 2" in names(state)
+    tile = raw(state)["home_market"][1][1]
+    field, declined = raw(state)["stalk"], raw(state)["pl"][seat]["declined"]
+    play(state, "buy home B 2", "home space r2c4")  # then only `done` is left: the turn ends
+    r = raw(state)
+    assert r["pl"][seat]["home"][8] == tile and r["pl"][seat]["coins"] == 4 - COMP.home_cost[tile]
+    assert r["stalk"][1] == [*field[1][2:], c3_cook, c1_fund] and r["stalk"][3] == [*field[3][1:], c3_wild]
+    assert r["pl"][seat]["declined"] == declined and r["visit"] == -1
+
+
 def test_activate_by_icon_then_done_declines_the_rest_B14_B15() -> None:
     """B14, B15: activations by the shoots' icons; `done` declines the activations left."""
     state, seat = summer_turn_placed()
