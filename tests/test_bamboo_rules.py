@@ -651,21 +651,50 @@ def test_kitsune_turns_the_activations_into_wildcards_B24() -> None:
 
 
 def test_tengu_takes_a_counter_and_may_renew_the_display_B25() -> None:
-    """B25: Tengu takes a counter and, if wished, renews the display (before or after)."""
+    """B25: Tengu takes a counter and, if wished, renews the display: before the counter, after it, or not at all;
+    the counters thrown out go to the discards."""
     state = at_visit(2, 2, round_=2)
     seat = state.current_player
-    state = edited(state, lambda r: give_spirits(r, seat, {TENGU: 1}))
+    state = edited(state, lambda r: give_spirits(r, seat, {TENGU: 3}))
     state = play_until(state, lambda s: s.decision == "activate" and "use Tengu" in names(s))
     taken = raw(state)["pl"][seat]["food_taken"]
-    play(state, "use Tengu")
+    play(state, "use Tengu")  # renew, then take
     assert state.decision == "renew_food" and names(state)[-1] == "renew food"
     assert all(n.startswith("take ") for n in names(state)[:-1])
+    thrown = sum(raw(state)["food_display"]) + sum(raw(state)["food_discard"])
     play(state, "renew food")
+    assert sum(raw(state)["food_discard"]) == thrown
     assert state.decision in ("cook", "activate")  # a counter from the new display (forced if one kind)
     if state.decision == "cook":
         state.apply(state.legal_actions()[0])
+    play(state, "use Tengu")  # take, then renew
+    play(state, names(state)[0])
+    assert state.decision == "renew_food" and names(state) == ["renew food", "done"]
+    play(state, "renew food")
+    assert state.decision == "activate"
+    play(state, "use Tengu")  # take only
+    play(state, names(state)[0], "done")
     r = raw(state)
-    assert r["pl"][seat]["food_taken"] == taken + 1 and r["pl"][seat]["asleep"][TENGU] == 1
+    assert r["pl"][seat]["food_taken"] == taken + 3 and r["pl"][seat]["asleep"][TENGU] == 3
+
+
+def test_cook_reshuffles_the_discards_when_the_pile_runs_out_B21() -> None:
+    """B21: taking the last face-up counter with an empty pile shuffles the discards into a new pile and reveals 5."""
+    state, _ = summer_turn_placed()
+
+    def edit(r: Raw) -> None:
+        r["unactivated"] = [0, 0, 1, 0, 0]
+        pile = r["food_pile"][:r["food_left"]]
+        discard = [r["food_display"][k] + pile.count(k) for k in range(3)]
+        kind = next(k for k in range(3) if discard[k])
+        discard[kind] -= 1
+        r["food_display"] = [int(k == kind) for k in range(3)]
+        r["food_discard"], r["food_left"], r["food_pile"] = discard, 0, [0] * 26
+    state = edited(state, edit)
+    before = sum(raw(state)["food_discard"])
+    state.apply(state.action_from_string("activate cook"))
+    r = raw(state)
+    assert sum(r["food_display"]) == 5 and sum(r["food_discard"]) == 0 and r["food_left"] == before - 5
 
 
 def test_kappa_tanuki_rokurokubi_give_extra_actions_B26() -> None:
