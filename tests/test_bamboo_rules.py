@@ -807,8 +807,10 @@ def test_wake_pays_the_printed_cost_and_kitsune_wakes_free_B28() -> None:
     assert r["pl"][seat]["coins"] == 0 and r["pl"][seat]["asleep"][:5] == [0, 0, 0, 0, 0]
 
 
-def feed_position(food: list[int], homes: int, ookami: bool = False, seed: int = 5) -> tuple[_bamboo.State, int]:
-    """A Winter of round 2 just before feeding: the seat to feed holds `food` and `homes` home tiles."""
+def feed_position(food: list[int], homes: int, ookami: bool = False, seed: int = 5,
+                  extra: Callable[[Raw, int], None] | None = None) -> tuple[_bamboo.State, int]:
+    """A Winter of round 2 just before feeding: the seat to feed holds `food` and `homes` home tiles; `extra`
+    edits the last Summer turn further."""
     state = last_summer_turn(seed, round_=2)
     seat = state.current_player
 
@@ -821,6 +823,8 @@ def feed_position(food: list[int], homes: int, ookami: bool = False, seed: int =
         _set_food(r, seat, food)
         if ookami:
             give_spirits(r, seat, {OOKAMI: 1})
+        if extra:
+            extra(r, seat)
     state = edited(state, edit)
     while state.phase == "summer":
         play(state, "done")
@@ -890,6 +894,24 @@ def test_ookami_pays_four_units_before_any_counter_B27() -> None:
     play(state, "use Ookami")
     r = raw(state)
     assert r["pl"][seat]["food"] == [0, 2, 0] and r["pl"][seat]["food_wasted"] == 1
+
+
+def test_ookami_won_in_autumn_feeds_the_family_that_winter_B28() -> None:
+    """B28: a spirit won in Autumn arrives awake, so an Ookami won then is offered at the feed step of that Winter."""
+    def win_ookami(r: Raw, seat: int) -> None:
+        give_spirits(r, seat, {})
+        top = r["spirit_left"][0] - 1
+        spot = next((t, i) for t in range(4) for i in range(r["spirit_left"][t]) if r["spirit_stack"][t][i] == OOKAMI)
+        r["spirit_stack"][spot[0]][spot[1]], r["spirit_stack"][0][top] = r["spirit_stack"][0][top], OOKAMI
+        r["incense"] = [[0] * 5 for _ in range(4)]
+        r["incense_top"] = [[0] * 5 for _ in range(4)]
+        r["incense"][0][seat], r["incense"][1][1 - seat] = 5, 5
+        r["incense_top"][0][seat], r["incense_top"][1][1 - seat] = 1, 2
+        r["stick_clock"] = 2
+    state, seat = feed_position([0, 2, 0], 3, extra=win_ookami)
+    assert raw(state)["pl"][seat]["spirits"][OOKAMI] == 1
+    state = play_until(state, lambda s: s.decision == "feed" or s.round > 2)
+    assert state.current_player == seat and names(state) == ["use Ookami", "pay rice"]
 
 
 def test_winter_passes_the_start_player_and_updates_the_markets_B33() -> None:
