@@ -16,10 +16,8 @@ from borabora_sim import _bamboo
 from borabora_sim.bamboo import load_components, new_game
 
 NO = 255
-DECISION = {name: i for i, name in enumerate(_bamboo.DECISIONS)}
-PHASE = {name: i for i, name in enumerate(_bamboo.PHASES)}
 KAPPA, TANUKI, ROKUROKUBI, KITSUNE, OOKAMI, BAKENEKO, TENGU = range(7)
-TEA, RICE, RAMEN = range(3)
+RAMEN = 2
 COMP = load_components()
 Raw = dict[str, Any]
 
@@ -159,7 +157,8 @@ def test_setup_two_player_ghost_incense_from_the_temple_tiles_B30() -> None:
     """I (2-player games), B30: each temple holds the ghost sticks its temple tile shows; no ghost with 3."""
     r = raw(new_game(2, 6))
     assert sorted(r["incense"][t][4] for t in range(4)) == sorted(COMP.temple_tile_incense.tolist())
-    assert all(r["incense"][t][4] == 0 for t in range(4) for r in [raw(new_game(3, 6))])
+    three = raw(new_game(3, 6))
+    assert all(three["incense"][t][4] == 0 for t in range(4))
 
 
 def test_draft_two_passes_in_turn_order_each_pick_to_its_colour_B1() -> None:
@@ -782,10 +781,6 @@ def test_autumn_incense_comes_back_and_the_ghost_gets_new_sticks_B30() -> None:
 
 
 # ---- Phase 4. Winter -------------------------------------------------------------------------------------------------
-def at_wake_or_feed(seed: int = 5) -> _bamboo.State:
-    return play_until(new_game(2, seed), lambda s: s.phase in ("wake", "feed"), seed)
-
-
 def test_wake_pays_the_printed_cost_and_kitsune_wakes_free_B28() -> None:
     """Winter step 1, B28: sleeping spirits wake for their cost, one at a time in spirit order; Kitsune for free,
     without a decision."""
