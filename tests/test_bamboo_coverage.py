@@ -12,6 +12,7 @@ import random
 from test_bamboo_rules import (
     COMP,
     KAPPA,
+    KITSUNE,
     NO,
     OOKAMI,
     ROKUROKUBI,
@@ -21,10 +22,12 @@ from test_bamboo_rules import (
     _in_play,
     _set_food,
     _take_home_tile,
+    arrange,
     at_visit,
     edited,
     feed_position,
     give_spirits,
+    kinds_of,
     last_summer_turn,
     names,
     play,
@@ -73,6 +76,51 @@ def _home_tile(r: Raw, comfort: int | None = None, type_: int | None = None) -> 
 def _stack_order(r: Raw, key: str, base: int, size: int, cat: int) -> list[int]:
     top, left = r[key.replace("pile", "top")][cat], r[key.replace("pile", "left")][cat]
     return [r[key][base + (top + k) % size] for k in range(left)]
+
+
+def _take_balance_tile(r: Raw, tile: int) -> None:
+    """Takes `tile` out of its market, stack or slot; the top tile of its stack takes its place there."""
+    side = int(COMP.balance_side[tile])
+    ring = _stack_order(r, "bal_pile", BAL_BASE[side], BAL_SIZE[side], side)
+    in_slot = [(p, j) for p in range(len(r["pl"])) for j in range(2) if r["pl"][p]["balance"][side][j] == tile]
+    if tile in ring:
+        ring.remove(tile)
+    elif tile in r["bal_market"][side]:
+        r["bal_market"][side][r["bal_market"][side].index(tile)] = ring.pop(0)
+    else:
+        p, j = in_slot[0]
+        r["pl"][p]["balance"][side][j] = ring.pop(0)
+    r["bal_top"][side] = 0
+    for k in range(BAL_SIZE[side]):
+        r["bal_pile"][BAL_BASE[side] + k] = ring[k] if k < len(ring) else NO
+    r["bal_left"][side] = len(ring)
+    r["bal_unseen"][side] = min(r["bal_unseen"][side], len(ring))
+
+
+def _clear_balance(r: Raw, seat: int) -> None:
+    for side in range(3):
+        for slot in range(2):
+            tile = r["pl"][seat]["balance"][side][slot]
+            if tile != NO:
+                _return_balance_tile(r, tile)
+                r["pl"][seat]["balance"][side][slot] = NO
+
+
+def _placed_turn(spirits: dict[int, int]) -> tuple[object, int]:
+    """A round-2 turn at its first activate decision, 3 shoots placed, the seat holding the awake `spirits`."""
+    state = at_visit(2, 2, round_=2)
+    seat = state.current_player
+    ks = kinds_of(raw(state), seat)
+
+    def edit(r: Raw) -> None:
+        arrange(r, seat, [ks[:3], ks[3:4], ks[4:5], ks[5:]])
+        r["pl"][seat]["last_visit"] = 3
+        give_spirits(r, seat, spirits)
+    state = edited(state, edit)
+    play(state, "visit temple 1")
+    while state.decision in ("offer", "stalk", "shoot"):
+        state.apply(state.legal_actions()[0])
+    return state, seat
 
 
 # ---- I. Board Set Up ---------------------------------------------------------------------------------------------
@@ -479,3 +527,107 @@ def test_ookami_gives_food_only_in_winter_not_offered_in_summer_spirits() -> Non
     state = edited(state, lambda r: give_spirits(r, seat, {OOKAMI: 1}))
     state = play_until(state, lambda s: s.decision == "activate")
     assert "use Ookami" not in names(state)
+
+
+def test_same_home_tiles_meet_several_balance_tiles_B19() -> None:
+    """B19: scoring uses up no home tile, so one tile meets two balance tiles scored in one Balance action."""
+    state, seat = summer_turn_placed()
+    single, pair = 4, 13  # one tile of type 0 in the left part; type 0 and any tile to its right, 4 comfort
+    assert COMP.balance_patterns[pair].min_comfort == 4
+
+    def edit(r: Raw) -> None:
+        r["unactivated"] = [1, 0, 0, 0, 0]
+        _clear_balance(r, seat)
+        _clear_home(r, seat)
+        for j, tile in enumerate((single, pair)):
+            _take_balance_tile(r, tile)
+            r["pl"][seat]["balance"][0][j] = tile
+        r["pl"][seat]["home"][0] = _home_tile(r, comfort=3, type_=0)
+        r["pl"][seat]["home"][1] = _home_tile(r, comfort=1)
+    state = edited(state, edit)
+    hp = raw(state)["pl"][seat]["hp"][2]
+    play(state, "activate balance")
+    assert "score left balance 1" in names(state) and "score left balance 2" in names(state)
+    play(state, "score left balance 1")
+    assert "score left balance 1" in names(state)  # the tile left slides into the first slot
+    play(state, "score left balance 1")
+    r = raw(state)
+    assert r["pl"][seat]["hp"][2] == hp + COMP.balance_hp[single] + COMP.balance_hp[pair]
+    assert r["pl"][seat]["balance"][0] == [NO, NO] and r["pl"][seat]["home"][0] != NO
+
+
+def test_improve_without_coins_for_any_tile_takes_the_coin_B20_B38() -> None:
+    """B20, B38: a tile is offered only if the player can pay for it; with no coins the 1 coin is the only option
+    and is taken automatically."""
+    state, seat = summer_turn_placed()
+    state = edited(state, lambda r: (r.__setitem__("unactivated", [0, 1, 0, 0, 0]),
+                                     r["pl"][seat].__setitem__("coins", 0)))
+    play(state, "activate improve")  # the last activation: the turn then ends by itself
+    assert state.decision != "improve" and raw(state)["pl"][seat]["coins"] == 1
+
+
+def test_kitsune_is_offered_only_while_it_changes_something_B24() -> None:
+    """B24, B39: Kitsune is not offered when the only shoots left to activate are Wildcards."""
+    state, _ = _placed_turn({KITSUNE: 1})
+    assert "use Kitsune" not in names(edited(state, lambda r: r.__setitem__("unactivated", [0, 0, 0, 0, 1])))
+    assert "use Kitsune" in names(edited(state, lambda r: r.__setitem__("unactivated", [0, 0, 1, 0, 1])))
+
+
+def test_tengu_is_not_offered_without_a_counter_to_take_or_reveal_B25() -> None:
+    """B25: with no counter on the display, in the pile or among the discards, Tengu is not offered."""
+    state, seat = _placed_turn({TENGU: 1})
+    assert "use Tengu" in names(state)
+
+    def edit(r: Raw) -> None:
+        pile = r["food_pile"][:r["food_left"]]
+        for k in range(3):
+            r["pl"][1 - seat]["food"][k] += r["food_display"][k] + pile.count(k) + r["food_discard"][k]
+        r["food_display"], r["food_discard"], r["food_left"] = [0, 0, 0], [0, 0, 0], 0
+        r["food_pile"] = [0] * 26
+    assert "use Tengu" not in names(edited(state, edit))
+
+
+def test_ookami_is_not_used_when_no_food_is_owed_B27() -> None:
+    """B27: a player with no home tile owes nothing; Ookami is not offered and stays awake."""
+    state, seat = feed_position([0, 2, 0], 0, ookami=True, extra=lambda r, seat: _clear_home(r, seat))
+    seen = []
+    state = play_until(state, lambda s: (seen.append((s.decision, s.current_player)) and False) or s.round > 2)
+    assert ("feed", seat) not in seen
+    r = raw(state)
+    assert r["pl"][seat]["asleep"][OOKAMI] == 0 and r["pl"][seat]["food"] == [0, 2, 0]
+
+
+def test_the_fourth_winter_still_feeds_the_family_B6() -> None:
+    """B6: the Winter of round 4 keeps its feed step: each home tile not fed costs 1 HP at the end."""
+    state = last_summer_turn(11, round_=4)
+    seat = state.current_player
+
+    def edit(r: Raw) -> None:
+        _clear_home(r, seat)
+        for cell in (0, 1, 2):
+            r["pl"][seat]["home"][cell] = _home_tile(r)
+        _set_food(r, seat, [0, 0, 0])
+    state = edited(state, edit)
+    hunger = raw(state)["pl"][seat]["hp"][4]
+    state = play_until(state, lambda s: s.is_terminal(), 11)
+    assert state.score_breakdown()[seat]["hunger"] == hunger - 3
+
+
+def test_winter_market_tile_comes_straight_back_when_its_stack_is_empty_B33() -> None:
+    """B33: the lowest tile goes under its stack; if that stack held nothing else, it comes straight back on top."""
+    state = last_summer_turn(3, round_=1)
+    seat = state.current_player
+
+    def edit(r: Raw) -> None:
+        left = r["bal_left"][2]
+        for k in range(left):
+            r["bal_pile"][44 + (r["bal_top"][2] + k) % 24] = NO
+        r["bal_left"][2] = r["bal_unseen"][2] = 0
+        r["pl"][1 - seat]["n_scored"] += left
+    state = edited(state, edit)
+    market = raw(state)["bal_market"][2]
+    while state.phase == "summer":
+        play(state, "done")
+    state = play_until(state, lambda s: s.round == 2)
+    r = raw(state)
+    assert r["bal_market"][2] == [market[1], market[2], market[0]] and r["bal_left"][2] == 0
