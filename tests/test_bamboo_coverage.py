@@ -9,7 +9,9 @@ from __future__ import annotations
 import math
 import random
 
+import pytest
 from test_bamboo_rules import (
+    BAKENEKO,
     COMP,
     KAPPA,
     KITSUNE,
@@ -36,6 +38,7 @@ from test_bamboo_rules import (
     summer_turn_placed,
 )
 
+from borabora_sim import _bamboo
 from borabora_sim.bamboo import new_game
 
 BAL_BASE, BAL_SIZE = (0, 24, 44), (24, 20, 24)
@@ -106,7 +109,7 @@ def _clear_balance(r: Raw, seat: int) -> None:
                 r["pl"][seat]["balance"][side][slot] = NO
 
 
-def _placed_turn(spirits: dict[int, int]) -> tuple[object, int]:
+def _placed_turn(spirits: dict[int, int]) -> tuple[_bamboo.State, int]:
     """A round-2 turn at its first activate decision, 3 shoots placed, the seat holding the awake `spirits`."""
     state = at_visit(2, 2, round_=2)
     seat = state.current_player
@@ -590,8 +593,12 @@ def test_tengu_is_not_offered_without_a_counter_to_take_or_reveal_B25() -> None:
 def test_ookami_is_not_used_when_no_food_is_owed_B27() -> None:
     """B27: a player with no home tile owes nothing; Ookami is not offered and stays awake."""
     state, seat = feed_position([0, 2, 0], 0, ookami=True, extra=lambda r, seat: _clear_home(r, seat))
-    seen = []
-    state = play_until(state, lambda s: (seen.append((s.decision, s.current_player)) and False) or s.round > 2)
+    seen: list[tuple[str, int]] = []
+
+    def over(s: _bamboo.State) -> bool:
+        seen.append((s.decision, s.current_player))
+        return s.round > 2
+    state = play_until(state, over)
     assert ("feed", seat) not in seen
     r = raw(state)
     assert r["pl"][seat]["asleep"][OOKAMI] == 0 and r["pl"][seat]["food"] == [0, 2, 0]
@@ -631,3 +638,50 @@ def test_winter_market_tile_comes_straight_back_when_its_stack_is_empty_B33() ->
     state = play_until(state, lambda s: s.round == 2)
     r = raw(state)
     assert r["bal_market"][2] == [market[1], market[2], market[0]] and r["bal_left"][2] == 0
+
+
+def test_an_unscored_balance_tile_not_met_gives_nothing_at_the_end_VI() -> None:
+    """VI: "If the pattern is not fulfilled there are no effects at all"."""
+    state = last_summer_turn(11, round_=4)
+    seat = state.current_player
+
+    def edit(r: Raw) -> None:
+        _clear_balance(r, seat)
+        _clear_home(r, seat)
+        _take_balance_tile(r, 4)  # one tile of type 0 in the left part: an empty home does not meet it
+        r["pl"][seat]["balance"][0][0] = 4
+    state = play_until(edited(state, edit), lambda s: s.is_terminal(), 11)
+    assert raw(state)["pl"][seat]["balance"][0][0] == 4
+    assert state.score_breakdown()[seat]["half_balance"] == 0
+
+
+def _at_wake(spirit: int, coins: int) -> tuple[_bamboo.State, int, list[tuple[str, int]]]:
+    """Winter of round 2 with the seat holding one sleeping `spirit` and `coins`: the state at the seat's wake
+    decision (or after the wake step), the seat, and the decisions met on the way."""
+    state = last_summer_turn(5, round_=2)
+    seat = state.current_player
+    state = edited(state, lambda r: (give_spirits(r, seat, {spirit: 1}, {spirit: 1}),
+                                     r["pl"][seat].__setitem__("coins", coins)))
+    while state.phase == "summer":
+        play(state, "done")
+    seen: list[tuple[str, int]] = []
+
+    def reached(s: _bamboo.State) -> bool:
+        seen.append((s.decision, s.current_player))
+        return (s.decision == "wake" and s.current_player == seat) or s.phase != "wake"
+    return play_until(state, reached), seat, seen
+
+
+@pytest.mark.parametrize("spirit", [KAPPA, TANUKI, ROKUROKUBI, OOKAMI, BAKENEKO, TENGU],
+                         ids=lambda s: COMP.spirit_names[s])
+def test_waking_a_spirit_costs_its_printed_coins_winter_1(spirit: int) -> None:
+    """Winter step 1, The Spirits of the Forest: Kappa, Tanuki, Rokurokubi, Bakeneko and Tengu wake for 1 coin,
+    Ookami for 2; a player short of the cost is not asked."""
+    cost = int(COMP.spirit_wake_cost[spirit])
+    assert cost == (2 if spirit == OOKAMI else 1)
+    state, seat, seen = _at_wake(spirit, cost - 1)
+    assert ("wake", seat) not in seen and raw(state)["pl"][seat]["asleep"][spirit] == 1
+    state, seat, _ = _at_wake(spirit, cost)
+    assert names(state) == [f"wake {COMP.spirit_names[spirit]}", "done"]
+    play(state, f"wake {COMP.spirit_names[spirit]}")
+    assert raw(state)["pl"][seat]["coins"] == 0 and raw(state)["pl"][seat]["asleep"][spirit] == 0
