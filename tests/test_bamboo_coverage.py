@@ -140,6 +140,29 @@ def test_board_setup_spirit_stacks_are_16_of_the_21_tiles_at_random_I() -> None:
     assert len(stacks) == 6
 
 
+def test_board_setup_the_12_board_shoots_fill_the_shaded_spaces_at_random_I() -> None:
+    """I: the 12 Bamboo Shoots with the board-setup icon go at random, face up, onto the 12 shaded spaces."""
+    board = sorted(int(COMP.shoot_colour[i]) * 5 + int(COMP.shoot_action[i])
+                   for i in range(36) if COMP.shoot_setup[i] == 1)
+    layouts = set()
+    for seed in range(5):
+        field = [k for stalk in raw(new_game(2, seed))["stalk"] for k in stalk]
+        assert sorted(field) == board
+        layouts.add(tuple(field))
+    assert len(board) == 12 and len(layouts) == 5
+
+
+def test_home_tiles_four_types_comfort_1_to_3_two_categories_home_tiles() -> None:
+    """Home Tiles, II: 64 tiles in two categories, each of one of 4 types (decoration, faith, garden, tools) with
+    1, 2 or 3 comfort points; the engine's tie-break sums that comfort (VI)."""
+    assert sorted(set(COMP.home_type.tolist())) == [0, 1, 2, 3]
+    assert sorted(set(COMP.home_comfort.tolist())) == [1, 2, 3]
+    assert sorted(set(COMP.home_category.tolist())) == [0, 1] and len(COMP.home_type) == 64
+    state = last_summer_turn(11, round_=4)
+    r = raw(state)
+    assert state.comfort() == [sum(int(COMP.home_comfort[t]) for t in p["home"] if t != NO) for p in r["pl"][:2]]
+
+
 def test_board_setup_food_counters_26_face_down_and_5_revealed_I() -> None:
     """I, Cook: 26 counters (6 tea, 12 rice, 8 ramen) mixed face down, 5 of them revealed on the board."""
     r = raw(new_game(2, 4))
