@@ -21,6 +21,7 @@ DEFAULT_GAME = "bora_bora"
 # first use, so that a game's engine is loaded only when the game is played).
 _FACTORIES: dict[str, str | Callable[..., Game]] = {
     "bora_bora": "borabora_sim.game:BoraBora",
+    "bamboo": "borabora_sim.bamboo.game:Bamboo",
 }
 
 

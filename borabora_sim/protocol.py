@@ -16,7 +16,13 @@ from borabora_sim.errors import check_int
 
 @runtime_checkable
 class GameState(Protocol):
-    """A sequential game with integer actions in [0, Game.num_actions)."""
+    """A sequential game with integer actions in [0, Game.num_actions).
+
+    `winner()` is always a single seat once the game is over: the first by the game's own ranking and
+    tie-breaks. Where a game lets players share a victory (Bamboo, B35), it is the lowest of the seats sharing
+    it; those seats all have rank 1 in `ranks()`, the compiled reward (`returns`) splits the win among them, and
+    the simulator marks such games `tied_first`. Bora Bora always breaks ties down to one seat.
+    """
 
     @property
     def current_player(self) -> int: ...          # -1 when terminal
@@ -36,8 +42,8 @@ class GameState(Protocol):
     def scores(self) -> list[int]: ...
     def score_breakdown(self) -> list[dict[str, int]]: ...      # per seat: points by Game.sources
     def counters(self) -> list[dict[str, int]]: ...             # per seat: Game.counters
-    def winner(self) -> int | None: ...
-    def ranks(self) -> list[int]: ...
+    def winner(self) -> int | None: ...           # None until the end; then one seat (see below)
+    def ranks(self) -> list[int]: ...             # 1-based; seats sharing a victory share rank 1
     def determinize(self, player: int, seed: int) -> GameState: ...
     def action_to_string(self, action: int) -> str: ...
     def action_from_string(self, text: str) -> int: ...

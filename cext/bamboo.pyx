@@ -11,6 +11,7 @@ from game_api cimport GameVTable
 include "bamboo_core.pxi"
 include "bamboo_flow.pxi"
 include "bamboo_check.pxi"
+include "bamboo_eval.pxi"
 
 import operator
 
@@ -34,6 +35,9 @@ DECISIONS = ("draft", "gift", "visit", "offer", "stalk", "shoot", "activate", "b
 SOURCES = ("start", "balance_hp", "balance_scored", "home_tiles", "hunger", "spirit_types", "harmony",
            "half_balance", "night_spaces")
 MODES = ("normal", "advanced")
+WEIGHT_NAMES = ("hp", "coin", "food", "hunger", "incense", "shoot_balance", "shoot_improve", "shoot_cook",
+                "shoot_fund", "shoot_wild", "comfort", "harmony", "night_space", "balance_met", "balance_near",
+                "spirit_kind", "spirit_awake", "majority", "pending")
 INVARIANTS = (                              # by the number check_state returns (bamboo_check.pxi)
     "n_players must be 2..4",
     "round 1..4, phase 0..5, set-up only in round 1, the end only after round 4, start_seat < players",
@@ -97,6 +101,27 @@ cdef void vt_scores(const void* r, const void* s, double* out) noexcept nogil:
 cdef void vt_determinize(const void* r, void* s, int player, uint64_t seed) noexcept nogil:
     determinize(<const BComp*>r, <GameState*>s, seed)
 
+cdef void vt_evaluate(const void* r, const void* s, const double* w, double* out) noexcept nogil:
+    evaluate(<const BComp*>r, <const GameState*>s, w, out)
+
+cdef int vt_policy(const void* r, const void* s, const double* w, int thorough, uint64_t* rng) noexcept nogil:
+    return greedy_action(<const BComp*>r, <const GameState*>s, w, thorough, rng)
+
+cdef inline int start_position(const GameState* g, int seat) noexcept nogil:
+    """The seat's place in the first round's turn order: the marker passes once in each Winter but the last."""
+    cdef int P = g.n_players
+    return (seat - (g.start_seat - (g.round - 1)) % P + 2 * P) % P
+
+cdef inline int first_winner(const BComp* c, const GameState* g) noexcept nogil:
+    """The lowest seat among those ranked first (the protocol's winner), -1 before the end."""
+    cdef int seat
+    if g.phase != PH_END:
+        return -1
+    for seat in range(g.n_players):
+        if rank_of(c, g, seat) == 1:
+            return seat
+    return -1
+
 cdef inline void fill_counters(const Player* p, int16_t* out) noexcept nogil:
     cdef const uint8_t* first = &p.turns
     cdef int i
@@ -114,9 +139,9 @@ BAMBOO_VTABLE.num_players = vt_num_players
 BAMBOO_VTABLE.returns = vt_returns
 BAMBOO_VTABLE.scores = vt_scores
 BAMBOO_VTABLE.determinize = vt_determinize
-BAMBOO_VTABLE.num_weights = 0
-BAMBOO_VTABLE.evaluate = NULL
-BAMBOO_VTABLE.policy = NULL
+BAMBOO_VTABLE.num_weights = N_WEIGHTS
+BAMBOO_VTABLE.evaluate = vt_evaluate
+BAMBOO_VTABLE.policy = vt_policy
 VTABLE = PyCapsule_New(&BAMBOO_VTABLE, b"borabora_sim.GameVTable", NULL)
 
 cdef inline uint64_t mix_seed(uint64_t seed, uint64_t index) noexcept nogil:
@@ -308,9 +333,9 @@ cdef class State:
             raise ArgumentTypeError("a State cannot be built directly: use borabora_sim.bamboo.new_game() "
                                     "or State.from_dict(saved)")
 
-    @staticmethod
-    def _new(Rules rules not None, players, seed, mode):
-        cdef State st = _blank_state(rules)
+    @classmethod
+    def _new(cls, Rules rules not None, players, seed, mode):
+        cdef State st = _blank_state(rules, cls)
         cdef int buf[NUM_ACTIONS]
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
@@ -408,7 +433,7 @@ cdef class State:
                 + self._legal_text(legal))
 
     def clone(self):
-        cdef State st = _blank_state(self.rules)
+        cdef State st = _blank_state(self.rules, type(self))
         st.s = self.s
         return st
 
@@ -426,7 +451,7 @@ cdef class State:
     def __reduce__(self):
         components = self.rules.components
         data = None if components.source_path == "builtin" else components.to_json_dict()
-        return (State.from_dict, (self.to_dict(), data))
+        return (type(self).from_dict, (self.to_dict(), data))
 
     # ---- scores -----------------------------------------------------------------
     def scores(self):
@@ -528,8 +553,8 @@ cdef class State:
             d[name] = format(d[name], "016x")
         return {"format": FORMAT, "version": FORMAT_VERSION, "components": self.rules.fingerprint, "state": d}
 
-    @staticmethod
-    def from_dict(data, components=None):
+    @classmethod
+    def from_dict(cls, data, components=None):
         """A state from to_dict() output; every field's type and range and every law of a loaded state is
         checked, and the first that fails is named in a StateFormatError."""
         from borabora_sim.bamboo.game import rules_for
@@ -552,7 +577,7 @@ cdef class State:
                 raise StateFormatError(f"field 'state.{name}' must be a hex string of a 64-bit seed")
         record = np.zeros(1, dtype=GAME_DTYPE)
         _from_python(record[0], dict(body, **seeds), GAME_DTYPE, "state")
-        cdef State st = _blank_state(rules)
+        cdef State st = _blank_state(rules, cls)
         cdef const unsigned char[:] raw = record.view(np.uint8)
         memcpy(&st.s, &raw[0], sizeof(GameState))
         code = check_state(&rules.c, &st.s, True)
@@ -575,12 +600,29 @@ cdef class State:
                 f"player={self.current_player} decision={self.decision}>")
 
 
+cdef class ProtocolState(State):
+    """A Bamboo state as the game protocol has it (borabora_sim.protocol.GameState), the states of the game
+    object `borabora_sim.bamboo.game.Bamboo`: `winner()` is one seat, the lowest of those sharing the victory
+    (ranks() and returns() carry the sharing, B35), and the behaviour counters add `start_position`."""
+
+    def winner(self):
+        """The winning seat (the lowest one when the victory is shared); None until the end."""
+        seat = first_winner(&self.rules.c, &self.s)
+        return None if seat < 0 else seat
+
+    def counters(self):
+        rows = State.counters(self)
+        for seat, row in enumerate(rows):
+            row["start_position"] = start_position(&self.s, seat)
+        return rows
+
+
 cdef object _STATE_TOKEN = object()       # only this module can build a State
 
 
-cdef inline State _blank_state(Rules rules):
-    """A State to be filled at once by the caller (a struct copy, start() or a checked load)."""
-    cdef State st = State.__new__(State, _STATE_TOKEN)
+cdef inline State _blank_state(Rules rules, type cls):
+    """A State (of class `cls`) to be filled at once by the caller (a struct copy, start() or a checked load)."""
+    cdef State st = cls.__new__(cls, _STATE_TOKEN)
     st.rules = rules
     return st
 
@@ -638,23 +680,50 @@ cdef inline int pick_uniform(uint64_t* rng, int n) noexcept nogil:
     return <int>(((mix_seed(rng[0], 0) >> 32) * <uint64_t>n) >> 32)
 
 
-def random_playouts(Rules rules not None, games, players, seed, mode="normal"):
+def derive_seed(seed, index):
+    """The seed of game `index` of a run with master `seed` (the same in every process)."""
+    return mix_seed(<uint64_t>check_int(seed, "seed", 0, SEED_MAX), <uint64_t>check_int(index, "index", 0, SEED_MAX))
+
+
+def random_game_actions(Rules rules not None, players, game_seed, mode="normal"):
+    """The actions of the compiled random game `game_seed` (as played by random_playouts)."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+    cdef int buf[NUM_ACTIONS]
+    cdef GameState g
+    cdef uint64_t rng = <uint64_t>check_int(game_seed, "game_seed", 0, SEED_MAX)
+    cdef int n = start(&rules.c, &g, check_players(players), rng, mode == "advanced", buf), a
+    actions = []
+    while n > 0:
+        a = buf[pick_uniform(&rng, n)]
+        actions.append(a)
+        n = step(&rules.c, &g, a, buf)
+    return actions
+
+
+def random_playouts(Rules rules not None, games, players, seed, mode="normal", first_game=0):
     """Plays `games` uniformly random games in compiled code (no Python per step).
 
-    Game i starts from seed mix(seed, i). Returns a dict of numpy arrays: `scores` (games x players), `breakdown`
-    (games x players x len(SOURCES)), `counters` (games x players x len(rules.counter_names)), `ranks`, `decisions`
-    (real decisions per game) and `moves` (all actions, forced ones included).
+    Game i starts from seed derive_seed(seed, first_game + i). Returns a dict of numpy arrays: `scores` (games x
+    players), `breakdown` (games x players x len(SOURCES)), `counters` (games x players x len(rules.counter_names)),
+    `ranks`, `start_position` (games x players), `winner` (the lowest seat ranked first), `decisions` (real
+    decisions per game) and `moves` (all actions, forced ones included).
     """
     games = check_int(games, "games", 0, 2**31 - 1)
     players = check_players(players)
+    first_game = check_int(first_game, "first_game", 0, SEED_MAX - games)
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
     scores = np.zeros((games, players), dtype=np.int16)
     breakdown = np.zeros((games, players, N_SOURCES), dtype=np.int16)
     counters = np.zeros((games, players, N_COUNTERS), dtype=np.int16)
     ranks = np.zeros((games, players), dtype=np.int8)
+    starts = np.zeros((games, players), dtype=np.int8)
+    winners = np.zeros(games, dtype=np.int8)
     decisions = np.zeros(games, dtype=np.int32)
     moves = np.zeros(games, dtype=np.int32)
+    cdef int8_t[:, :] sp = starts
+    cdef int8_t[:] wn = winners
     cdef int16_t[:, :] sc = scores
     cdef int16_t[:, :, :] bd = breakdown
     cdef int16_t[:, :, :] ct = counters
@@ -663,12 +732,12 @@ def random_playouts(Rules rules not None, games, players, seed, mode="normal"):
     cdef int[:] mv = moves
     cdef int buf[NUM_ACTIONS]
     cdef GameState g
-    cdef uint64_t base = <uint64_t>check_int(seed, "seed", 0, SEED_MAX), rng
+    cdef uint64_t base = <uint64_t>check_int(seed, "seed", 0, SEED_MAX), rng, first = first_game
     cdef int i, k, n, src, d, n_games = games, n_players = players
     cdef bint advanced = mode == "advanced"
     with nogil:
         for i in range(n_games):
-            rng = mix_seed(base, i)
+            rng = mix_seed(base, first + i)
             n = start(&rules.c, &g, n_players, rng, advanced, buf)
             d = 0
             while n > 0:
@@ -676,15 +745,67 @@ def random_playouts(Rules rules not None, games, players, seed, mode="normal"):
                 d += 1
             dc[i] = d
             mv[i] = g.n_moves
+            wn[i] = first_winner(&rules.c, &g)
             for k in range(n_players):
                 sc[i, k] = total_hp(&g.pl[k])
                 for src in range(N_SOURCES):
                     bd[i, k, src] = g.pl[k].hp[src]
                 fill_counters(&g.pl[k], &ct[i, k, 0])
                 rk[i, k] = rank_of(&rules.c, &g, k)
-    return {"scores": scores, "breakdown": breakdown, "counters": counters, "ranks": ranks, "decisions": decisions,
-            "moves": moves}
+                sp[i, k] = start_position(&g, k)
+    return {"scores": scores, "breakdown": breakdown, "counters": counters, "ranks": ranks, "start_position": starts,
+            "winner": winners, "decisions": decisions, "moves": moves}
 
 
 def new_state(Rules rules not None, players, seed, mode="normal"):
     return State._new(rules, players, seed, mode)
+
+
+# =============================================================================
+# Heuristic (bamboo_eval.pxi)
+# =============================================================================
+cdef const double* _weights_pointer(const double[::1] weights) except NULL:
+    if weights.shape[0] != N_WEIGHTS:
+        raise ValueError(f"weights must have {N_WEIGHTS} values ({', '.join(WEIGHT_NAMES)}), got {weights.shape[0]}")
+    return &weights[0]
+
+
+def evaluate_state(State state not None, const double[::1] weights not None):
+    """Heuristic value of `state` for each seat (HP units) under `weights` (see WEIGHT_NAMES)."""
+    cdef const double* w = _weights_pointer(weights)
+    cdef double out[MAX_PLAYERS]
+    evaluate(&state.rules.c, &state.s, w, out)
+    return [out[i] for i in range(state.s.n_players)]
+
+
+def heuristic_action(State state not None, const double[::1] weights not None, seed, bint thorough=True):
+    """The heuristic policy's action for the player to move, judged on a determinization (so the order of the
+    stacks and the hidden spirits cannot influence it)."""
+    if state.s.phase == PH_END:
+        raise IllegalActionError("the game is over: there is no action to choose")
+    cdef const double* w = _weights_pointer(weights)
+    cdef GameState sample = state.s
+    cdef uint64_t rng = check_int(seed, "seed", 0, SEED_MAX)
+    cdef int action
+    with nogil:
+        determinize(&state.rules.c, &sample, rng)
+        action = greedy_action(&state.rules.c, &sample, w, thorough, &rng)
+    return action
+
+
+def heuristic_option_values(State state not None, const double[::1] weights not None, seed, bint thorough=True):
+    """[(action, value)] for every legal action: the value heuristic_action with the same seed gave it (the
+    mover's evaluation after the action, on the same determinization), in legal-action order."""
+    if state.s.phase == PH_END:
+        raise IllegalActionError("the game is over: there are no options to judge")
+    cdef const double* w = _weights_pointer(weights)
+    cdef GameState sample = state.s
+    cdef uint64_t rng = check_int(seed, "seed", 0, SEED_MAX)
+    cdef int actions[NUM_ACTIONS]
+    cdef double values[NUM_ACTIONS]
+    cdef double tie_breaks[NUM_ACTIONS]
+    cdef int n, i
+    with nogil:
+        determinize(&state.rules.c, &sample, rng)
+        n = judge_options(&state.rules.c, &sample, w, thorough, &rng, actions, values, tie_breaks)
+    return [(actions[i], values[i]) for i in range(n)]

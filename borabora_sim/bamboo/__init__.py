@@ -7,9 +7,9 @@ from borabora_sim.bamboo.components import (
     load_components,
     pattern_fulfilled,
 )
-from borabora_sim.bamboo.game import new_game, rules_for
+from borabora_sim.bamboo.game import Bamboo, new_game, rules_for
 
 __all__ = [
-    "BalancePattern", "BambooComponents", "ComponentError", "load_components", "new_game", "pattern_fulfilled",
-    "rules_for",
+    "BalancePattern", "Bamboo", "BambooComponents", "ComponentError", "load_components", "new_game",
+    "pattern_fulfilled", "rules_for",
 ]

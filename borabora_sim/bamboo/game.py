@@ -1,11 +1,15 @@
-"""Bamboo as a game: the entry point `new_game` and the component-table cache."""
+"""Bamboo as a game: the entry point `new_game`, the component-table cache and the game object `Bamboo`
+(borabora_sim.protocol.Game) through which players, the simulator and the command line reach the engine."""
 
 from __future__ import annotations
 
 import os
 import secrets
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
+
+import numpy as np
 
 from borabora_sim import _bamboo
 from borabora_sim.bamboo.components import BambooComponents, load_components
@@ -57,3 +61,118 @@ def new_game(players: int = 4, seed: int | None = None, components: ComponentSou
     ('setup', 'draft')
     """
     return _bamboo.State._new(rules_for(components), _bamboo.check_players(players), check_seed(seed), mode)
+
+
+# The heuristic's styles. The compiled evaluation (cext/bamboo_eval.pxi) values a state for a player in HP units:
+#
+# | weight | what it values |
+# |---|---|
+# | hp | happiness points already scored |
+# | coin | each coin, while a Summer is still to come |
+# | food | each food unit held, up to the units the coming Winters will ask (1 per home tile each) |
+# | hunger | each unit the next feeding would lack (x the HP it costs) |
+# | incense | each stick still in the reserve in Summer (a turn or an activation to come) |
+# | shoot_balance ... shoot_wild | each shoot in a temple area by its icon, x half the Summers still to come (at |
+# |   | most 1); also what an action of that kind under way is worth (x pending) |
+# | comfort | each comfort point of the home tiles (the tie-break, the balance patterns) |
+# | harmony | the harmony penalty as it would score now (2 HP a point of left/right difference) |
+# | night_space | the advanced side's penalty for its empty typed spaces as it would score now |
+# | balance_met | each held balance tile whose pattern is met: this share of its printed HP |
+# | balance_near | each held tile not met yet: this share of its HP x (its pattern's progress)^2 |
+# | spirit_kind | each distinct spirit held (x the 2 HP variety scores at the end) |
+# | spirit_awake | each awake spirit tile (an action to come), x the Summers still to come as for shoots |
+# | majority | each temple whose face-up spirit the seat's incense would take now (+2 HP if a new kind) |
+# | pending | each activation left in the turn, and each action begun (x its shoot weight) |
+#
+# The player judges every legal action by finishing its own step greedily (a visit with its whole turn: the
+# offering, the stalks, the activations and their actions; a gift with its action) and evaluating the result.
+BALANCED = MappingProxyType({
+    "hp": 1.0, "coin": 0.5, "food": 0.4, "hunger": 0.8, "incense": 0.3, "shoot_balance": 1.0,
+    "shoot_improve": 1.0, "shoot_cook": 0.6, "shoot_fund": 0.8, "shoot_wild": 1.2, "comfort": 0.3, "harmony": 0.7,
+    "night_space": 0.7, "balance_met": 0.75, "balance_near": 0.4, "spirit_kind": 0.8, "spirit_awake": 1.0,
+    "majority": 0.6, "pending": 1.0,
+})
+STYLES = MappingProxyType({
+    "balanced": BALANCED,
+    "builder": MappingProxyType({**BALANCED, "comfort": 0.6, "coin": 0.7, "shoot_improve": 1.4, "harmony": 1.0,
+                                 "balance_met": 0.85, "balance_near": 0.6, "shoot_balance": 1.2}),
+    "spirits": MappingProxyType({**BALANCED, "majority": 1.2, "spirit_kind": 1.2, "spirit_awake": 1.4,
+                                 "incense": 0.4, "coin": 0.6}),
+})
+
+
+class Bamboo:
+    """Bamboo as a game object (borabora_sim.protocol.Game), with the data of `components` and the `mode`
+    "normal" (daytime side) or "advanced" (nighttime side for every player, B36).
+
+    Its states are `_bamboo.ProtocolState`: winner() is one seat, the lowest of those sharing a victory, and the
+    counters add start_position; `new_game` keeps the plain states (winner() a tuple of the winning seats).
+
+    >>> game = Bamboo()
+    >>> state = game.new_initial_state(players=3, seed=7)
+    >>> game.action_name(state.legal_actions()[0]) == state.action_to_string(state.legal_actions()[0])
+    True
+    """
+
+    name = "bamboo"
+    num_actions = NUM_ACTIONS
+    player_counts = PLAYER_COUNTS
+    sources: tuple[str, ...] = tuple(_bamboo.SOURCES)
+    default_players: tuple[str, ...] = ("heuristic", "heuristic:style=spirits", "random", "random")
+    weight_names: tuple[str, ...] = tuple(_bamboo.WEIGHT_NAMES)
+    styles = STYLES
+    default_style = "balanced"
+    action_kinds: Mapping[str, Any] = MappingProxyType({})
+
+    def __init__(self, components: ComponentSource = None, mode: str = "normal") -> None:
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+        self.rules = rules_for(components)
+        self.mode = mode
+        self.counters: tuple[str, ...] = (*self.rules.counter_names, "start_position")
+
+    @property
+    def fingerprint(self) -> str:
+        """The component data's hash, with the mode when it is not the normal one (a resumed run needs both)."""
+        base = str(self.rules.fingerprint)
+        return base if self.mode == "normal" else f"{base}-{self.mode}"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Bamboo) and other.fingerprint == self.fingerprint
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.fingerprint))
+
+    def __repr__(self) -> str:
+        return f"Bamboo(components {self.rules.fingerprint}, mode {self.mode})"
+
+    def new_initial_state(self, players: int = 4, seed: int | None = None) -> _bamboo.ProtocolState:
+        return _bamboo.ProtocolState._new(self.rules, _bamboo.check_players(players), check_seed(seed), self.mode)
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> _bamboo.ProtocolState:
+        return _bamboo.ProtocolState.from_dict(data, self.rules.components)
+
+    def action_name(self, action: int) -> str:
+        return str(self.rules.action_names[action])
+
+    def derive_seed(self, seed: int, index: int) -> int:
+        return int(_bamboo.derive_seed(seed, index))
+
+    def random_playouts(self, games: int, players: int, seed: int, first_game: int = 0) -> dict[str, np.ndarray]:
+        out = _bamboo.random_playouts(self.rules, games, players, seed, self.mode, first_game=first_game)
+        out["counters"] = np.concatenate([out["counters"], out.pop("start_position")[:, :, None]], axis=2)
+        return out
+
+    def random_game_actions(self, players: int, game_seed: int) -> list[int]:
+        return list(_bamboo.random_game_actions(self.rules, players, game_seed, self.mode))
+
+    def heuristic_action(self, state: _bamboo.State, weights: np.ndarray, seed: int, thorough: bool = True) -> int:
+        return int(_bamboo.heuristic_action(state, weights, seed, thorough))
+
+    def heuristic_option_values(self, state: _bamboo.State, weights: np.ndarray, seed: int,
+                                thorough: bool = True) -> list[tuple[int, float]]:
+        return _bamboo.heuristic_option_values(state, weights, seed, thorough)
+
+    def render(self, state: _bamboo.State, viewer: int) -> str:
+        from borabora_sim.render import render_bamboo
+        return render_bamboo(state, viewer)

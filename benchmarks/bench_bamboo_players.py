@@ -1,0 +1,126 @@
+"""Strength of the Bamboo players: win rates with Wilson 95% intervals, the tested player's seat rotated.
+
+    python benchmarks/bench_bamboo_players.py                                  # heuristic rows, 400 games each
+    python benchmarks/bench_bamboo_players.py --rows mcts1000 --games 400 --jobs 2 --json mcts.json
+
+Rows (the tested player against opponents of one spec, in a game of `players`):
+
+| row | tested | opponents | players |
+|---|---|---|---|
+| heuristic4 | heuristic (balanced) | 3 x random | 4 |
+| heuristic2 | heuristic (balanced) | random (and the ghost) | 2 |
+| builder4, spirits4 | heuristic:style=builder / spirits | 3 x random | 4 |
+| mcts1000 | mcts:iterations=1000 (random rollouts) | 3 x heuristic | 4 |
+| mcts1000cut | mcts:iterations=1000,rollout=heuristic,rollout_depth=30 | 3 x heuristic | 4 |
+
+A game won by the tested player counts 1, a shared victory (B35) 1/k for k winners, as the compiled reward does.
+Game i seats the tested player in seat i mod players; every seed derives from (--seed, i).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+
+from borabora_sim.games import get_game
+from borabora_sim.match import play_game
+from borabora_sim.players import make_player
+from borabora_sim.stats import wilson_interval
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    tested: str
+    opponent: str
+    players: int
+
+
+ROWS = {row.name: row for row in (
+    Row("heuristic4", "heuristic", "random", 4),
+    Row("heuristic2", "heuristic", "random", 2),
+    Row("builder4", "heuristic:style=builder", "random", 4),
+    Row("spirits4", "heuristic:style=spirits", "random", 4),
+    Row("mcts1000", "mcts:iterations=1000", "heuristic", 4),
+    Row("mcts1000cut", "mcts:iterations=1000,rollout=heuristic,rollout_depth=30", "heuristic", 4),
+)}
+DEFAULT_ROWS = ("heuristic4", "heuristic2", "builder4", "spirits4")
+
+
+def play_one(row: Row, base_seed: int, index: int) -> dict:
+    """Game `index` of a row: the tested player in seat index mod players."""
+    game = get_game("bamboo")
+    seed = game.derive_seed(base_seed, index)
+    seat = index % row.players
+    players = [make_player(row.tested if s == seat else row.opponent, seed=game.derive_seed(seed, 1 + s), game=game)
+               for s in range(row.players)]
+    start = time.process_time()
+    record = play_game(players, seed=seed, game=game)
+    cpu = time.process_time() - start
+    firsts = record.ranks.count(1)
+    best_other = max(score for s, score in enumerate(record.scores) if s != seat)
+    return {"index": index, "seat": seat, "scores": record.scores,
+            "won": 1.0 / firsts if record.ranks[seat] == 1 else 0.0,
+            "margin": record.scores[seat] - best_other, "cpu_seconds": cpu}
+
+
+def run_row(row: Row, games: int, base_seed: int, pool: ProcessPoolExecutor | None) -> dict:
+    print(f"[{row.name}] {games} games, {row.tested} vs {row.players - 1} x {row.opponent}", file=sys.stderr,
+          flush=True)
+    start = time.perf_counter()
+    if pool is None:
+        results = [play_one(row, base_seed, index) for index in range(games)]
+    else:
+        futures = [pool.submit(play_one, row, base_seed, index) for index in range(games)]
+        results = [future.result() for future in as_completed(futures)]
+    wins = sum(r["won"] for r in results)
+    lo, hi = wilson_interval(wins, games)
+    return {
+        "row": row.name, "tested": row.tested, "opponent": row.opponent, "players": row.players, "games": games,
+        "wins": wins, "win_rate": wins / games, "wilson_lo": lo, "wilson_hi": hi,
+        "mean_margin": statistics.fmean(r["margin"] for r in results),
+        "mean_score": statistics.fmean(r["scores"][r["seat"]] for r in results),
+        "cpu_seconds_per_game": statistics.fmean(r["cpu_seconds"] for r in results),
+        "wall_seconds": time.perf_counter() - start,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rows", default=",".join(DEFAULT_ROWS), help=f"comma-separated: {', '.join(ROWS)}")
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--json", help="also write the rows to this file")
+    args = parser.parse_args(argv)
+    names = [name.strip() for name in args.rows.split(",") if name.strip()]
+    unknown = [name for name in names if name not in ROWS]
+    if unknown or args.games < 1 or args.jobs < 1:
+        parser.error(f"unknown row(s) {', '.join(unknown)}" if unknown else "--games and --jobs must be >= 1")
+    pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
+    try:
+        results = [run_row(ROWS[name], args.games, args.seed, pool) for name in names]
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    print(f"| {'row':<12} | {'tested':<56} | {'opponents':<12} | games | wins  | rate  | Wilson 95%  | margin | "
+          f"s/game |")
+    print(f"|{'-' * 14}|{'-' * 58}|{'-' * 14}|-------|-------|-------|-------------|--------|--------|")
+    for r in results:
+        opponents = f"{r['players'] - 1} x {r['opponent']}"
+        print(f"| {r['row']:<12} | {r['tested']:<56} | {opponents:<12} | {r['games']:>5} | {r['wins']:>5.1f} | "
+              f"{r['win_rate']:.3f} | {r['wilson_lo']:.3f}-{r['wilson_hi']:.3f} | {r['mean_margin']:>+6.1f} | "
+              f"{r['cpu_seconds_per_game']:>6.3f} |")
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump(results, out, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

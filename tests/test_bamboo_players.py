@@ -1,0 +1,156 @@
+"""Players on Bamboo: legal choices, the heuristic's explanation, determinism by seed, no peeking at what a seat
+cannot see, and the heuristic's styles and weights."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from borabora_sim import _bamboo
+from borabora_sim.games import get_game
+from borabora_sim.players import make_player
+from borabora_sim.players.heuristic import weights_for
+from borabora_sim.protocol import GameState
+
+GAME = get_game("bamboo")
+SPECS = ["random", "heuristic", "heuristic:thorough=false", "heuristic:style=builder", "heuristic:style=spirits",
+         "flatmc:rollouts=2", "mcts:iterations=30", "mcts:iterations=20,rollout=heuristic,rollout_depth=10",
+         "mcts:iterations=20,rollout_depth=0"]
+
+
+def sample_states(players: int, seed: int, every: int = 9, mode: str = "normal") -> list[GameState]:
+    """Every `every`-th state of a game of random moves, not terminal."""
+    game = get_game("bamboo", mode=mode)
+    rng = random.Random(seed)
+    state = game.new_initial_state(players=players, seed=seed)
+    states = []
+    while not state.is_terminal():
+        if rng.randrange(every) == 0:
+            states.append(state.clone())
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    return states
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_player_type_chooses_a_legal_action(players: int) -> None:
+    states = sample_states(players, seed=players)
+    for spec in SPECS:
+        player = make_player(spec, seed=5, game=GAME)
+        for state in states:
+            assert player.choose(state) in state.legal_actions(), (spec, state)
+
+
+def test_heuristic_players_finish_games_in_both_modes() -> None:
+    for mode in ("normal", "advanced"):
+        game = get_game("bamboo", mode=mode)
+        state = game.new_initial_state(players=3, seed=4)
+        players = [make_player("heuristic", seed=s, game=game) for s in range(3)]
+        while not state.is_terminal():
+            state.apply(players[state.current_player].choose(state))
+        assert state.winner() in range(3) and sorted(state.ranks())[0] == 1
+
+
+def test_the_explanation_comes_from_the_values_the_choice_was_made_on() -> None:
+    player = make_player("heuristic", seed=3, game=GAME)
+    for state in sample_states(4, seed=12, every=5):
+        action = player.choose(state)
+        _, seed, chosen = player.last_decision
+        assert chosen == action
+        options = player.option_values(state, seed)
+        assert sorted(o.action for o in options) == sorted(state.legal_actions())
+        best = max(o.value for o in options)
+        value = next(o.value for o in options if o.action == action)
+        assert value >= best - 1e-5                  # ties are broken by amounts below 1e-6
+        assert f"chose {state.action_to_string(action)} (evaluation {value:.2f})" in player.explain()
+
+
+def test_a_single_step_judgement_chooses_its_best_option() -> None:
+    weights = weights_for(game=GAME)
+    for state in sample_states(3, seed=8, every=7):
+        values = dict(GAME.heuristic_option_values(state, weights, 9, thorough=False))
+        assert sorted(values) == sorted(state.legal_actions()) and np.isfinite(list(values.values())).all()
+        action = GAME.heuristic_action(state, weights, 9, thorough=False)
+        assert values[action] >= max(values.values()) - 1e-5
+        assert np.isfinite(_bamboo.evaluate_state(state, weights)).all()
+
+
+@pytest.mark.parametrize("spec", ["heuristic", "mcts:iterations=30", "flatmc:rollouts=2"])
+def test_a_player_with_the_same_seed_plays_the_same_game(spec: str) -> None:
+    def actions(seed: int) -> list[int]:
+        state = GAME.new_initial_state(players=2, seed=6)
+        seats = [make_player(spec, seed=seed + s, game=GAME) for s in range(2)]
+        taken = []
+        while not state.is_terminal() and len(taken) < 60:
+            taken.append(seats[state.current_player].choose(state))
+            state.apply(taken[-1])
+        return taken
+
+    assert actions(1) == actions(1)
+
+
+def hidden_changed(state: GameState, rng: random.Random) -> GameState:
+    """The same state with what no seat can see changed: the unseen part of every stack and the food pile
+    shuffled, the spirits under the face-up ones exchanged, new chance seeds."""
+    data = state.to_dict()
+    body = data["state"]
+    seen = state.observation(0)
+    components = state.rules.components
+    for name, regions in (("home_pile", components.home_category), ("bal_pile", components.balance_side)):
+        bounds = np.cumsum(np.bincount(np.asarray(regions)))      # a stack's region of the pile ends here
+        groups: dict[int, list[int]] = {}
+        for i, tile in enumerate(seen[name]):
+            if tile == 255 and body[name][i] != 255:
+                groups.setdefault(int(np.searchsorted(bounds, i, side="right")), []).append(i)
+        for indices in groups.values():                           # unseen tiles stay in their own stack
+            tiles = [body[name][i] for i in indices]
+            rng.shuffle(tiles)
+            for i, tile in zip(indices, tiles, strict=True):
+                body[name][i] = tile
+    left = body["food_left"]
+    pile = body["food_pile"][:left]
+    rng.shuffle(pile)
+    body["food_pile"][:left] = pile
+    hidden = [(t, i) for t in range(4) for i in range(body["spirit_left"][t] - 1)]
+    spirits = [body["spirit_stack"][t][i] for t, i in hidden]
+    rng.shuffle(spirits)
+    for (t, i), spirit in zip(hidden, spirits, strict=True):
+        body["spirit_stack"][t][i] = spirit
+    body["rng"] = format(rng.getrandbits(64), "016x")
+    body["event_rng"] = format(rng.getrandbits(64), "016x")
+    return GAME.state_from_dict(data)
+
+
+
+@pytest.mark.parametrize("spec", ["heuristic", "heuristic:style=spirits", "mcts:iterations=30",
+                                  "mcts:iterations=20,rollout=heuristic,rollout_depth=10"])
+def test_what_a_seat_cannot_see_never_changes_its_choice(spec: str) -> None:
+    rng = random.Random(1)
+    changed = 0
+    for state in sample_states(3, seed=30, every=6):
+        twin = hidden_changed(state, rng)
+        changed += twin.to_dict() != state.to_dict()
+        assert twin.observation(state.current_player) == state.observation(state.current_player)
+        first, second = make_player(spec, seed=7, game=GAME), make_player(spec, seed=7, game=GAME)
+        assert first.choose(state) == second.choose(twin), spec
+    assert changed > 0
+
+
+def test_styles_and_weights_parse() -> None:
+    assert set(GAME.styles) >= {"balanced", "builder", "spirits"}
+    for style in GAME.styles:
+        weights = weights_for(style, game=GAME)
+        assert weights.shape == (len(GAME.weight_names),) and np.isfinite(weights).all()
+    custom = weights_for("builder", game=GAME, coin=0.9)
+    assert custom[GAME.weight_names.index("coin")] == 0.9
+    with pytest.raises(ValueError, match="unknown weight"):
+        weights_for(game=GAME, vp=1.0)
+    with pytest.raises(ValueError, match="unknown style"):
+        weights_for("temple", game=GAME)
+    player = make_player("heuristic:style=spirits,w_majority=2", seed=1, game=GAME)
+    assert player.spec() == "heuristic:style=spirits,w_majority=2"
+    assert make_player(player.spec(), seed=1, game=GAME).weights.tolist() == player.weights.tolist()
+    with pytest.raises(ValueError, match="weights must have"):
+        _bamboo.evaluate_state(GAME.new_initial_state(2, 1), np.zeros(3))
