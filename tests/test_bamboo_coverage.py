@@ -39,7 +39,7 @@ from test_bamboo_rules import (
 )
 
 from borabora_sim import _bamboo
-from borabora_sim.bamboo import new_game
+from borabora_sim.bamboo import new_game, pattern_fulfilled
 
 BAL_BASE, BAL_SIZE = (0, 24, 44), (24, 20, 24)
 HOME_BASE, HOME_SIZE = (0, 32), (32, 32)
@@ -708,3 +708,81 @@ def test_waking_a_spirit_costs_its_printed_coins_winter_1(spirit: int) -> None:
     assert names(state) == [f"wake {COMP.spirit_names[spirit]}", "done"]
     play(state, f"wake {COMP.spirit_names[spirit]}")
     assert raw(state)["pl"][seat]["coins"] == 0 and raw(state)["pl"][seat]["asleep"][spirit] == 0
+
+
+# ---- random games against a direct reading of the rulebook ------------------------------------------------------
+SIDE_NAMES = ("left", "center", "right")
+RANDOM_GAMES = [(players, seed) for players in (2, 3, 4) for seed in range(3)]
+
+
+def _home_cells(home: list[int]) -> list[tuple[int, int] | None]:
+    return [None if t == NO else (int(COMP.home_type[t]), int(COMP.home_comfort[t])) for t in home]
+
+
+@pytest.mark.parametrize(("players", "seed"), RANDOM_GAMES)
+def test_autumn_spirits_go_to_the_majority_in_random_games_B29(players: int, seed: int) -> None:
+    """Phase 3 step 1, B29, read directly at the end of every Summer: in each temple the most sticks (ghost
+    included), a tie to the highest stick, takes the face-up spirit; nobody takes it from an empty temple."""
+    state = new_game(players, seed)
+    rng = random.Random(seed)
+    summers = 0
+    while not state.is_terminal():
+        before = raw(state) if state.phase == "summer" else None
+        state.apply(rng.choice(state.legal_actions()))
+        if before is None or state.phase == "summer":
+            continue
+        summers += 1
+        expected = [list(p["spirits"]) for p in before["pl"][:players]]
+        for t in range(4):
+            count, top = before["incense"][t], before["incense_top"][t]
+            best = max(range(5), key=lambda q, count=count, top=top: (count[q], top[q]))
+            if count[best] and best < players:
+                expected[best][before["spirit_stack"][t][before["spirit_left"][t] - 1]] += 1
+        assert [p["spirits"] for p in raw(state)["pl"][:players]] == expected
+    assert summers == 4
+
+
+@pytest.mark.parametrize(("players", "seed"), RANDOM_GAMES)
+def test_final_score_sources_match_a_direct_reading_in_random_games_VI(players: int, seed: int) -> None:
+    """VI, B34, read directly on the final homes: 2 HP per distinct spirit, -2 per point of left/right comfort
+    difference, half (rounded up) of each unscored met balance tile, -1 per uncovered typed space (advanced)."""
+    state = play_until(new_game(players, seed, mode="advanced" if seed % 2 else "normal"),
+                       lambda s: s.is_terminal(), seed)
+    r = raw(state)
+    for seat, got in enumerate(state.score_breakdown()):
+        p = r["pl"][seat]
+        home = _home_cells(p["home"])
+        left = sum(c[1] for i, c in enumerate(home) if c and i % 5 < 2)
+        right = sum(c[1] for i, c in enumerate(home) if c and i % 5 > 2)
+        assert got["spirit_types"] == 2 * sum(1 for n in p["spirits"] if n)
+        assert got["harmony"] == -2 * abs(left - right)
+        assert got["half_balance"] == sum(math.ceil(COMP.balance_hp[t] / 2) for side in p["balance"] for t in side
+                                          if t != NO and pattern_fulfilled(COMP.balance_patterns[t], home))
+        assert got["night_spaces"] == (-sum(p["home"][c] == NO for c in COMP.night_cells) if p["advanced"] else 0)
+
+
+@pytest.mark.parametrize(("players", "seed"), RANDOM_GAMES)
+def test_balance_offers_exactly_the_met_tiles_and_the_free_slots_in_random_games_B18_B19(players: int,
+                                                                                          seed: int) -> None:
+    """Balance, B18, B19, read directly at every Balance decision: a held tile may be scored exactly when its
+    pattern is met in the player's home; a face-up tile may be obtained exactly when its type has a free slot."""
+    state = new_game(players, seed)
+    rng = random.Random(seed)
+    decisions = 0
+    while not state.is_terminal():
+        if state.decision == "balance":
+            decisions += 1
+            r = raw(state)
+            p = r["pl"][state.current_player]
+            home = _home_cells(p["home"])
+            expected = set()
+            for side in range(3):
+                for j, t in enumerate(p["balance"][side]):
+                    if t != NO and pattern_fulfilled(COMP.balance_patterns[t], home):
+                        expected.add(f"score {SIDE_NAMES[side]} balance {j + 1}")
+                if NO in p["balance"][side]:
+                    expected |= {f"obtain {SIDE_NAMES[side]} balance {i + 1}"
+                                 for i, t in enumerate(r["bal_market"][side]) if t != NO}
+            assert {n for n in names(state) if n.startswith(("score", "obtain"))} == expected
+        state.apply(rng.choice(state.legal_actions()))
+    assert decisions > 0
