@@ -88,7 +88,7 @@ def render_bamboo(state, viewer: int) -> str:
     for t in range(4):
         left = obs["spirit_left"][t]
         face_up = c.spirit_names[obs["spirit_stack"][t][left - 1]] if left else "none"
-        sticks = [f"s{seat}:{n}" for seat, n in enumerate(obs["incense"][t]) if n]
+        sticks = [f"{'ghost' if seat == 4 else f'seat {seat}'} {n}" for seat, n in enumerate(obs["incense"][t]) if n]
         lines.append(f"Temple {t + 1}: spirit {face_up} ({left} left); incense {' '.join(sticks) or 'none'}")
     stalks = ["/".join(shoot(k) for k in obs["stalk"][s]) for s in range(4)]
     lines.append("Stalks (bottom first): " + "; ".join(stalks))

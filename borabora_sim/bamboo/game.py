@@ -15,6 +15,7 @@ from borabora_sim import _bamboo
 from borabora_sim.bamboo.components import BambooComponents, load_components
 from borabora_sim.errors import check_int
 from borabora_sim.game import fingerprint
+from borabora_sim.protocol import ActionKind
 
 NUM_ACTIONS: int = _bamboo.NUM_DISTINCT_ACTIONS
 PLAYER_COUNTS = (2, 3, 4)
@@ -122,7 +123,7 @@ class Bamboo:
     weight_names: tuple[str, ...] = tuple(_bamboo.WEIGHT_NAMES)
     styles = STYLES
     default_style = "balanced"
-    action_kinds: Mapping[str, Any] = MappingProxyType({})
+    action_kinds: Mapping[str, ActionKind] = MappingProxyType({})     # no kind of action to avoid or prefer yet
 
     def __init__(self, components: ComponentSource = None, mode: str = "normal") -> None:
         if mode not in MODES:
