@@ -15,6 +15,19 @@ Rows (the tested player against opponents of one spec, in a game of `players`):
 
 A game won by the tested player counts 1, a shared victory (B35) 1/k for k winners, as the compiled reward does.
 Game i seats the tested player in seat i mod players; every seed derives from (--seed, i).
+
+Results on a 2-core machine, seed 2026 (`--rows heuristic4,heuristic2,builder4,spirits4 --games 400`,
+`--rows mcts1000 --games 400 --jobs 2`, `--rows mcts1000cut --games 200 --jobs 2`); the baseline of a 4-player
+row is 0.25, of a 2-player row 0.5:
+
+| row | games | wins | rate | Wilson 95% | mean margin (HP) | CPU s/game |
+|---|---|---|---|---|---|---|
+| heuristic4 | 400 | 399 | 0.998 | 0.986-1.000 | +15.0 | 0.003 |
+| heuristic2 | 400 | 400 | 1.000 | 0.990-1.000 | +21.4 | 0.003 |
+| builder4 | 400 | 400 | 1.000 | 0.990-1.000 | +14.2 | 0.003 |
+| spirits4 | 400 | 399 | 0.998 | 0.986-1.000 | +13.5 | 0.003 |
+| mcts1000 | 400 | 208 | 0.520 | 0.471-0.569 | -1.4 | 2.07 |
+| mcts1000cut | 200 | 100 | 0.500 | 0.431-0.569 | -2.2 | 3.84 |
 """
 
 from __future__ import annotations
@@ -108,12 +121,12 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if pool is not None:
             pool.shutdown()
-    print(f"| {'row':<12} | {'tested':<56} | {'opponents':<12} | games | wins  | rate  | Wilson 95%  | margin | "
+    print(f"| {'row':<12} | {'tested':<56} | {'opponents':<13} | games | wins  | rate  | Wilson 95%  | margin | "
           f"s/game |")
-    print(f"|{'-' * 14}|{'-' * 58}|{'-' * 14}|-------|-------|-------|-------------|--------|--------|")
+    print(f"|{'-' * 14}|{'-' * 58}|{'-' * 15}|-------|-------|-------|-------------|--------|--------|")
     for r in results:
         opponents = f"{r['players'] - 1} x {r['opponent']}"
-        print(f"| {r['row']:<12} | {r['tested']:<56} | {opponents:<12} | {r['games']:>5} | {r['wins']:>5.1f} | "
+        print(f"| {r['row']:<12} | {r['tested']:<56} | {opponents:<13} | {r['games']:>5} | {r['wins']:>5.1f} | "
               f"{r['win_rate']:.3f} | {r['wilson_lo']:.3f}-{r['wilson_hi']:.3f} | {r['mean_margin']:>+6.1f} | "
               f"{r['cpu_seconds_per_game']:>6.3f} |")
     if args.json:
