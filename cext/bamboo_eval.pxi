@@ -9,17 +9,6 @@ cdef enum:
     W_SHOOT_WILD, W_COMFORT, W_HARMONY, W_NIGHT_SPACE, W_BALANCE_MET, W_BALANCE_NEAR, W_SPIRIT_KIND,
     W_SPIRIT_AWAKE, W_MAJORITY, W_PENDING, N_WEIGHTS
 
-cdef inline int temple_leader(const GameState* g, int t) noexcept nogil:
-    """The seat (GHOST included) that would take temple t's spirit if Autumn came now (B29), -1 if none."""
-    cdef int seat, best = -1
-    for seat in range(N_SEATS):
-        if g.incense[t][seat] == 0:
-            continue
-        if (best < 0 or g.incense[t][seat] > g.incense[t][best]
-                or (g.incense[t][seat] == g.incense[t][best] and g.incense_top[t][seat] > g.incense_top[t][best])):
-            best = seat
-    return best
-
 cdef double pattern_progress(const BComp* c, const HomeMasks* m, int tile) noexcept nogil:
     """How close the home is to balance tile `tile`'s pattern, 0..1: the best share of a placement's cells already
     holding a fitting tile, among the placements no placed tile rules out (tiles never move); for a type total,

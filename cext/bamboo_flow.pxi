@@ -523,17 +523,22 @@ cdef void apply_action(const BComp* c, GameState* g, int a) noexcept nogil:
 # =============================================================================
 # Phases
 # =============================================================================
+cdef inline int temple_leader(const GameState* g, int t) noexcept nogil:
+    """The seat (GHOST included) that would take temple t's spirit if Autumn came now (B29), -1 if none."""
+    cdef int seat, best = -1
+    for seat in range(N_SEATS):
+        if g.incense[t][seat] == 0:
+            continue
+        if (best < 0 or g.incense[t][seat] > g.incense[t][best]
+                or (g.incense[t][seat] == g.incense[t][best] and g.incense_top[t][seat] > g.incense_top[t][best])):
+            best = seat
+    return best
+
 cdef void autumn(const BComp* c, GameState* g) noexcept nogil:
     """Phase 3 (B29, B30): majorities take the face-up spirits, all incense comes back, the next spirits show."""
     cdef int t, seat, best, spirit
     for t in range(N_TEMPLES):
-        best = -1
-        for seat in range(N_SEATS):
-            if g.incense[t][seat] == 0:
-                continue
-            if (best < 0 or g.incense[t][seat] > g.incense[t][best]
-                    or (g.incense[t][seat] == g.incense[t][best] and g.incense_top[t][seat] > g.incense_top[t][best])):
-                best = seat
+        best = temple_leader(g, t)
         if g.spirit_left[t] > 0:
             spirit = g.spirit_stack[t][g.spirit_left[t] - 1]
             g.spirit_stack[t][g.spirit_left[t] - 1] = NO_TILE
