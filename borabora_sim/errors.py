@@ -27,3 +27,17 @@ def check_int(value: object, name: str, low: int, high: int) -> int:
     if not low <= number <= high:
         raise ValueError(f"{name} must be an integer in [{low}, {high}], got {number}")
     return number
+
+
+def check_players(players: object, allowed: tuple[int, ...] = (2, 3, 4)) -> int:
+    """A player count as an int (numpy integers too); bool and float are refused."""
+    if isinstance(players, bool) or not hasattr(type(players), "__index__"):
+        raise ArgumentTypeError(f"players must be {_either(allowed)}, got {type(players).__name__} {players!r}")
+    count = operator.index(players)  # type: ignore[arg-type]
+    if count not in allowed:
+        raise ValueError(f"players must be {_either(allowed)}, got {players!r}")
+    return count
+
+
+def _either(values: tuple[int, ...]) -> str:
+    return ", ".join(map(str, values[:-1])) + f" or {values[-1]}" if len(values) > 1 else str(values[0])

@@ -14,6 +14,7 @@ import numpy as np
 
 from borabora_sim import _engine
 from borabora_sim.components import Components, load_components
+from borabora_sim.errors import check_players
 from borabora_sim.protocol import ActionKind, check_seed
 from borabora_sim.render import render as render_text
 
@@ -60,10 +61,6 @@ def is_fishing(action: int) -> bool:
     """A die placed on the fishing space."""
     placement = _engine.die_placement(action)
     return placement is not None and placement[1] == "fishing"
-
-
-def check_players(players: object) -> int:
-    return int(_engine.check_players(players))
 
 
 def new_game(players: int = 4, seed: int | None = None, components: ComponentSource = None) -> _engine.State:

@@ -17,7 +17,8 @@ import operator
 
 import numpy as np
 
-from borabora_sim.errors import ArgumentTypeError, IllegalActionError, StateFormatError, check_int
+from borabora_sim.errors import ArgumentTypeError, IllegalActionError, StateFormatError, check_int, check_players
+from borabora_sim.records import record_from_python, record_to_python
 
 include "engine_layout.pxi"
 
@@ -528,7 +529,7 @@ cdef class State:
     def to_dict(self):
         """JSON-safe, versioned snapshot (docs/state.md)."""
         raw = (<const char*>&self.s)[:sizeof(GameState)]
-        d = _to_python(np.frombuffer(raw, dtype=GAME_DTYPE)[0], GAME_DTYPE)
+        d = record_to_python(np.frombuffer(raw, dtype=GAME_DTYPE)[0], GAME_DTYPE)
         for name in SEED_FIELDS:
             d[name] = format(d[name], "016x")
         return {"format": "borabora_sim.state", "version": FORMAT_VERSION,
@@ -554,7 +555,7 @@ cdef class State:
             except (KeyError, TypeError, ValueError):
                 raise StateFormatError(f"field 'state.{name}' must be a hex string of a 64-bit seed") from None
         record = np.zeros(1, dtype=GAME_DTYPE)
-        _from_python(record[0], dict(body, **seeds), GAME_DTYPE, "state")
+        record_from_python(record[0], dict(body, **seeds), GAME_DTYPE, "state")
         cdef State st = _blank_state(rules)
         cdef const unsigned char[:] raw = record.view(np.uint8)
         memcpy(&st.s, &raw[0], sizeof(GameState))
@@ -588,51 +589,10 @@ cdef inline State _blank_state(Rules rules):
     return st
 
 
-def check_players(players):
-    """The player count as an int (numpy integers too); bool and float are refused."""
-    if isinstance(players, bool) or not hasattr(type(players), "__index__"):
-        raise ArgumentTypeError(f"players must be 2, 3 or 4, got {type(players).__name__} {players!r}")
-    if operator.index(players) not in (2, 3, 4):
-        raise ValueError(f"players must be 2, 3 or 4, got {players!r}")
-    return operator.index(players)
 
 
-def _to_python(value, dtype):
-    """A numpy record of the state layout as plain dicts, lists and ints."""
-    if dtype.names:
-        return {name: _to_python(value[name], dtype.fields[name][0]) for name in dtype.names}
-    if dtype.subdtype is not None and dtype.subdtype[0].names:
-        return [_to_python(item, dtype.subdtype[0]) for item in value]
-    return value.tolist()
 
 
-def _from_python(target, value, dtype, path):
-    """Fills a numpy record from dicts / lists / ints, naming the first field that does not fit."""
-    if not isinstance(value, dict):
-        raise StateFormatError(f"field '{path}' must be an object")
-    missing = [n for n in dtype.names if n not in value]
-    unknown = [k for k in value if k not in dtype.fields]
-    if missing or unknown:
-        raise StateFormatError(f"field '{path}': missing {missing}, unknown {unknown}")
-    for name in dtype.names:
-        field = dtype.fields[name][0]
-        where = f"{path}.{name}"
-        item = value[name]
-        if field.subdtype is not None and field.subdtype[0].names:
-            base, (count,) = field.subdtype
-            if not isinstance(item, list) or len(item) != count:
-                raise StateFormatError(f"field '{where}' must be a list of {count} objects")
-            for i in range(count):
-                _from_python(target[name][i], item[i], base, f"{where}[{i}]")
-            continue
-        base, shape = field.subdtype if field.subdtype is not None else (field, ())
-        array = np.asarray(item, dtype=object)
-        if array.shape != shape or not all(isinstance(v, int) and not isinstance(v, bool) for v in array.flat):
-            raise StateFormatError(f"field '{where}' must be {'an integer' if not shape else f'integers of shape {list(shape)}'}")
-        info = np.iinfo(base)
-        if any(not info.min <= v <= info.max for v in array.flat):
-            raise StateFormatError(f"field '{where}' out of range {info.min}..{info.max}: {item}")
-        target[name] = item
 
 
 cdef int rank_of(const GameState* g, int seat) noexcept nogil:

@@ -13,7 +13,7 @@ import numpy as np
 
 from borabora_sim import _bamboo
 from borabora_sim.bamboo.components import BambooComponents, load_components
-from borabora_sim.errors import check_int
+from borabora_sim.errors import check_int, check_players
 from borabora_sim.game import fingerprint
 from borabora_sim.protocol import ActionKind
 
@@ -61,7 +61,7 @@ def new_game(players: int = 4, seed: int | None = None, components: ComponentSou
     >>> state.phase, state.decision
     ('setup', 'draft')
     """
-    return _bamboo.State._new(rules_for(components), _bamboo.check_players(players), check_seed(seed), mode)
+    return _bamboo.State._new(rules_for(components), check_players(players), check_seed(seed), mode)
 
 
 # The heuristic's styles. The compiled evaluation (cext/bamboo_eval.pxi) values a state for a player in HP units:
@@ -148,7 +148,7 @@ class Bamboo:
         return f"Bamboo(components {self.rules.fingerprint}, mode {self.mode})"
 
     def new_initial_state(self, players: int = 4, seed: int | None = None) -> _bamboo.ProtocolState:
-        return _bamboo.ProtocolState._new(self.rules, _bamboo.check_players(players), check_seed(seed), self.mode)
+        return _bamboo.ProtocolState._new(self.rules, check_players(players), check_seed(seed), self.mode)
 
     def state_from_dict(self, data: Mapping[str, Any]) -> _bamboo.ProtocolState:
         return _bamboo.ProtocolState.from_dict(data, self.rules.components)
