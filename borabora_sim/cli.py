@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 import borabora_sim
-from borabora_sim.games import DEFAULT_GAME, game_names, get_game
+from borabora_sim.games import DEFAULT_GAME, canonical_game_spec, game_names, game_spec, get_game
 from borabora_sim.match import DEFAULT_PLAYERS
 from borabora_sim.protocol import GameState
 
@@ -26,7 +26,8 @@ EXAMPLES = {
   borabora simulate --games 1000000 --players random,random,random,random --jobs 2 --out runs/random
   borabora simulate --games 2000 --players mcts:iterations=200,heuristic,heuristic --out runs/m --resume
   borabora simulate --games 500 --players heuristic,random --backend dask --scheduler tcp://10.0.0.5:8786
-  borabora simulate --game bora_bora --games 1000 --players heuristic,random,random""",
+  borabora simulate --game bora_bora --games 1000 --players heuristic,random,random
+  borabora simulate --game bamboo:mode=advanced --games 1000 --players heuristic,heuristic,random""",
     "report": """examples:
   borabora report runs/random
   borabora report runs/m --plot summary.png""",
@@ -102,6 +103,14 @@ def _int_in(low: int, high: int, allowed: str) -> Callable[[str], int]:
 
 _positive_int = _int_in(1, 2**63, "a positive integer")
 _seed = _int_in(0, 2**64, "an integer in [0, 2**64)")
+
+
+def _game_spec(text: str) -> str:
+    """An argparse type: a game spec (`bamboo:mode=advanced`), checked and made canonical."""
+    try:
+        return canonical_game_spec(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _positive_seconds(text: str) -> float:
@@ -240,7 +249,8 @@ def cmd_replay(args: argparse.Namespace) -> None:
     from borabora_sim.simulate import RunDirectory, replay, seat_specs
 
     by_seed = args.seed is not None or args.players is not None
-    name = args.game if args.game in game_names() else None         # --game names a game, or a game id of --run
+    # --game is a game spec (its name is a game's), or a game id of --run
+    name = args.game if args.game is not None and args.game.partition(":")[0].strip() in game_names() else None
     game_id = None if args.game is None or name is not None else _game_id(args.game)
     if args.run is not None and by_seed:
         raise CommandError("give --run and --game, or --seed and --players, not both")
@@ -258,10 +268,10 @@ def cmd_replay(args: argparse.Namespace) -> None:
         if args.seed is None or args.players is None:
             raise CommandError("give --seed and --players, or --run and --game")
         seed, specs, components = args.seed, split_specs(args.players), None
-    game = get_game(name or DEFAULT_GAME, components)
+    game = checked(get_game, name or DEFAULT_GAME, components)
     for spec in specs:
         checked(make_player, spec, None, game)
-    print("\n".join(replay(seed, specs, components, game.name)))
+    print("\n".join(replay(seed, specs, components, game_spec(game))))
 
 
 def _game_id(text: str) -> int:
@@ -315,12 +325,12 @@ def cmd_bench(args: argparse.Namespace) -> None:
         steps += 1
     rows.append(("Python-driven stepping (legal_actions + apply)",
                  f"{(time.perf_counter() - start) / steps * 1e6:.2f} us/step", ""))
-    simulate(4, ["random"] * most, n_jobs=2, progress=False, chunk_size=1, game=game.name)    # starts the workers
+    simulate(4, ["random"] * most, n_jobs=2, progress=False, chunk_size=1, game=args.game)    # starts the workers
     timings = {}
     for jobs in (1, 2):
         start = time.perf_counter()
         simulate(args.games * 2, ["random"] * most, seed=3, n_jobs=jobs, progress=False,
-                 chunk_size=max(1, args.games // 2), game=game.name)
+                 chunk_size=max(1, args.games // 2), game=args.game)
         timings[jobs] = time.perf_counter() - start
         rows.append((f"simulate() to a DataFrame, {jobs} worker(s)",
                      f"{args.games * 2 / timings[jobs]:,.0f} games/s", ""))
@@ -356,8 +366,9 @@ def build_parser() -> argparse.ArgumentParser:
         return command
 
     def game_option(command: argparse.ArgumentParser) -> None:
-        command.add_argument("--game", choices=games, default=DEFAULT_GAME,
-                             help=f"the game ({', '.join(games)}; default {DEFAULT_GAME})")
+        command.add_argument("--game", type=_game_spec, default=DEFAULT_GAME, metavar="GAME",
+                             help=f"the game, with its options as for a player: {', '.join(games)} or e.g. "
+                                  f"bamboo:mode=advanced (default {DEFAULT_GAME})")
 
     sim = sub("simulate", "play many games in parallel and print a summary")
     game_option(sim)
@@ -394,8 +405,8 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--seed", type=_seed, help="game seed")
     rp.add_argument("--players", help="player specs by seat")
     rp.add_argument("--run", help="a simulation directory (with --game)")
-    rp.add_argument("--game", help=f"with --run: a game id in that run; with --seed: the game ({', '.join(games)}; "
-                                   f"default {DEFAULT_GAME})")
+    rp.add_argument("--game", help=f"with --run: a game id in that run; with --seed: the game, with its options "
+                                   f"({', '.join(games)}, bamboo:mode=advanced, ...; default {DEFAULT_GAME})")
     rp.set_defaults(handler=cmd_replay)
 
     an = sub("analyze", "run a strategy study and write its report (Markdown + PNG)")

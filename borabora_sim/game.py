@@ -117,6 +117,7 @@ class BoraBora:
     """
 
     name = "bora_bora"
+    options: Mapping[str, tuple[str, ...]] = MappingProxyType({})     # no options: the spec is the name
     num_actions = NUM_ACTIONS
     player_counts = PLAYER_COUNTS
     sources: tuple[str, ...] = tuple(_engine.SOURCES)

@@ -1,16 +1,21 @@
-"""The registry of games: `get_game(name)` is the one way players, the simulator and the command line reach a
-game (borabora_sim.protocol.Game).
+"""The registry of games: `get_game(spec)` is the one way players, the simulator and the command line reach a
+game (borabora_sim.protocol.Game). A game is named by a spec written like a player's, its name and its options:
+"bamboo", "bamboo:mode=advanced"; `game_spec(game)` writes a game's spec back, its default options left out.
 
->>> from borabora_sim.games import game_names, get_game
+>>> from borabora_sim.games import canonical_game_spec, game_names, get_game
 >>> "bora_bora" in game_names()
 True
 >>> get_game().name
 'bora_bora'
+>>> get_game("bamboo:mode=advanced").mode
+'advanced'
+>>> canonical_game_spec("bamboo:mode=normal")
+'bamboo'
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from importlib import import_module
 
 from borabora_sim.protocol import Game
@@ -40,13 +45,73 @@ def game_names() -> tuple[str, ...]:
     return tuple(_FACTORIES)
 
 
-def get_game(name: str = DEFAULT_GAME, components: object = None, **options: object) -> Game:
-    """The game `name` with the component data `components` (a file, a dict or the game's own data object;
-    None: the built-in data) and the game's own `options`; an unknown name is a ValueError listing the games."""
+def _factory(name: str, spec: object) -> Callable[..., Game]:
+    """The factory of the game `name` (imported on first use); an unknown name is a ValueError listing the
+    games."""
     factory = _FACTORIES.get(name) if isinstance(name, str) else None
     if factory is None:
-        raise ValueError(f"unknown game {name!r}; games: {', '.join(_FACTORIES)}")
+        where = "" if name == spec else f" in game spec {spec!r}"
+        raise ValueError(f"unknown game {name!r}{where}; games: {', '.join(_FACTORIES)}")
     if isinstance(factory, str):
         module, _, attribute = factory.partition(":")
         factory = _FACTORIES[name] = getattr(import_module(module), attribute)
-    return factory(components, **options)
+    return factory
+
+
+def parse_game_spec(spec: str, **options: object) -> tuple[str, dict[str, object]]:
+    """The game name and options of `spec` ("bamboo:mode=advanced"), parsed as a player spec is, together with
+    `options`. Options a game declares (Game.options) are checked: an unknown option or value, or one given
+    twice, is a one-line ValueError saying what is allowed. The options are in the game's order."""
+    if not isinstance(spec, str):
+        raise ValueError(f"unknown game {spec!r}; games: {', '.join(_FACTORIES)}")
+    from borabora_sim.players import split_spec  # the player spec parser (the players import this module)
+
+    try:
+        name, given = split_spec(spec)
+    except ValueError as exc:                   # its messages speak of a player spec
+        raise ValueError(str(exc).replace("player spec", "game spec", 1)) from None
+    factory = _factory(name, spec)
+    for key, value in options.items():
+        if key in given:
+            raise ValueError(f"game spec {spec!r}: option {key!r} given twice")
+        given[key] = value
+    declared: Mapping[str, tuple[str, ...]] | None = getattr(factory, "options", None)
+    if declared is None:                        # a factory that declares no options checks its own
+        return name, given
+    in_spec = f"game spec {spec!r}: " if spec.strip() != name else ""
+    for key, value in given.items():
+        if key not in declared:
+            raise ValueError(f"{in_spec}game {name!r} has no option {key!r}; options: {', '.join(declared) or 'none'}")
+        if value not in declared[key]:
+            raise ValueError(f"{in_spec or f'game {name!r}: '}option {key} must be one of {', '.join(declared[key])}, "
+                             f"got {value!r}")
+    return name, {key: given[key] for key in declared if key in given}
+
+
+def _spec_text(name: str, options: Mapping[str, object], declared: Mapping[str, tuple[str, ...]]) -> str:
+    """`name:key=value,...` with the options that are not the default (the first allowed value)."""
+    kept = [f"{key}={value}" for key, value in options.items() if key not in declared or value != declared[key][0]]
+    return f"{name}:{','.join(kept)}" if kept else name
+
+
+def canonical_game_spec(spec: str) -> str:
+    """The spec as the run manifest records it: checked, options in the game's order and default options left
+    out ("bamboo:mode=normal" -> "bamboo")."""
+    name, options = parse_game_spec(spec)
+    return _spec_text(name, options, getattr(_factory(name, spec), "options", None) or {})
+
+
+def game_spec(game: Game) -> str:
+    """The canonical spec of a game object: its name and the options it was made with that are not the
+    default; `get_game(game_spec(game))` plays the same game (with the same component data)."""
+    declared: Mapping[str, tuple[str, ...]] = getattr(game, "options", None) or {}
+    return _spec_text(game.name, {key: getattr(game, key) for key in declared}, declared)
+
+
+def get_game(name: str = DEFAULT_GAME, components: object = None, **options: object) -> Game:
+    """The game named by the spec `name` ("bamboo", "bamboo:mode=advanced") with the component data
+    `components` (a file, a dict or the game's own data object; None: the built-in data) and the options of the
+    spec and of `options`; an unknown name is a ValueError listing the games, an unknown option or value one
+    naming what is allowed (see parse_game_spec)."""
+    game, options = parse_game_spec(name, **options)
+    return _factory(game, name)(components, **options)

@@ -72,9 +72,13 @@ class ActionKind:
 @runtime_checkable
 class Game(Protocol):
     """What the players, the simulator and the command line need from a game. `borabora_sim.games.get_game`
-    returns one by name; game objects are immutable and compare equal when they play with the same data."""
+    returns one from a spec (its name and options, `--game`, the run manifest); game objects are immutable and
+    compare equal when they play with the same data and options."""
 
-    name: str                                   # the registered name (`--game`, the run manifest)
+    name: str                                   # the registered name
+    options: Mapping[str, tuple[str, ...]]      # the game's options (`bamboo:mode=advanced`): each with its
+    #                                             allowed values, the default first; the game object holds the
+    #                                             value of each as the attribute of that name
     num_actions: int                            # actions are ints in [0, num_actions)
     player_counts: tuple[int, ...]              # the numbers of players the game allows
     sources: tuple[str, ...]                    # score sources: keys of score_breakdown(), the vp_<source> columns

@@ -1,7 +1,7 @@
 """Batch simulation: many games in parallel, one row per player per game, streamed to Parquet.
 
-A run is a pure function of its configuration: the game (a name of borabora_sim.games, with its component
-data), game i uses the seed `game.derive_seed(seed, i)` and, with seat rotation, seat s plays
+A run is a pure function of its configuration: the game (a spec of borabora_sim.games, its name and options,
+with its component data), game i uses the seed `game.derive_seed(seed, i)` and, with seat rotation, seat s plays
 `players[(s + i) % n]`. Chunks of games run on joblib workers (loky processes by
 default, or a Dask cluster) and come back in any order; each is written as its own Parquet file, atomically,
 so an interrupted run resumes without losing or repeating a chunk, and the tables are identical whatever the
@@ -30,7 +30,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from borabora_sim.errors import ArgumentTypeError
-from borabora_sim.games import DEFAULT_GAME, game_names, get_game
+from borabora_sim.games import DEFAULT_GAME, canonical_game_spec, game_names, game_spec, get_game
 from borabora_sim.match import DEFAULT_PLAYERS, play_game
 from borabora_sim.players import make_player, split_spec
 from borabora_sim.protocol import Game, check_seed
@@ -61,7 +61,7 @@ class RunConfig:
     seed: int
     rotate_seats: bool
     chunk_size: int
-    game: str = DEFAULT_GAME                # a name of borabora_sim.games
+    game: str = DEFAULT_GAME                # a canonical game spec of borabora_sim.games (default options left out)
     components: str | None = None           # a component file (None: the built-in data)
     components_fingerprint: str = ""        # its content hash: a resumed run must use the same data
     schema_version: int = SCHEMA_VERSION
@@ -101,8 +101,17 @@ def player_counts_text(game: Game) -> str:
     return f"{', '.join(most)} or {last}" if most else last
 
 
+def _is_game_spec(value: object) -> bool:
+    try:
+        canonical_game_spec(value)  # type: ignore[arg-type]
+    except ValueError:
+        return False
+    return True
+
+
 def _game_field() -> tuple[str, Callable[[object], bool]]:
-    return f"one of the games {', '.join(game_names())}", lambda v: v in game_names()
+    return (f"a game spec: one of the games {', '.join(game_names())}, with its options (bamboo:mode=advanced)",
+            _is_game_spec)
 
 
 def _manifest_fields(game: Game) -> dict[str, tuple[str, Callable[[object], bool]]]:
@@ -129,7 +138,8 @@ MANIFEST_KEYS: tuple[str, ...] = tuple(_manifest_fields(get_game()))
 
 def config_from_manifest(data: object, source: str) -> RunConfig:
     """The RunConfig in a manifest's JSON, or a ValueError naming what is wrong and what a manifest holds. A
-    manifest without `game` is a run of the default game, written before runs named their game."""
+    manifest without `game` is a run of the default game, written before runs named their game; `game` is read
+    as its canonical spec."""
     keys = ", ".join(MANIFEST_KEYS)
     if not isinstance(data, dict):
         raise ValueError(f"{source} must hold a JSON object with the keys {keys}, got a {type(data).__name__}")
@@ -140,9 +150,11 @@ def config_from_manifest(data: object, source: str) -> RunConfig:
         problem = "; ".join(filter(None, [unknown and f"unknown key {', '.join(map(repr, unknown))}",
                                           missing and f"missing key {', '.join(map(repr, missing))}"]))
         raise ValueError(f"{source}: {problem}; a manifest holds exactly {keys}")
-    allowed, check = _game_field()
-    if not check(data["game"]):                 # first: the other fields are checked for this game
-        raise ValueError(f"{source}: game must be {allowed}, got {data['game']!r}")
+    allowed, _ = _game_field()
+    try:                                        # first: the other fields are checked for this game
+        data["game"] = canonical_game_spec(data["game"])
+    except ValueError as exc:
+        raise ValueError(f"{source}: game must be {allowed}, got {data['game']!r} ({exc})") from None
     for key, (allowed, check) in _manifest_fields(get_game(data["game"])).items():
         if not check(data[key]):
             raise ValueError(f"{source}: {key} must be {allowed}, got {data[key]!r}")
@@ -547,13 +559,14 @@ def check_out_directory(path: str | os.PathLike[str], name: str = "out") -> Path
 def check_config(games: int, players: Sequence[str], seed: int, n_jobs: int, backend: str,
                  chunk_size: int | None, rotate_seats: bool = True,
                  components: str | os.PathLike[str] | None = None, game: str = DEFAULT_GAME) -> RunConfig:
-    """The run configuration, or a ValueError that says which argument is wrong and what is allowed. `players`
-    given as DEFAULT_PLAYERS (not named) means the game's own default players."""
+    """The run configuration, or a ValueError that says which argument is wrong and what is allowed. `game` is
+    a game spec ("bamboo:mode=advanced"); `players` given as DEFAULT_PLAYERS (not named) means the game's own
+    default players."""
     if isinstance(games, bool) or not isinstance(games, int) or games <= 0:
         raise ValueError(f"games must be a positive integer, got {games!r}")
     if isinstance(players, str):
         raise ValueError("players must be a list of player specs, e.g. ['heuristic', 'random', 'random']")
-    played = get_game(game, components)     # an unknown game or a bad component source fails here, saying why
+    played = get_game(game, components)     # an unknown game or option or bad component data fails here, saying why
     specs = played.default_players if players is DEFAULT_PLAYERS else tuple(players)
     if len(specs) not in played.player_counts:
         raise ValueError(f"players must list {player_counts_text(played)} player specs (one per seat), got "
@@ -574,7 +587,8 @@ def check_config(games: int, players: Sequence[str], seed: int, n_jobs: int, bac
                                 f"{type(components).__name__}; save the data with json.dump first")
     path = None if components is None else str(Path(components).resolve())
     return RunConfig(games=games, players=specs, seed=check_seed(seed), rotate_seats=bool(rotate_seats),
-                     chunk_size=size, game=played.name, components=path, components_fingerprint=played.fingerprint)
+                     chunk_size=size, game=game_spec(played), components=path,
+                     components_fingerprint=played.fingerprint)
 
 
 def simulate(games: int, players: Sequence[str] = DEFAULT_PLAYERS, seed: int = 0, n_jobs: int = -1,
@@ -583,9 +597,9 @@ def simulate(games: int, players: Sequence[str] = DEFAULT_PLAYERS, seed: int = 0
              progress: bool | None = None, load: bool = True,
              components: str | os.PathLike[str] | None = None, connect_timeout: float = DASK_CONNECT_TIMEOUT,
              on_chunk: Callable[[pa.Table], None] | None = None, game: str = DEFAULT_GAME) -> pd.DataFrame | None:
-    """Plays `games` games of `game` (a name of borabora_sim.games) between `players` (player specs, one per
-    seat; not given: the game's default players) and returns one row per player per game (see
-    docs/simulation.md for the columns); `games_table()` derives the per-game table.
+    """Plays `games` games of `game` (a game spec of borabora_sim.games: "bamboo", "bamboo:mode=advanced")
+    between `players` (player specs, one per seat; not given: the game's default players) and returns one row
+    per player per game (see docs/simulation.md for the columns); `games_table()` derives the per-game table.
 
     With `out`, chunks stream into a Parquet dataset in that directory as they finish (memory stays flat); an
     interrupted run continues with `resume=True`. `load=False` returns None instead of the rows (with `out`:
@@ -673,8 +687,8 @@ def games_table(players: pd.DataFrame) -> pd.DataFrame:
 
 def replay(game_seed: int, players: Sequence[str], components: str | os.PathLike[str] | None = None,
            game: str = DEFAULT_GAME) -> list[str]:
-    """A readable log of one game of `game`: the game with seed `game_seed` and these specs by seat, as the
-    simulator plays it (each player seeded from the game seed)."""
+    """A readable log of one game of `game` (a game spec): the game with seed `game_seed` and these specs by
+    seat, as the simulator plays it (each player seeded from the game seed)."""
     specs = list(players)
     played = get_game(game, components)
     state = played.new_initial_state(players=len(specs), seed=game_seed)

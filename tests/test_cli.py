@@ -552,6 +552,14 @@ BAD_INVOCATIONS = [
     (["analyze", "fishing", "--size", "quick", "--out", "{file}"], r"--out must be a directory, but \S+ is a file"),
     (["analyze", "priest", "--size", "quick", "--out", "{file}/study"], r"--out must be a directory"),
     (["bench", "--games", "-1"], "argument --games: must be a positive integer"),
+    ([*SIMULATE, "--game", "bamboo:mode=night"], r"argument --game: game spec 'bamboo:mode=night': option mode "
+                                                 r"must be one of normal, advanced, got 'night'"),
+    ([*SIMULATE, "--game", "bamboo:colour=red"], r"game 'bamboo' has no option 'colour'; options: mode"),
+    ([*SIMULATE, "--game", "chess"], r"argument --game: unknown game 'chess'; games: bora_bora, bamboo"),
+    (["play", "--game", "bora_bora:mode=advanced"], r"game 'bora_bora' has no option 'mode'; options: none"),
+    (["bench", "--game", "bamboo:mode"], r"game spec 'bamboo:mode': option 'mode' must look like key=value"),
+    (["replay", "--seed", "1", "--players", "random,random", "--game", "bamboo:mode=night"],
+     r"option mode must be one of normal, advanced, got 'night'"),
     (["fly"], "invalid choice: 'fly'"),
     ([], "the following arguments are required: COMMAND"),
 ]
@@ -650,3 +658,19 @@ def test_analyze_quiet_turns_the_progress_bars_off(flags, progress, tmp_path, mo
     status, _, err = borabora(capsys, "analyze", "priest", "--size", "quick", "--out", tmp_path / "study", *flags)
     assert (status, err) == (0, "")
     assert [options for _, _, options in calls] == [{"progress": progress}]
+
+
+def test_simulate_and_replay_the_advanced_side_of_bamboo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "night"
+    status, stdout, _ = borabora(capsys, "simulate", "--game", "bamboo:mode=advanced", "--games", "4", "--players",
+                                 "heuristic,random", "--jobs", "1", "--quiet", "--out", out)
+    assert status == 0 and re.search(r"^night_spaces +-\d", stdout, re.M)
+    assert json.loads((out / "manifest.json").read_text())["game"] == "bamboo:mode=advanced"
+    frame = RunDirectory(out).read()
+    rows = frame[frame["game_id"] == 1]
+    status, by_run, _ = borabora(capsys, "replay", "--run", out, "--game", 1)
+    assert status == 0 and f"final scores {rows['vp'].tolist()}" in by_run
+    specs = ",".join(rows["spec"].astype(str))
+    status, by_seed, _ = borabora(capsys, "replay", "--seed", rows["game_seed"].iloc[0], "--players", specs,
+                                  "--game", "bamboo:mode=advanced")
+    assert status == 0 and by_seed == by_run

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from borabora_sim.games import DEFAULT_GAME, game_names, get_game, register
+from borabora_sim.games import DEFAULT_GAME, canonical_game_spec, game_names, game_spec, get_game, register
 from borabora_sim.match import play_game
 from borabora_sim.players import PLAYER_TYPES, make_player
 from borabora_sim.players.heuristic import heuristic_kinds
@@ -75,6 +75,44 @@ def test_the_game_has_every_member_of_the_protocol(game: Game) -> None:
     assert len(game.default_players) in game.player_counts
     for spec in game.default_players:
         make_player(spec, seed=1, game=game)
+
+
+def test_the_games_options_are_declared_and_its_default_spec_is_its_name(game: Game) -> None:
+    assert isinstance(game.options, Mapping)
+    for key, values in game.options.items():
+        assert key.isidentifier() and isinstance(values, tuple) and values
+        assert all(isinstance(value, str) for value in values)
+        assert getattr(game, key) == values[0], "the first allowed value is the default"
+    assert game_spec(game) == canonical_game_spec(game.name) == canonical_game_spec(f"{game.name}:") == game.name
+    assert get_game(game_spec(game)) == game
+
+
+def test_a_game_is_named_by_a_spec_with_its_options() -> None:
+    advanced = get_game("bamboo:mode=advanced")
+    assert advanced.mode == "advanced" and advanced == get_game("bamboo", mode="advanced")
+    assert advanced != get_game("bamboo") and advanced.fingerprint != get_game("bamboo").fingerprint
+    assert game_spec(advanced) == canonical_game_spec(" bamboo : mode = advanced ") == "bamboo:mode=advanced"
+    assert canonical_game_spec("bamboo:mode=normal") == "bamboo"
+    assert get_game(game_spec(advanced)) == advanced
+
+
+@pytest.mark.parametrize(("spec", "options", "message"), [
+    ("bamboo:mode=night", {}, r"^game spec 'bamboo:mode=night': option mode must be one of normal, advanced, "
+                              r"got 'night'$"),
+    ("bamboo", {"mode": "night"}, r"^game 'bamboo': option mode must be one of normal, advanced, got 'night'$"),
+    ("bamboo:colour=red", {}, r"^game spec 'bamboo:colour=red': game 'bamboo' has no option 'colour'; "
+                              r"options: mode$"),
+    ("bora_bora:mode=advanced", {}, r"game 'bora_bora' has no option 'mode'; options: none$"),
+    ("bamboo:mode", {}, r"^game spec 'bamboo:mode': option 'mode' must look like key=value$"),
+    ("bamboo:mode=advanced", {"mode": "advanced"}, r"option 'mode' given twice"),
+    ("nosuch:mode=advanced", {}, r"^unknown game 'nosuch' in game spec 'nosuch:mode=advanced'; games: "),
+])
+def test_a_bad_game_spec_is_refused_naming_what_is_allowed(spec: str, options: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        get_game(spec, **options)
+    if not options:
+        with pytest.raises(ValueError, match=message):
+            canonical_game_spec(spec)
 
 
 @pytest.mark.parametrize("seed", SEEDS)

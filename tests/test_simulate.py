@@ -640,6 +640,9 @@ def manifest_of(tmp_path: Path) -> dict:
     (lambda m: {**m, "players": ["random"]}, r"players must be a list of 2, 3 or 4 player specs, got \['random'\]"),
     (lambda m: {**m, "rotate_seats": 1}, r"rotate_seats must be true or false, got 1"),
     (lambda m: {**m, "schema_version": 1}, r"schema_version must be 2 \(runs written by this version"),
+    (lambda m: {**m, "game": "bamboo:mode=night"}, r"manifest.json: game must be a game spec: .*got "
+                                                   r"'bamboo:mode=night' \(.*must be one of normal, advanced"),
+    (lambda m: {**m, "game": "nosuch"}, r"manifest.json: game must be a game spec: one of the games bora_bora, "),
 ])
 def test_a_malformed_manifest_is_refused_naming_what_is_wrong(change, message: str, tmp_path: Path) -> None:
     manifest = manifest_of(tmp_path)
@@ -674,3 +677,32 @@ def test_simulate_refuses_a_bad_component_source_before_any_work(components, err
         simulate(2, ["random", "random"], components=components, n_jobs=1, out=tmp_path / "run")
     assert type(raised.value).__name__ == error
     assert not (tmp_path / "run").exists()
+
+
+def test_the_advanced_side_of_bamboo_is_simulated_recorded_by_its_spec_and_replayed(tmp_path: Path) -> None:
+    specs = ["heuristic", "random"]
+    frame = run(6, specs, 3, out=tmp_path / "night", game="bamboo:mode=advanced")
+    manifest = json.loads((tmp_path / "night" / "manifest.json").read_text())
+    assert manifest["game"] == "bamboo:mode=advanced"
+    assert RunDirectory(tmp_path / "night").read_manifest().game == "bamboo:mode=advanced"
+    assert (frame["vp_night_spaces"] != 0).any(), "the nighttime side's empty typed spaces cost HP"
+    day = run(6, specs, 3, out=tmp_path / "day", game="bamboo:mode=normal")
+    assert json.loads((tmp_path / "day" / "manifest.json").read_text())["game"] == "bamboo"
+    assert (day["vp_night_spaces"] == 0).all()
+    rows = frame[frame["game_id"] == 1]
+    log = replay(int(rows["game_seed"].iloc[0]), rows["spec"].astype(str).tolist(), game=manifest["game"])
+    assert log[-3].startswith(f"final scores {rows['vp'].tolist()}")
+    assert_same_games(run(6, specs, 3, out=tmp_path / "night", resume=True, game="bamboo:mode=advanced"), frame)
+    with pytest.raises(ValueError, match=r"holds a different run .*game 'bamboo:mode=advanced' there, 'bamboo' asked"):
+        run(6, specs, 3, out=tmp_path / "night", resume=True, game="bamboo")
+
+
+def test_the_default_options_are_left_out_of_the_spec_and_the_run_fingerprint() -> None:
+    bamboo = check_config(4, ["random", "random"], 1, 1, "loky", None, game="bamboo")
+    assert check_config(4, ["random", "random"], 1, 1, "loky", None, game="bamboo:mode=normal") == bamboo
+    assert bamboo.game == "bamboo"
+    bora_bora = check_config(4, ["random", "random"], 1, 1, "loky", None)
+    assert check_config(4, ["random", "random"], 1, 1, "loky", None, game="bora_bora:").fingerprint == \
+        bora_bora.fingerprint
+    with pytest.raises(ValueError, match="option mode must be one of normal, advanced, got 'night'"):
+        simulate(2, ["random", "random"], n_jobs=1, game="bamboo:mode=night")

@@ -104,7 +104,8 @@ STYLES = MappingProxyType({
 
 class Bamboo:
     """Bamboo as a game object (borabora_sim.protocol.Game), with the data of `components` and the `mode`
-    "normal" (daytime side) or "advanced" (nighttime side for every player, B36).
+    "normal" (daytime side) or "advanced" (nighttime side for every player, B36): the game spec "bamboo" or
+    "bamboo:mode=advanced" (borabora_sim.games.get_game).
 
     Its states are `_bamboo.ProtocolState`: winner() is one seat, the lowest of those sharing a victory, and the
     counters add start_position; `new_game` keeps the plain states (winner() a tuple of the winning seats).
@@ -116,6 +117,7 @@ class Bamboo:
     """
 
     name = "bamboo"
+    options: Mapping[str, tuple[str, ...]] = MappingProxyType({"mode": MODES})     # the spec bamboo:mode=advanced
     num_actions = NUM_ACTIONS
     player_counts = PLAYER_COUNTS
     sources: tuple[str, ...] = tuple(_bamboo.SOURCES)
