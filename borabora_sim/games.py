@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from importlib import import_module
 
 from borabora_sim.protocol import Game
+from borabora_sim.specs import split_spec
 
 DEFAULT_GAME = "bora_bora"
 
@@ -59,17 +60,12 @@ def _factory(name: str, spec: object) -> Callable[..., Game]:
 
 
 def parse_game_spec(spec: str, **options: object) -> tuple[str, dict[str, object]]:
-    """The game name and options of `spec` ("bamboo:mode=advanced"), parsed as a player spec is, together with
-    `options`. Options a game declares (Game.options) are checked: an unknown option or value, or one given
-    twice, is a one-line ValueError saying what is allowed. The options are in the game's order."""
+    """The game name and options of `spec` ("bamboo:mode=advanced", specs.py), together with `options`. Options
+    a game declares (Game.options) are checked: an unknown option or value, or one given twice, is a one-line
+    ValueError saying what is allowed. The options are in the game's order."""
     if not isinstance(spec, str):
         raise ValueError(f"unknown game {spec!r}; games: {', '.join(_FACTORIES)}")
-    from borabora_sim.players import split_spec  # the player spec parser (the players import this module)
-
-    try:
-        name, given = split_spec(spec)
-    except ValueError as exc:                   # its messages speak of a player spec
-        raise ValueError(str(exc).replace("player spec", "game spec", 1)) from None
+    name, given = split_spec(spec, kind="game", example="bamboo:mode=advanced")
     factory = _factory(name, spec)
     for key, value in options.items():
         if key in given:

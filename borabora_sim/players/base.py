@@ -152,20 +152,3 @@ def parse_bool(text: str) -> bool:
     if text.lower() in ("0", "false", "no", "off"):
         return False
     raise ValueError(f"must be true or false; got {text!r}")
-
-
-def split_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """'mcts:iterations=1000,rollout=heuristic' -> ('mcts', {'iterations': '1000', 'rollout': 'heuristic'})."""
-    if not isinstance(spec, str):
-        raise TypeError(f"a player spec must be a string such as 'heuristic:style=builder', got {spec!r}")
-    name, _, rest = spec.strip().partition(":")
-    options: dict[str, str] = {}
-    for item in filter(None, (part.strip() for part in rest.split(","))):
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            raise ValueError(f"player spec {spec!r}: option {item!r} must look like key=value")
-        key, value = key.strip(), value.strip()
-        if key in options:
-            raise ValueError(f"player spec {spec!r}: option {key!r} given twice")
-        options[key] = value
-    return name.strip(), options
