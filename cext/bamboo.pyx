@@ -7,6 +7,7 @@ from libc.string cimport memcpy
 
 from bamboo_state cimport *
 from game_api cimport GameVTable
+from seeds cimport mix_seed, pick_uniform
 
 include "bamboo_core.pxi"
 include "bamboo_flow.pxi"
@@ -144,12 +145,6 @@ BAMBOO_VTABLE.num_weights = N_WEIGHTS
 BAMBOO_VTABLE.evaluate = vt_evaluate
 BAMBOO_VTABLE.policy = vt_policy
 VTABLE = PyCapsule_New(&BAMBOO_VTABLE, b"borabora_sim.GameVTable", NULL)
-
-cdef inline uint64_t mix_seed(uint64_t seed, uint64_t index) noexcept nogil:
-    cdef uint64_t z = seed + (index + 1) * <uint64_t>0x9E3779B97F4A7C15
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
 
 # =============================================================================
 # Component tables
@@ -632,11 +627,6 @@ cdef inline State _blank_state(Rules rules, type cls):
 
 
 
-
-
-cdef inline int pick_uniform(uint64_t* rng, int n) noexcept nogil:
-    rng[0] += <uint64_t>0x9E3779B97F4A7C15
-    return <int>(((mix_seed(rng[0], 0) >> 32) * <uint64_t>n) >> 32)
 
 
 def derive_seed(seed, index):

@@ -7,6 +7,7 @@ from libc.string cimport memcpy
 
 from state cimport *
 from game_api cimport GameVTable
+from seeds cimport mix_seed, pick_uniform
 
 include "engine_core.pxi"
 include "engine_flow.pxi"
@@ -151,12 +152,6 @@ BORA_BORA_VTABLE.evaluate = vt_evaluate
 BORA_BORA_VTABLE.policy = vt_policy
 VTABLE = PyCapsule_New(&BORA_BORA_VTABLE, b"borabora_sim.GameVTable", NULL)
 
-cdef inline uint64_t mix_seed(uint64_t seed, uint64_t index) noexcept nogil:
-    cdef uint64_t z = seed + (index + 1) * <uint64_t>0x9E3779B97F4A7C15
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
-
 def die_placement(action):
     """(die value, die action name) of a "place V on ACTION" action id, or None for any other action."""
     action = check_int(action, "action", 0, NUM_ACTIONS - 1)
@@ -168,10 +163,6 @@ def die_placement(action):
 def derive_seed(seed, index):
     """The seed of game `index` of a run with master `seed` (the same in every process)."""
     return mix_seed(<uint64_t>check_int(seed, "seed", 0, SEED_MAX), <uint64_t>check_int(index, "index", 0, SEED_MAX))
-
-cdef inline int pick_uniform(uint64_t* rng, int n) noexcept nogil:
-    rng[0] += <uint64_t>0x9E3779B97F4A7C15
-    return <int>(((mix_seed(rng[0], 0) >> 32) * <uint64_t>n) >> 32)
 
 cdef int random_rollout(const GameVTable* vt, const void* rules, void* state, int n_legal,
                         int* buf, uint64_t* rng) noexcept nogil:

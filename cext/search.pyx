@@ -10,6 +10,7 @@ from libc.string cimport memcpy, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from game_api cimport GameVTable
+from seeds cimport mix_seed, pick_uniform
 
 import numpy as np
 
@@ -51,16 +52,6 @@ cdef struct Scratch:
     int* stamp_tried
     int stamp
 
-cdef inline uint64_t mix(uint64_t seed, uint64_t index) noexcept nogil:
-    cdef uint64_t z = seed + (index + 1) * <uint64_t>0x9E3779B97F4A7C15
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
-
-cdef inline int below(uint64_t* rng, int n) noexcept nogil:
-    rng[0] += <uint64_t>0x9E3779B97F4A7C15
-    return <int>(((mix(rng[0], 0) >> 32) * <uint64_t>n) >> 32)
-
 cdef inline double now() noexcept nogil:
     cdef timespec t
     clock_gettime(CLOCK_MONOTONIC, &t)
@@ -76,7 +67,7 @@ cdef void rollout_rewards(const GameVTable* vt, const void* rules, void* st, int
         if cfg.heuristic_rollout and cfg.weights != NULL:
             a = vt.policy(rules, st, cfg.weights, 0, rng)
         else:
-            a = legal[below(rng, n)]
+            a = legal[pick_uniform(rng, n)]
         n = vt.step(rules, st, a, legal)
         steps += 1
     if n == 0:
@@ -113,7 +104,7 @@ cdef long mcts(const GameVTable* vt, const void* rules, const void* root, int ro
     cdef int32_t path[MAX_TREE_DEPTH]
     cdef double reward[MAX_SEARCH_PLAYERS]
     cdef double score, best_score, start = now()
-    cdef uint64_t rng = mix(cfg.seed, 0xB0A)
+    cdef uint64_t rng = mix_seed(cfg.seed, 0xB0A)
     memset(&nodes[0], 0, sizeof(Node))
     nodes[0].first_child = -1
     nodes[0].next_sibling = -1
@@ -123,7 +114,7 @@ cdef long mcts(const GameVTable* vt, const void* rules, const void* root, int ro
         if cfg.iterations > 0 and it >= cfg.iterations: break
         if cfg.seconds > 0 and it % TIME_CHECK_EVERY == 0 and it > 0 and now() - start >= cfg.seconds: break
         memcpy(sc.state, root, vt.state_size)
-        vt.determinize(rules, sc.state, root_player, mix(cfg.seed, it))
+        vt.determinize(rules, sc.state, root_player, mix_seed(cfg.seed, it))
         n = vt.legal_actions(rules, sc.state, sc.legal)
         node = 0
         path[0] = 0
@@ -151,7 +142,7 @@ cdef long mcts(const GameVTable* vt, const void* rules, const void* root, int ro
                 if sc.stamp_tried[sc.legal[i]] != sc.stamp:
                     untried += 1
             if untried > 0 and n_nodes[0] < max_nodes:
-                untried = below(&rng, untried)      # expand one untried action at random
+                untried = pick_uniform(&rng, untried)      # expand one untried action at random
                 for i in range(n):
                     if sc.stamp_tried[sc.legal[i]] != sc.stamp:
                         if untried == 0:
@@ -209,8 +200,8 @@ cdef long flat_mc(const GameVTable* vt, const void* rules, const void* root, int
         if cfg.seconds > 0 and k > 0 and now() - start >= cfg.seconds: break
         for i in range(n_actions):
             memcpy(sc.state, root, vt.state_size)
-            vt.determinize(rules, sc.state, root_player, mix(cfg.seed, k))
-            rng = mix(cfg.seed ^ <uint64_t>0x5EED, k)     # the same rollout randomness for every action
+            vt.determinize(rules, sc.state, root_player, mix_seed(cfg.seed, k))
+            rng = mix_seed(cfg.seed ^ <uint64_t>0x5EED, k)     # the same rollout randomness for every action
             n = vt.step(rules, sc.state, actions[i], sc.legal)
             rollout_rewards(vt, rules, sc.state, n, sc.legal, cfg, &rng, reward)
             totals[i] += reward[root_player]
