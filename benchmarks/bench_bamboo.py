@@ -44,15 +44,11 @@ from borabora_sim import _bamboo, _engine
 from borabora_sim.bamboo import new_game, rules_for
 
 from machine import machine_info
+from timing import best_of, time_calls
 
 DEFAULT_GAMES = 20_000
 SEED = 20240601
 RAW_COPIES = 100_000
-
-
-def best_of(repeats: int, fn: Callable[[], float]) -> float:
-    """The smallest of `repeats` timings returned by `fn` (seconds)."""
-    return min(fn() for _ in range(repeats))
 
 
 # ---------------------------------------------------------------------------
@@ -148,19 +144,6 @@ def midgame(make: Callable[[], object], steps: int = 150):
         legal = s.legal_actions()
         s.apply(legal[rng.randrange(len(legal))])
     return s
-
-
-def time_calls(fn: Callable[[], object], count: int, repeats: int) -> float:
-    """Best-of-`repeats` microseconds per call of `fn`, over `count` calls (loop overhead included)."""
-    fn()
-
-    def run() -> float:
-        t0 = time.perf_counter()
-        for _ in range(count):
-            fn()
-        return time.perf_counter() - t0
-
-    return best_of(repeats, run) / count * 1e6
 
 
 def state_bytes_view(state: _bamboo.State) -> np.ndarray:

@@ -44,6 +44,7 @@ import borabora_sim
 from borabora_sim import _engine
 
 from machine import machine_info
+from timing import best_of, time_calls
 
 try:
     import pyspiel
@@ -54,11 +55,6 @@ OPENSPIEL_GAMES = ("backgammon", "hearts")
 DEFAULT_GAMES = 50_000
 SEED = 20240601
 PROFILE_GAMES = 20
-
-
-def best_of(repeats: int, fn: Callable[[], float]) -> float:
-    """The smallest of `repeats` timings returned by `fn` (seconds)."""
-    return min(fn() for _ in range(repeats))
 
 
 # ---------------------------------------------------------------------------
@@ -242,19 +238,6 @@ def midgame_openspiel(name: str, steps: int = 60):
             legal = s.legal_actions()
             s.apply_action(legal[rng.randrange(len(legal))])
     return s
-
-
-def time_calls(fn: Callable[[], object], count: int, repeats: int) -> float:
-    """Best-of-`repeats` microseconds per call of `fn`, over `count` calls (loop overhead included)."""
-    fn()
-
-    def run() -> float:
-        t0 = time.perf_counter()
-        for _ in range(count):
-            fn()
-        return time.perf_counter() - t0
-
-    return best_of(repeats, run) / count * 1e6
 
 
 def bench_clone(count: int, repeats: int) -> list[dict]:
