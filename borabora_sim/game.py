@@ -120,6 +120,7 @@ class BoraBora:
     options: Mapping[str, tuple[str, ...]] = MappingProxyType({})     # no options: the spec is the name
     num_actions = NUM_ACTIONS
     player_counts = PLAYER_COUNTS
+    score_unit = "VP"
     sources: tuple[str, ...] = tuple(_engine.SOURCES)
     counters: tuple[str, ...] = tuple(_engine.COUNTER_NAMES)
     # Quick to play, and the heuristic with and without fishing side by side.

@@ -59,6 +59,13 @@ def _factory(name: str, spec: object) -> Callable[..., Game]:
     return factory
 
 
+def score_columns() -> tuple[str, ...]:
+    """The score columns the player rows of the registered games have: each game's score unit in lower case
+    ("vp", "hp"), so that tables can be read without naming their game."""
+    units = (getattr(_factory(name, name), "score_unit", None) or get_game(name).score_unit for name in _FACTORIES)
+    return tuple(dict.fromkeys(unit.lower() for unit in units))
+
+
 def parse_game_spec(spec: str, **options: object) -> tuple[str, dict[str, object]]:
     """The game name and options of `spec` ("bamboo:mode=advanced", specs.py), together with `options`. Options
     a game declares (Game.options) are checked: an unknown option or value, or one given twice, is a one-line

@@ -60,12 +60,15 @@ def plot_win_rate_table(table: pd.DataFrame, title: str | None = None) -> Figure
 
 
 def plot_vp_sources(players: pd.DataFrame, by: str = "spec", title: str | None = None) -> Figure:
-    """Mean VP by source as stacked horizontal bars, one bar per group, one colour per source scored."""
-    return plot_vp_source_table(stats.vp_by_source(players, by=by), title)
+    """Mean points by source (in the game's unit) as stacked horizontal bars, one bar per group, one colour per
+    source scored."""
+    unit = stats.score_column(players).upper()
+    return plot_vp_source_table(stats.vp_by_source(players, by=by), title, unit)
 
 
-def plot_vp_source_table(table: pd.DataFrame, title: str | None = None) -> Figure:
-    """plot_vp_sources from a table of mean VP with one column per source and one row per group."""
+def plot_vp_source_table(table: pd.DataFrame, title: str | None = None, unit: str = "VP") -> Figure:
+    """plot_vp_sources from a table of mean points (in `unit`) with one column per source and one row per
+    group."""
     fig = new_figure(9, 1.5 + 0.5 * len(table))
     ax = fig.subplots()
     y = np.arange(len(table))
@@ -77,7 +80,7 @@ def plot_vp_source_table(table: pd.DataFrame, title: str | None = None) -> Figur
         left += values
     ax.set_yticks(y, [str(k) for k in table.index])
     ax.invert_yaxis()
-    ax.set_xlabel("mean VP")
+    ax.set_xlabel(f"mean {unit}")
     _legend_outside(ax, title="source", fontsize=7, ncol=2 if len(table.columns) > 10 else 1)
     if title:
         ax.set_title(title)
@@ -98,10 +101,12 @@ def _colours(n: int, palette: str = "tab10") -> list:
     return [cmap(i % cmap.N) for i in range(n)]
 
 
-def plot_score_distribution(players: pd.DataFrame, by: str = "spec", column: str = "vp", bins: int = 30,
+def plot_score_distribution(players: pd.DataFrame, by: str = "spec", column: str | None = None, bins: int = 30,
                             title: str | None = None) -> Figure:
-    """Distribution of final scores: one step line (share of rows per bin) per group, with the group means as
-    dotted vertical lines."""
+    """Distribution of final scores (or of `column`): one step line (share of rows per bin) per group, with the
+    group means as dotted vertical lines."""
+    score = stats.score_column(players)
+    column = column or score
     frame = players.assign(**{by: players[by].astype(str)}) if by in players else players
     values = frame[column].to_numpy(dtype=float)
     edges = np.histogram_bin_edges(values, bins=bins)
@@ -112,7 +117,7 @@ def plot_score_distribution(players: pd.DataFrame, by: str = "spec", column: str
         share = counts / max(len(group), 1)
         ax.step(edges, np.r_[share, share[-1]], where="post", color=colour, label=f"{key} (n={len(group):,})")
         ax.axvline(group[column].mean(), color=colour, linestyle=":", linewidth=1)
-    ax.set_xlabel("final VP" if column == "vp" else column)
+    ax.set_xlabel(f"final {score.upper()}" if column == score else column)
     ax.set_ylabel("share of rows")
     _legend_outside(ax)
     if title:
@@ -175,7 +180,8 @@ def plot_paired(result: stats.PairedResult, title: str | None = None) -> Figure:
     pct = f"{result.confidence:.0%}"
     for ax, estimate, (lo, hi), name in ((win_ax, 100 * result.win_diff, [100 * v for v in result.win_diff_ci],
                                           f"win rate A - B, points ({pct} CI)"),
-                                         (vp_ax, result.vp_diff, result.vp_diff_ci, f"mean VP A - B ({pct} CI)")):
+                                         (vp_ax, result.vp_diff, result.vp_diff_ci,
+                                          f"mean {result.unit} A - B ({pct} CI)")):
         ax.errorbar([estimate], [0], xerr=[[max(estimate - lo, 0)], [max(hi - estimate, 0)]], fmt="o", capsize=6,
                     color="tab:blue")
         ax.axvline(0, color="grey", linestyle="--")
@@ -184,7 +190,7 @@ def plot_paired(result: stats.PairedResult, title: str | None = None) -> Figure:
     diffs = result.per_game["vp_diff"].to_numpy(dtype=float)
     hist_ax.hist(diffs, bins=min(40, max(5, len(np.unique(diffs)))), color="tab:blue")
     hist_ax.axvline(0, color="grey", linestyle="--")
-    hist_ax.set_xlabel("VP difference per game (A - B)")
+    hist_ax.set_xlabel(f"{result.unit} difference per game (A - B)")
     hist_ax.set_ylabel("games")
     fig.suptitle(title or f"A = {result.label_a}\nB = {result.label_b} ({result.games:,} paired games)", fontsize=9)
     return fig
@@ -224,8 +230,9 @@ def effect_plot(results: Sequence[stats.PairedResult] | pd.DataFrame, label_colu
     fig = new_figure(11, 1.4 + 0.45 * len(table))
     left, right = fig.subplots(1, 2, sharey=True)
     y = np.arange(len(table))
+    unit = "/".join(dict.fromkeys(table["unit"])) if "unit" in table else "VP"
     for ax, estimate, interval, scale, name in ((left, "win_diff", "win_diff_ci", 100, "win rate A - B (points)"),
-                                                (right, "vp_diff", "vp_diff_ci", 1, "mean VP A - B")):
+                                                (right, "vp_diff", "vp_diff_ci", 1, f"mean {unit} A - B")):
         values = table[estimate].to_numpy(dtype=float) * scale
         lows = np.array([ci[0] for ci in table[interval]], dtype=float) * scale
         highs = np.array([ci[1] for ci in table[interval]], dtype=float) * scale

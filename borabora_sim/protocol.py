@@ -81,7 +81,9 @@ class Game(Protocol):
     #                                             value of each as the attribute of that name
     num_actions: int                            # actions are ints in [0, num_actions)
     player_counts: tuple[int, ...]              # the numbers of players the game allows
-    sources: tuple[str, ...]                    # score sources: keys of score_breakdown(), the vp_<source> columns
+    score_unit: str                             # the score's unit, "VP" or "HP": the player rows' score column is
+    #                                             its lower case (vp), the sources' columns <unit>_<source> (vp_fish)
+    sources: tuple[str, ...]                    # score sources: keys of score_breakdown(), one column each
     counters: tuple[str, ...]                   # behaviour counters: keys of counters(), one column each; they
     #                                             include start_position (the seat's place in the first turn order)
     default_players: tuple[str, ...]            # player specs of a simulation when none are named

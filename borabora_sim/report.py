@@ -2,8 +2,8 @@
 
 The summary is built from additive totals (`Summary`), one per chunk of player rows, so that a run of any size
 is summarised with memory for one chunk: counts and sums per spec and per start position, and a histogram of
-game lengths (exact quantiles, decisions being integers). The score sources are the `vp_<source>` columns of
-the rows, so a summary needs no game: that of the run has written them.
+game lengths (exact quantiles, decisions being integers). The scores are the columns named by the game's unit
+(`vp` and `vp_<source>`, or `hp` and `hp_<source>`), so a summary needs no game: that of the run has written them.
 """
 
 from __future__ import annotations
@@ -25,33 +25,36 @@ from borabora_sim.simulate import RunDirectory
 
 def summary_columns(game: Game) -> tuple[str, ...]:
     """The columns of `game`'s player rows a summary reads."""
-    return ("seat", "n_players", "start_position", "spec", "vp", "win", "tied_first", "decisions",
-            *(f"vp_{source}" for source in game.sources))
+    score = game.score_unit.lower()
+    return ("seat", "n_players", "start_position", "spec", score, "win", "tied_first", "decisions",
+            *(f"{score}_{source}" for source in game.sources))
 
 
 def source_columns(players: pd.DataFrame) -> list[str]:
-    """The `vp_<source>` columns of player rows (or of totals), in the game's order of sources."""
-    return [column for column in players.columns if column.startswith("vp_")]
+    """The `<unit>_<source>` columns of player rows (or of totals), in the game's order of sources."""
+    prefix = f"{stats.score_column(players)}_"
+    return [column for column in players.columns if column.startswith(prefix)]
 
 
 PLOT_FORMATS = ("png", "svg", "pdf")
-_TOTALS = ["rows", "wins", "tied_first", "vp", "baseline"]       # baseline: the sum of 1/n_players
+_COUNTS = ["rows", "wins", "tied_first", "baseline"]       # baseline: the sum of 1/n_players; then the score
 
 
 @dataclass(frozen=True)
 class Summary:
     """Totals behind the printed summary; `Summary.of(rows) + Summary.of(more_rows)` is the summary of both."""
 
-    by_spec: pd.DataFrame       # per spec: _TOTALS and the sum of each vp_<source>
-    by_start: pd.DataFrame      # per start position: _TOTALS
+    by_spec: pd.DataFrame       # per spec: _COUNTS, the score and the sum of each <unit>_<source>
+    by_start: pd.DataFrame      # per start position: _COUNTS and the score
     decisions: np.ndarray       # decisions[k]: the number of games with k decisions
 
     @classmethod
     def of(cls, players: pd.DataFrame) -> Summary:
         """The totals of some player rows (whole games)."""
+        score = stats.score_column(players)
         totals = pd.DataFrame({"rows": 1, "wins": players["win"], "tied_first": players["tied_first"],
-                               "vp": players["vp"], "baseline": 1.0 / players["n_players"]}).astype(
-            {"rows": np.int64, "wins": np.int64, "tied_first": np.int64, "vp": np.int64})
+                               score: players[score], "baseline": 1.0 / players["n_players"]}).astype(
+            {"rows": np.int64, "wins": np.int64, "tied_first": np.int64, score: np.int64})
         sources = players[source_columns(players)].astype(np.int64)
         spec = players["spec"].astype(str).to_numpy()
         return cls(by_spec=pd.concat([totals, sources], axis=1).groupby(spec).sum().rename_axis("spec"),
@@ -66,13 +69,18 @@ class Summary:
                        lengths)
 
     @property
+    def score(self) -> str:
+        """The score column: the game's unit in lower case (vp, hp)."""
+        return stats.score_column(self.by_spec)
+
+    @property
     def games(self) -> int:
         return int(self.decisions.sum())
 
     def win_rates(self, by: str = "spec") -> pd.DataFrame:
         """Per spec (or start position): rows, wins, win_rate with its Wilson 95% interval, the 1/N baseline,
-        rows tied for first, mean VP."""
-        totals = (self.by_spec if by == "spec" else self.by_start)[_TOTALS].sort_index()
+        rows tied for first, mean score (mean_vp or mean_hp)."""
+        totals = (self.by_spec if by == "spec" else self.by_start)[[*_COUNTS, self.score]].sort_index()
         rows = totals["rows"].astype(np.int64)
         low, high = zip(*(stats.wilson_interval(int(w), int(n)) for w, n in zip(totals["wins"], rows, strict=True)),
                         strict=True)
@@ -80,13 +88,14 @@ class Summary:
                              "win_rate": totals["wins"] / rows, "ci_low": low, "ci_high": high,
                              "baseline": totals["baseline"] / rows,
                              "tied_first": totals["tied_first"].astype(np.int64),
-                             "mean_vp": totals["vp"] / rows}, index=totals.index)
+                             f"mean_{self.score}": totals[self.score] / rows}, index=totals.index)
 
     def vp_by_source(self) -> pd.DataFrame:
-        """Mean VP per source (columns) per spec (rows); sources never scored are left out."""
+        """Mean points per source (columns) per spec (rows), in the game's unit; sources never scored are left
+        out."""
         columns = source_columns(self.by_spec)
         table = self.by_spec[columns].div(self.by_spec["rows"], axis=0).sort_index()
-        table.columns = [column.removeprefix("vp_") for column in columns]
+        table.columns = [column.removeprefix(f"{self.score}_") for column in columns]
         return table.loc[:, (table != 0).any(axis=0)]
 
     def decisions_quantile(self, q: float) -> float:
@@ -114,18 +123,18 @@ def speed(games: int, seconds: float) -> str:
 
 def format_summary(summary: Summary | pd.DataFrame, seconds: float | None = None) -> str:
     """The printed summary (of a Summary or of player rows): speed, win rate by spec and by turn-order
-    position, VP by source, game length."""
+    position, points by source, game length."""
     if isinstance(summary, pd.DataFrame):
         summary = Summary.of(summary)
     games = summary.games
     lines = [f"{games:,} games" + ("" if seconds is None else f" in {seconds:.2f} s ({speed(games, seconds)})")]
     pct = {"win_rate": "{:.1%}".format, "ci_low": "{:.1%}".format, "ci_high": "{:.1%}".format,
-           "baseline": "{:.1%}".format, "mean_vp": "{:.1f}".format}
+           "baseline": "{:.1%}".format, f"mean_{summary.score}": "{:.1f}".format}
     lines += ["", "win rate by player (Wilson 95% interval; tied_first: rows that shared the top score):",
               summary.win_rates().to_string(formatters=pct)]
     lines += ["", "win rate by start position (0 = first in round 1):",
               summary.win_rates("start_position").to_string(formatters=pct)]
-    lines += ["", "mean VP by source:", summary.vp_by_source().round(2).T.to_string()]
+    lines += ["", f"mean {summary.score.upper()} by source:", summary.vp_by_source().round(2).T.to_string()]
     mean = float(np.arange(len(summary.decisions)) @ summary.decisions) / games
     lines += ["", f"decisions per game: mean {mean:.0f}, 5% {summary.decisions_quantile(0.05):.0f}, "
                   f"median {summary.decisions_quantile(0.5):.0f}, 95% {summary.decisions_quantile(0.95):.0f}"]
@@ -160,5 +169,5 @@ def plot_summary(summary: Summary | pd.DataFrame, path: str | os.PathLike[str]) 
         summary = Summary.of(summary)
     target, sources = plot_paths(path)
     plot_win_rate_table(summary.win_rates()).savefig(target, dpi=120)
-    plot_vp_source_table(summary.vp_by_source()).savefig(sources, dpi=120)
+    plot_vp_source_table(summary.vp_by_source(), unit=summary.score.upper()).savefig(sources, dpi=120)
     return [str(target), str(sources)]

@@ -29,6 +29,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from borabora_sim import stats
 from borabora_sim.errors import ArgumentTypeError
 from borabora_sim.games import DEFAULT_GAME, canonical_game_spec, game_names, game_spec, get_game
 from borabora_sim.match import DEFAULT_PLAYERS, play_game
@@ -189,25 +190,29 @@ def _metadata(specs: Sequence[str], run: str) -> dict[str, str]:
 
 
 def players_schema(specs: Sequence[str], run: str = "", game: Game | None = None) -> pa.Schema:
-    """The player table's schema (the columns of the sources and counters of `game`, default: the default game);
-    its metadata holds the run's specs and fingerprint (`run`)."""
+    """The player table's schema (the score columns in the unit of `game`, default: the default game, and its
+    counters); its metadata holds the run's specs and fingerprint (`run`)."""
     game = get_game() if game is None else game
+    score = game.score_unit.lower()
     fields = [
         ("game_id", pa.int64()), ("game_seed", pa.uint64()), ("n_players", pa.int8()), ("seat", pa.int8()),
-        ("start_position", pa.int8()), ("spec", pa.dictionary(pa.int8(), pa.string())), ("vp", pa.int16()),
+        ("start_position", pa.int8()), ("spec", pa.dictionary(pa.int8(), pa.string())), (score, pa.int16()),
         ("rank", pa.int8()), ("win", pa.bool_()), ("tied_first", pa.bool_()),
     ]
-    fields += [(f"vp_{name}", pa.int16()) for name in game.sources]
+    fields += [(f"{score}_{name}", pa.int16()) for name in game.sources]
     fields += [(name, pa.int16()) for name in counter_columns(game)]
     fields += [("decisions", pa.int32()), ("wall_time", pa.float32())]
     return pa.schema(fields, metadata=_metadata(specs, run))
 
 
-def games_schema(specs: Sequence[str], run: str = "") -> pa.Schema:
+def games_schema(specs: Sequence[str], run: str = "", game: Game | None = None) -> pa.Schema:
+    """The game table's schema (the winner's score in the unit of `game`, default: the default game)."""
+    score = (get_game() if game is None else game).score_unit.lower()
     return pa.schema([
         ("game_id", pa.int64()), ("game_seed", pa.uint64()), ("n_players", pa.int8()),
         ("decisions", pa.int32()), ("winner_seat", pa.int8()), ("winner_spec", pa.dictionary(pa.int8(), pa.string())),
-        ("winner_vp", pa.int16()), ("margin", pa.int16()), ("tied_first", pa.bool_()), ("wall_time", pa.float32()),
+        (f"winner_{score}", pa.int16()), ("margin", pa.int16()), ("tied_first", pa.bool_()),
+        ("wall_time", pa.float32()),
     ], metadata=_metadata(specs, run))
 
 
@@ -273,6 +278,7 @@ def run_chunk(config: RunConfig, start: int, end: int) -> tuple[pa.Table, pa.Tab
     margin = (sorted_scores[:, -1] - sorted_scores[:, -2]).astype(np.int16)
     game_ids = np.arange(start, end, dtype=np.int64)
     flat_specs = [spec for game_specs in a["specs"] for spec in game_specs]
+    score = game.score_unit.lower()
     columns = {
         "game_id": np.repeat(game_ids, players),
         "game_seed": np.repeat(a["seeds"], players),
@@ -280,14 +286,14 @@ def run_chunk(config: RunConfig, start: int, end: int) -> tuple[pa.Table, pa.Tab
         "seat": np.tile(np.arange(players, dtype=np.int8), n),
         "start_position": a["start_position"].astype(np.int8).ravel(),
         "spec": _spec_array(flat_specs, config.players),
-        "vp": scores.ravel(),
+        score: scores.ravel(),
         "rank": a["ranks"].astype(np.int8).ravel(),
         "win": (np.arange(players)[None, :] == winner[:, None]).ravel(),
         "tied_first": ((scores == top[:, None]) & tied_first[:, None]).ravel(),
     }
     breakdown = a["breakdown"].astype(np.int16)
     for k, name in enumerate(game.sources):
-        columns[f"vp_{name}"] = breakdown[:, :, k].ravel()
+        columns[f"{score}_{name}"] = breakdown[:, :, k].ravel()
     counters = a["counters"].astype(np.int16)
     for k, name in enumerate(counter_columns(game)):
         columns[name] = counters[:, :, k].ravel()
@@ -298,9 +304,9 @@ def run_chunk(config: RunConfig, start: int, end: int) -> tuple[pa.Table, pa.Tab
         "game_id": game_ids, "game_seed": a["seeds"], "n_players": np.full(n, players, dtype=np.int8),
         "decisions": a["decisions"].astype(np.int32), "winner_seat": winner,
         "winner_spec": _spec_array([s[w] for s, w in zip(a["specs"], winner, strict=True)], config.players),
-        "winner_vp": scores[rows, winner], "margin": margin, "tied_first": tied_first,
+        f"winner_{score}": scores[rows, winner], "margin": margin, "tied_first": tied_first,
         "wall_time": a["wall_time"].astype(np.float32),
-    }, schema=games_schema(config.players, config.fingerprint))
+    }, schema=games_schema(config.players, config.fingerprint, game))
     return player_rows, game_rows
 
 
@@ -668,18 +674,20 @@ def _merge_if_complete(directory: RunDirectory, config: RunConfig, done: set[int
 
 
 def games_table(players: pd.DataFrame) -> pd.DataFrame:
-    """One row per game from the player rows: length, winner seat and spec, winning VP, margin, ties, time."""
+    """One row per game from the player rows: length, winner seat and spec, winning score (winner_vp or
+    winner_hp, in the game's unit), margin, ties, time."""
+    score = stats.score_column(players)
     grouped = players.groupby("game_id", sort=True)
     winners = players[players["win"]].set_index("game_id")
-    second = grouped["vp"].apply(lambda v: np.sort(v.to_numpy())[-2] if len(v) > 1 else 0)
+    second = grouped[score].apply(lambda v: np.sort(v.to_numpy())[-2] if len(v) > 1 else 0)
     return pd.DataFrame({
         "game_seed": grouped["game_seed"].first(),
         "n_players": grouped["n_players"].first(),
         "decisions": grouped["decisions"].first(),
         "winner_seat": winners["seat"],
         "winner_spec": winners["spec"],
-        "winner_vp": winners["vp"],
-        "margin": winners["vp"] - second,
+        f"winner_{score}": winners[score],
+        "margin": winners[score] - second,
         "tied_first": grouped["tied_first"].any(),
         "wall_time": grouped["wall_time"].first(),
     }).reset_index()

@@ -3,7 +3,9 @@ precision-driven runs, head-to-head tables, multi-player ratings and multiple-co
 
 Every function takes the player rows of `borabora_sim.simulate.simulate` (one row per player per game: game_id,
 game_seed, n_players, seat, spec, vp, rank, win, tied_first, vp_<source>, ...) and returns a pandas DataFrame
-or a small dataclass. docs/statistics.md explains the assumptions of each method.
+or a small dataclass. The score columns are named by the game's unit (`vp`, `vp_<source>` for Bora Bora; `hp`,
+`hp_<source>` for Bamboo: `score_column`); the names of the functions and fields say vp for either.
+docs/statistics.md explains the assumptions of each method.
 """
 
 from __future__ import annotations
@@ -217,6 +219,18 @@ def sample_size_from_pilot(differences: Sequence[float] | np.ndarray, half_width
 # =============================================================================
 # Win rates
 # =============================================================================
+def score_column(players: pd.DataFrame) -> str:
+    """The score column of player rows: their game's score unit in lower case ("vp", "hp"); its sources are the
+    columns `<unit>_<source>`."""
+    from borabora_sim.games import score_columns
+
+    found = [column for column in score_columns() if column in players.columns]
+    if len(found) != 1:
+        raise ValueError(f"player rows need exactly one score column of {', '.join(score_columns())}; "
+                         f"found {', '.join(found) or 'none'}")
+    return found[0]
+
+
 def _as_str_spec(players: pd.DataFrame) -> pd.DataFrame:
     if "spec" in players and not pd.api.types.is_string_dtype(players["spec"].dtype):
         players = players.assign(spec=players["spec"].astype(str))
@@ -236,7 +250,7 @@ def win_rate(players: pd.DataFrame, by: str | Sequence[str] = "spec", confidence
 
     Columns: rows, games, copies (rows per game), wins, win_rate, ci_low, ci_high, baseline, p_value (against
     the baseline), tied_first (rows that shared the top score), tie_break_wins (wins decided by the tie-break),
-    shared_win_rate (a tie for first counted as a 1/k share of the win), mean_vp.
+    shared_win_rate (a tie for first counted as a 1/k share of the win), mean_<unit> (mean_vp, mean_hp).
 
     A row is a trial. When a spec sits in several seats of one game its rows are negatively correlated (at most
     one of them wins), which makes the interval and the test conservative; for seats, start positions and
@@ -246,6 +260,7 @@ def win_rate(players: pd.DataFrame, by: str | Sequence[str] = "spec", confidence
     players = _as_str_spec(players)
     z = z_value(confidence)
     share = _top_share(players)
+    score = score_column(players)
     rows = []
     for key, group in players.groupby(keys, observed=True, sort=True):
         n = len(group)
@@ -259,7 +274,7 @@ def win_rate(players: pd.DataFrame, by: str | Sequence[str] = "spec", confidence
             "ci_low": lo, "ci_high": hi, "baseline": baseline, "p_value": binomial_test(wins, n, baseline),
             "tied_first": int(group["tied_first"].sum()),
             "tie_break_wins": int((group["win"] & group["tied_first"]).sum()),
-            "shared_win_rate": float(share.loc[group.index].mean()), "mean_vp": float(group["vp"].mean()),
+            "shared_win_rate": float(share.loc[group.index].mean()), f"mean_{score}": float(group[score].mean()),
         })
         rows.append(row)
     return pd.DataFrame(rows).set_index(keys)
@@ -286,10 +301,12 @@ def win_rate_by_players(players: pd.DataFrame) -> pd.DataFrame:
 
 
 def vp_by_source(players: pd.DataFrame, by: str = "spec") -> pd.DataFrame:
-    """Mean VP per source (columns) for each group (rows); sources never scored are left out."""
-    columns = [c for c in players.columns if c.startswith("vp_")]
+    """Mean points per source (columns) for each group (rows), in the game's unit; sources never scored are left
+    out."""
+    prefix = f"{score_column(players)}_"
+    columns = [c for c in players.columns if c.startswith(prefix)]
     table = _as_str_spec(players).groupby(by, observed=True, sort=True)[columns].mean()
-    table.columns = [c.removeprefix("vp_") for c in columns]
+    table.columns = [c.removeprefix(prefix) for c in columns]
     return table.loc[:, (table != 0).any(axis=0)]
 
 
@@ -301,9 +318,9 @@ class PairedResult:
     """A paired comparison of arm A against arm B on the same games (differences are A - B).
 
     The unit is the game: the focus seats of each game are pooled (their wins summed: at most one of them wins;
-    their VP averaged), so each game seed gives one pair of outcomes. The fields are numbers, strings and
-    intervals, so `dataclasses.asdict(result)` is a table row; the data stay on the attributes `per_game`,
-    `frame_a` and `frame_b`.
+    their VP averaged), so each game seed gives one pair of outcomes. The vp fields hold points in the game's
+    `unit` (HP for Bamboo). The fields are numbers, strings and intervals, so `dataclasses.asdict(result)` is a
+    table row; the data stay on the attributes `per_game`, `frame_a` and `frame_b`.
     """
 
     label_a: str
@@ -330,6 +347,7 @@ class PairedResult:
     vp_diff_bootstrap_ci: tuple[float, float] | None
     confidence: float
     looks: int = 1
+    unit: str = "VP"                # the game's score unit, for the text
 
     def attach(self, per_game: pd.DataFrame, frame_a: pd.DataFrame | None = None,
                frame_b: pd.DataFrame | None = None) -> PairedResult:
@@ -341,7 +359,7 @@ class PairedResult:
         return self
 
     def half_width(self, metric: str = "win") -> float:
-        """Half the width of the interval of the effect: "win" (difference of win rates) or "vp"."""
+        """Half the width of the interval of the effect: "win" (difference of win rates) or "vp" (of points)."""
         lo, hi = self.win_diff_ci if metric == "win" else self.vp_diff_ci
         return (hi - lo) / 2
 
@@ -350,7 +368,7 @@ class PairedResult:
         return pd.DataFrame([
             {"effect": "win rate A - B", "estimate": self.win_diff, "ci_low": self.win_diff_ci[0],
              "ci_high": self.win_diff_ci[1], "p_value": self.mcnemar_p, "test": "exact McNemar"},
-            {"effect": "mean VP A - B", "estimate": self.vp_diff, "ci_low": self.vp_diff_ci[0],
+            {"effect": f"mean {self.unit} A - B", "estimate": self.vp_diff, "ci_low": self.vp_diff_ci[0],
              "ci_high": self.vp_diff_ci[1], "p_value": self.wilcoxon_p, "test": "Wilcoxon signed-rank"},
         ]).set_index("effect")
 
@@ -363,13 +381,13 @@ class PairedResult:
             f"win rate A {self.win_a:.1%}, B {self.win_b:.1%}: difference {100 * self.win_diff:+.1f} points "
             f"({pct:.0f}% CI {100 * self.win_diff_ci[0]:+.1f} to {100 * self.win_diff_ci[1]:+.1f}); "
             f"discordant games A only {self.a_only}, B only {self.b_only}, exact McNemar p = {self.mcnemar_p:.3g}",
-            f"mean VP A {self.vp_a:.2f}, B {self.vp_b:.2f}: difference {self.vp_diff:+.2f} "
+            f"mean {self.unit} A {self.vp_a:.2f}, B {self.vp_b:.2f}: difference {self.vp_diff:+.2f} "
             f"({pct:.0f}% CI {self.vp_diff_ci[0]:+.2f} to {self.vp_diff_ci[1]:+.2f}); "
             f"Wilcoxon signed-rank p = {self.wilcoxon_p:.3g}",
         ]
         if self.vp_diff_bootstrap_ci is not None:
             lo, hi = self.vp_diff_bootstrap_ci
-            lines.append(f"paired bootstrap {pct:.0f}% CI of the VP difference: {lo:+.2f} to {hi:+.2f}")
+            lines.append(f"paired bootstrap {pct:.0f}% CI of the {self.unit} difference: {lo:+.2f} to {hi:+.2f}")
         return "\n".join(lines)
 
 
@@ -439,17 +457,19 @@ def paired_compare(frame_a: pd.DataFrame, frame_b: pd.DataFrame, focus: Sequence
     k = int(counts.iloc[0])
     n_players = int(a["n_players"].iloc[0])
     fa, fb = a[mask], b[mask]
+    score = score_column(a)
     per_game = pd.DataFrame({
         "game_seed": fa.groupby("game_id")["game_seed"].first(),
         "win_a": fa.groupby("game_id")["win"].sum().astype(int),
         "win_b": fb.groupby("game_id")["win"].sum().astype(int),
-        "vp_a": fa.groupby("game_id")["vp"].mean(),
-        "vp_b": fb.groupby("game_id")["vp"].mean(),
+        "vp_a": fa.groupby("game_id")[score].mean(),
+        "vp_b": fb.groupby("game_id")[score].mean(),
         "rank_a": fa.groupby("game_id")["rank"].mean(),
         "rank_b": fb.groupby("game_id")["rank"].mean(),
     })
     result = paired_outcomes(per_game, label_a or _arm_label(fa), label_b or _arm_label(fb), baseline=k / n_players,
-                             focus_per_game=k, confidence=confidence, bootstrap=bootstrap, seed=seed)
+                             focus_per_game=k, confidence=confidence, bootstrap=bootstrap, seed=seed,
+                             unit=score.upper())
     return result.attach(result.per_game, frame_a, frame_b)
 
 
@@ -458,9 +478,10 @@ def _arm_label(focus_rows: pd.DataFrame) -> str:
 
 
 def paired_outcomes(per_game: pd.DataFrame, label_a: str, label_b: str, baseline: float, focus_per_game: int = 1,
-                    confidence: float = 0.95, bootstrap: int = 0, seed: int = 0) -> PairedResult:
+                    confidence: float = 0.95, bootstrap: int = 0, seed: int = 0, unit: str = "VP") -> PairedResult:
     """The paired analysis of outcomes already matched pair by pair: `per_game` has one row per pair with `win_a`,
-    `win_b` (0 or 1) and `vp_a`, `vp_b`; `baseline` is the chance of a win if A and B were equal. This is what
+    `win_b` (0 or 1) and `vp_a`, `vp_b` (points in `unit`); `baseline` is the chance of a win if A and B were
+    equal. This is what
     `paired_compare` does once it has matched two runs; a study that makes its own pairs (e.g. a game continued
     with and without a change) uses it directly."""
     missing = [c for c in ("win_a", "win_b", "vp_a", "vp_b") if c not in per_game]
@@ -474,7 +495,7 @@ def paired_outcomes(per_game: pd.DataFrame, label_a: str, label_b: str, baseline
     per_game["win_diff"] = per_game["win_a"] - per_game["win_b"]
     per_game["vp_diff"] = per_game["vp_a"] - per_game["vp_b"]
     result = PairedResult(label_a=label_a, label_b=label_b, focus_per_game=focus_per_game, baseline=baseline,
-                          **_paired_from_outcomes(per_game, confidence, bootstrap, seed))
+                          unit=unit, **_paired_from_outcomes(per_game, confidence, bootstrap, seed))
     return result.attach(per_game)
 
 
@@ -603,9 +624,10 @@ def verdict_lines(results: Sequence[PairedResult] | pd.DataFrame, label_columns:
             label = f"{row['label_a']} vs {row['label_b']}"
         pct = f"{100 * row['confidence']:.0f}%"
         (wlo, whi), (vlo, vhi) = row["win_diff_ci"], row["vp_diff_ci"]
+        unit = row.get("unit", "VP")
         lines.append(
             f"{label}: win rate A - B {100 * row['win_diff']:+.1f} points ({pct} CI {100 * wlo:+.1f} to "
-            f"{100 * whi:+.1f}, Holm p = {row['mcnemar_p_holm']:.3g}): {row['win_verdict']}; mean VP A - B "
+            f"{100 * whi:+.1f}, Holm p = {row['mcnemar_p_holm']:.3g}): {row['win_verdict']}; mean {unit} A - B "
             f"{row['vp_diff']:+.2f} ({pct} CI {vlo:+.2f} to {vhi:+.2f}, Holm p = {row['wilcoxon_p_holm']:.3g}): "
             f"{row['vp_verdict']}; {int(row['games']):,} paired games.")
     return lines
@@ -686,7 +708,7 @@ def _single_estimate(frame: pd.DataFrame, focus: Sequence[int], metric: str, con
         wins, n = int(per_game.sum()), len(per_game)
         lo, hi = wilson_interval(wins, n, z_value(confidence))
         return wins / n, lo, hi
-    return mean_interval(rows.groupby("game_id")["vp"].mean().to_numpy(), confidence)
+    return mean_interval(rows.groupby("game_id")[score_column(rows)].mean().to_numpy(), confidence)
 
 
 def run_until_precise(arm_a: Sequence[str], arm_b: Sequence[str] | None = None, half_width: float = 0.02,
@@ -771,14 +793,15 @@ def run_until_precise(arm_a: Sequence[str], arm_b: Sequence[str] | None = None, 
         else:
             estimate, lo, hi = _single_estimate(data_a, focus, metric, level, rotate_seats)
             per_game = data_a[np.isin(data_a["position"], focus)].groupby("game_id")[
-                "win" if metric == "win" else "vp"].agg("sum" if metric == "win" else "mean")
+                "win" if metric == "win" else score_column(data_a)].agg("sum" if metric == "win" else "mean")
             sd = float(per_game.std(ddof=1)) if len(per_game) > 1 else math.nan
         hw = (hi - lo) / 2
         history.append({"look": looks, "games": played, "estimate": estimate, "ci_low": lo, "ci_high": hi,
                         "half_width": hw})
         need = sample_size_for_paired(sd, half_width, level) if np.isfinite(sd) else None
-        say(f"look {looks}: {played:,} games, {_effect_text(metric, arm_b is not None, estimate, hw)}"
-            + (f"; ~{need:,} games needed for +/-{_amount(metric, half_width)}" if need else ""))
+        unit = score_column(data_a).upper()
+        say(f"look {looks}: {played:,} games, {_effect_text(metric, arm_b is not None, estimate, hw, unit)}"
+            + (f"; ~{need:,} games needed for +/-{_amount(metric, half_width, unit)}" if need else ""))
         if hw <= half_width and looks >= min_batches:
             stopped_by = "precision"
             break
@@ -790,18 +813,18 @@ def run_until_precise(arm_a: Sequence[str], arm_b: Sequence[str] | None = None, 
     return result
 
 
-def _amount(metric: str, value: float) -> str:
-    return f"{100 * value:.1f} points" if metric == "win" else f"{value:.2f} VP"
+def _amount(metric: str, value: float, unit: str = "VP") -> str:
+    return f"{100 * value:.1f} points" if metric == "win" else f"{value:.2f} {unit}"
 
 
-def _effect_text(metric: str, paired: bool, estimate: float, half: float) -> str:
+def _effect_text(metric: str, paired: bool, estimate: float, half: float, unit: str) -> str:
     if paired:
-        what = "win rate A - B" if metric == "win" else "mean VP A - B"
-        value = f"{100 * estimate:+.1f} points" if metric == "win" else f"{estimate:+.2f} VP"
+        what = "win rate A - B" if metric == "win" else f"mean {unit} A - B"
+        value = f"{100 * estimate:+.1f} points" if metric == "win" else f"{estimate:+.2f} {unit}"
     else:
-        what = "win rate" if metric == "win" else "mean VP"
-        value = f"{estimate:.1%}" if metric == "win" else f"{estimate:.2f} VP"
-    return f"{what} {value} +/-{_amount(metric, half)}"
+        what = "win rate" if metric == "win" else f"mean {unit}"
+        value = f"{estimate:.1%}" if metric == "win" else f"{estimate:.2f} {unit}"
+    return f"{what} {value} +/-{_amount(metric, half, unit)}"
 
 
 # =============================================================================
@@ -819,7 +842,7 @@ class HeadToHead:
 
 def head_to_head(players: pd.DataFrame, by: str = "rank", confidence: float = 0.95) -> HeadToHead:
     """Head-to-head matrix of every pair of specs that met. `by="rank"` compares the final ranks (ties broken by
-    the rules' tie-break); `by="vp"` compares scores, an equal score counting as half.
+    the rules' tie-break); `by="vp"` compares scores (in the game's unit), an equal score counting as half.
 
     The unit is the game: each game where both specs play gives one share in [0, 1]. The interval is Wilson's on
     the summed shares; the p-value is an exact sign test (games that x won against y vs. lost) against 1/2,
@@ -827,7 +850,8 @@ def head_to_head(players: pd.DataFrame, by: str = "rank", confidence: float = 0.
     """
     if by not in ("rank", "vp"):
         raise ValueError(f"by must be 'rank' or 'vp', got {by!r}")
-    rows = _as_str_spec(players)[["game_id", "spec", "rank", "vp"]]
+    rows = _as_str_spec(players)[["game_id", "spec", "rank", score_column(players)]].set_axis(
+        ["game_id", "spec", "rank", "vp"], axis=1)
     pairs = rows.merge(rows, on="game_id", suffixes=("_a", "_b"))
     pairs = pairs[pairs["spec_a"] != pairs["spec_b"]]
     if by == "rank":
@@ -958,6 +982,7 @@ __all__ = [
     "sample_size_for_paired_proportions",
     "sample_size_for_proportion",
     "sample_size_from_pilot",
+    "score_column",
     "simulate_arm",
     "verdict_lines",
     "vp_by_source",

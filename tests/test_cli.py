@@ -669,7 +669,7 @@ def test_simulate_and_replay_the_advanced_side_of_bamboo(tmp_path: Path, capsys:
     frame = RunDirectory(out).read()
     rows = frame[frame["game_id"] == 1]
     status, by_run, _ = borabora(capsys, "replay", "--run", out, "--game", 1)
-    assert status == 0 and f"final scores {rows['vp'].tolist()}" in by_run
+    assert status == 0 and f"final scores {rows['hp'].tolist()}" in by_run
     specs = ",".join(rows["spec"].astype(str))
     status, by_seed, _ = borabora(capsys, "replay", "--seed", rows["game_seed"].iloc[0], "--players", specs,
                                   "--game", "bamboo:mode=advanced")

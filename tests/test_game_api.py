@@ -15,12 +15,22 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from borabora_sim.games import DEFAULT_GAME, canonical_game_spec, game_names, game_spec, get_game, register
+from borabora_sim import stats
+from borabora_sim.games import (
+    DEFAULT_GAME,
+    canonical_game_spec,
+    game_names,
+    game_spec,
+    get_game,
+    register,
+    score_columns,
+)
 from borabora_sim.match import play_game
 from borabora_sim.players import PLAYER_TYPES, make_player
 from borabora_sim.players.heuristic import heuristic_kinds
 from borabora_sim.protocol import ActionKind, Game, GameState
-from borabora_sim.simulate import RunDirectory, counter_columns, players_schema, replay, simulate
+from borabora_sim.report import format_summary
+from borabora_sim.simulate import RunDirectory, counter_columns, games_table, players_schema, replay, simulate
 
 GAMES = game_names()
 SEEDS = (3, 11)
@@ -62,6 +72,7 @@ def test_the_game_has_every_member_of_the_protocol(game: Game) -> None:
         assert isinstance(names, tuple) and names and all(isinstance(n, str) for n in names)
         assert len(set(names)) == len(names)
     assert "start_position" in game.counters
+    assert game.score_unit.isalpha() and game.score_unit.isupper() and game.score_unit.lower() in score_columns()
     columns = players_schema(["random"], game=game).names
     assert len(set(columns)) == len(columns), "two of the game's names would share a column"
     assert isinstance(game.fingerprint, str) and game.fingerprint
@@ -223,11 +234,31 @@ def test_simulate_writes_the_games_columns_and_replays_its_games(game: Game, spe
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["game"] == game.name and manifest["components_fingerprint"] == game.fingerprint
     assert RunDirectory(out).read_manifest().game == game.name
-    assert [c for c in frame.columns if c.startswith("vp_")] == [f"vp_{source}" for source in game.sources]
+    score = game.score_unit.lower()
+    assert [c for c in frame.columns if c.startswith(f"{score}_")] == [f"{score}_{source}" for source in game.sources]
     assert [c for c in frame.columns if c in counter_columns(game)] == list(counter_columns(game))
-    sources = frame[[f"vp_{source}" for source in game.sources]].astype(np.int64).sum(axis=1)
-    assert (sources == frame["vp"]).all()
+    sources = frame[[f"{score}_{source}" for source in game.sources]].astype(np.int64).sum(axis=1)
+    assert (sources == frame[score]).all()
     assert (frame["game_seed"] == [game.derive_seed(2, g) for g in frame["game_id"]]).all()
     rows = frame[frame["game_id"] == 1]
     log = replay(int(rows["game_seed"].iloc[0]), rows["spec"].astype(str).tolist(), game=game.name)
-    assert log[-players - 1].startswith(f"final scores {rows['vp'].tolist()}")
+    assert log[-players - 1].startswith(f"final scores {rows[score].tolist()}")
+
+
+def test_tables_summaries_and_comparisons_speak_the_games_unit(game: Game, tmp_path: Path) -> None:
+    """Bora Bora scores VP, Bamboo HP: the player and game rows, the printed summary, the win-rate table and a
+    paired comparison all name the game's own unit."""
+    players = min(game.player_counts)
+    score, unit = game.score_unit.lower(), game.score_unit
+    frame = simulate(6, ["random"] * players, seed=4, n_jobs=1, progress=False, out=tmp_path / "run", game=game.name)
+    other = {"vp": "hp", "hp": "vp"}[score]
+    assert score in frame.columns and other not in frame.columns and stats.score_column(frame) == score
+    assert f"winner_{score}" in RunDirectory(tmp_path / "run").read("games").columns
+    assert f"winner_{score}" in games_table(frame).columns
+    assert f"mean {unit} by source:" in format_summary(frame)
+    assert f"mean_{score}" in stats.win_rate(frame).columns
+    assert list(stats.vp_by_source(frame).columns) == [
+        source for source in game.sources if frame[f"{score}_{source}"].any()]
+    paired = stats.paired_compare(frame, frame, focus=[0])
+    assert paired.unit == unit and f"mean {unit} A " in paired.summary()
+    assert f"mean {unit} A - B" in stats.verdict_lines([paired])[0]

@@ -685,13 +685,13 @@ def test_the_advanced_side_of_bamboo_is_simulated_recorded_by_its_spec_and_repla
     manifest = json.loads((tmp_path / "night" / "manifest.json").read_text())
     assert manifest["game"] == "bamboo:mode=advanced"
     assert RunDirectory(tmp_path / "night").read_manifest().game == "bamboo:mode=advanced"
-    assert (frame["vp_night_spaces"] != 0).any(), "the nighttime side's empty typed spaces cost HP"
+    assert (frame["hp_night_spaces"] != 0).any(), "the nighttime side's empty typed spaces cost HP"
     day = run(6, specs, 3, out=tmp_path / "day", game="bamboo:mode=normal")
     assert json.loads((tmp_path / "day" / "manifest.json").read_text())["game"] == "bamboo"
-    assert (day["vp_night_spaces"] == 0).all()
+    assert (day["hp_night_spaces"] == 0).all()
     rows = frame[frame["game_id"] == 1]
     log = replay(int(rows["game_seed"].iloc[0]), rows["spec"].astype(str).tolist(), game=manifest["game"])
-    assert log[-3].startswith(f"final scores {rows['vp'].tolist()}")
+    assert log[-3].startswith(f"final scores {rows['hp'].tolist()}")
     assert_same_games(run(6, specs, 3, out=tmp_path / "night", resume=True, game="bamboo:mode=advanced"), frame)
     with pytest.raises(ValueError, match=r"holds a different run .*game 'bamboo:mode=advanced' there, 'bamboo' asked"):
         run(6, specs, 3, out=tmp_path / "night", resume=True, game="bamboo")

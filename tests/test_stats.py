@@ -460,3 +460,12 @@ def test_paired_ab_runs_both_arms_on_the_same_seeds_with_heuristic_players():
     # Common random numbers: the same policy in both arms plays the very same games.
     same = stats.paired_ab(arm_a, arm_a, games=42, seed=11, n_jobs=1, focus=[0])
     assert same.a_only == same.b_only == 0 and same.vp_diff == 0 and same.mcnemar_p == 1.0
+
+
+def test_score_column_names_the_games_unit_and_refuses_rows_without_exactly_one() -> None:
+    assert stats.score_column(pd.DataFrame({"vp": [1], "vp_fish": [1]})) == "vp"
+    assert stats.score_column(pd.DataFrame({"hp": [1], "hp_spirits": [1]})) == "hp"
+    with pytest.raises(ValueError, match=r"exactly one score column of vp, hp; found none"):
+        stats.score_column(pd.DataFrame({"points": [1]}))
+    with pytest.raises(ValueError, match=r"found vp, hp"):
+        stats.score_column(pd.DataFrame({"vp": [1], "hp": [1]}))

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import os
-import secrets
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
@@ -13,9 +12,9 @@ import numpy as np
 
 from borabora_sim import _bamboo
 from borabora_sim.bamboo.components import BambooComponents, load_components
-from borabora_sim.errors import check_int, check_players
+from borabora_sim.errors import check_players
 from borabora_sim.game import fingerprint
-from borabora_sim.protocol import ActionKind
+from borabora_sim.protocol import ActionKind, check_seed
 
 NUM_ACTIONS: int = _bamboo.NUM_DISTINCT_ACTIONS
 PLAYER_COUNTS = (2, 3, 4)
@@ -39,16 +38,6 @@ def rules_for(components: ComponentSource = None) -> _bamboo.Rules:
             del _rules_cache[next(iter(_rules_cache))]
         rules = _rules_cache[key] = _bamboo.Rules(components, key)
     return rules
-
-
-def check_seed(seed: object) -> int:
-    """A seed is an int in [0, 2**64) (numpy integers too); None draws one at random."""
-    if seed is None:
-        return secrets.randbits(64)
-    try:
-        return check_int(seed, "seed", 0, 2**64 - 1)
-    except ValueError as error:
-        raise type(error)(f"seed must be an int in [0, 2**64) or None, got {seed!r}") from None
 
 
 def new_game(players: int = 4, seed: int | None = None, components: ComponentSource = None,
@@ -78,8 +67,10 @@ def new_game(players: int = 4, seed: int | None = None, components: ComponentSou
 # | comfort | each comfort point of the home tiles (the tie-break, the balance patterns) |
 # | harmony | the harmony penalty as it would score now (2 HP a point of left/right difference) |
 # | night_space | the advanced side's penalty for its empty typed spaces as it would score now |
-# | balance_met | each held balance tile whose pattern is met: this share of its printed HP |
-# | balance_near | each held tile not met yet: this share of its HP x (its pattern's progress)^2 |
+# | balance_met | the chance that a held balance tile whose pattern is met is still scored in full (its HP, less |
+# |   | the half Balance action a Score Balance costs) rather than left to the half HP of the end |
+# | balance_near | a held tile not met yet: what it would be worth met, x this chance for each home tile its |
+# |   | pattern still lacks (nothing once the pattern is out of reach or the seat has no action to come) |
 # | spirit_kind | each distinct spirit held (x the 2 HP variety scores at the end) |
 # | spirit_awake | each awake spirit tile (an action to come), x the Summers still to come as for shoots |
 # | majority | each temple whose face-up spirit the seat's incense would take now (+2 HP if a new kind) |
@@ -90,13 +81,13 @@ def new_game(players: int = 4, seed: int | None = None, components: ComponentSou
 BALANCED = MappingProxyType({
     "hp": 1.0, "coin": 0.5, "food": 0.4, "hunger": 0.8, "incense": 0.3, "shoot_balance": 1.0,
     "shoot_improve": 1.0, "shoot_cook": 0.6, "shoot_fund": 0.8, "shoot_wild": 1.2, "comfort": 0.3, "harmony": 0.7,
-    "night_space": 0.7, "balance_met": 0.75, "balance_near": 0.4, "spirit_kind": 0.8, "spirit_awake": 1.0,
+    "night_space": 0.7, "balance_met": 0.8, "balance_near": 0.5, "spirit_kind": 0.8, "spirit_awake": 1.0,
     "majority": 0.6, "pending": 1.0,
 })
 STYLES = MappingProxyType({
     "balanced": BALANCED,
     "builder": MappingProxyType({**BALANCED, "comfort": 0.6, "coin": 0.7, "shoot_improve": 1.4, "harmony": 1.0,
-                                 "balance_met": 0.85, "balance_near": 0.6, "shoot_balance": 1.2}),
+                                 "balance_met": 0.9, "balance_near": 0.6, "shoot_balance": 1.2}),
     "spirits": MappingProxyType({**BALANCED, "majority": 1.2, "spirit_kind": 1.2, "spirit_awake": 1.4,
                                  "incense": 0.4, "coin": 0.6}),
 })
@@ -120,6 +111,7 @@ class Bamboo:
     options: Mapping[str, tuple[str, ...]] = MappingProxyType({"mode": MODES})     # the spec bamboo:mode=advanced
     num_actions = NUM_ACTIONS
     player_counts = PLAYER_COUNTS
+    score_unit = "HP"                                                   # happiness points
     sources: tuple[str, ...] = tuple(_bamboo.SOURCES)
     default_players: tuple[str, ...] = ("heuristic", "heuristic:style=spirits", "random", "random")
     weight_names: tuple[str, ...] = tuple(_bamboo.WEIGHT_NAMES)
