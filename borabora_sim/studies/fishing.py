@@ -22,7 +22,8 @@ from pathlib import Path
 import pandas as pd
 
 from borabora_sim import _engine, stats
-from borabora_sim.counterfactual import RolloutJudge, choice_values
+from borabora_sim.counterfactual import RolloutJudge, choice_values, die_situation
+from borabora_sim.game import is_fishing
 from borabora_sim.match import play_game
 from borabora_sim.players import make_player
 from borabora_sim.simulate import player_seed
@@ -163,8 +164,8 @@ def arms_csv(table: pd.DataFrame) -> pd.DataFrame:
 # =============================================================================
 def counterfactual(study: FishingStudy, progress: Callable[[int], None] | None = None) -> pd.DataFrame:
     judge = RolloutJudge(rollouts=study.rollouts, rollout="heuristic")
-    return choice_values(study.counterfactual_games, ["heuristic"] * 4, seed=study.seed ^ 0xCF, judge=judge,
-                         progress=progress)
+    return choice_values(study.counterfactual_games, ["heuristic"] * 4, is_fishing, die_situation,
+                         seed=study.seed ^ 0xCF, judge=judge, progress=progress)
 
 
 def best_move_table(values: pd.DataFrame, by: str) -> pd.DataFrame:
