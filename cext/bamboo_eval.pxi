@@ -9,18 +9,26 @@ cdef enum:
     W_SHOOT_WILD, W_COMFORT, W_HARMONY, W_NIGHT_SPACE, W_BALANCE_MET, W_BALANCE_NEAR, W_SPIRIT_KIND,
     W_SPIRIT_AWAKE, W_MAJORITY, W_PENDING, N_WEIGHTS
 
-cdef double pattern_progress(const BComp* c, const HomeMasks* m, int tile) noexcept nogil:
-    """How close the home is to balance tile `tile`'s pattern, 0..1: the best share of a placement's cells already
-    holding a fitting tile, among the placements no placed tile rules out (tiles never move); for a type total,
-    the share of the comfort it needs."""
-    cdef int q, t, cells, done
-    cdef double best = 0
+cdef enum:
+    MAX_COMFORT = 3               # a home tile's comfort is 1..3 (two bit planes; components.MAX_COMFORT)
+    TYPICAL_COMFORT = 2           # the mean comfort of the home tiles: what one more tile adds to a type total
+    UNREACHABLE = 99              # home tiles missing for a pattern that can no longer be met
+
+cdef int tiles_missing(const BComp* c, const HomeMasks* m, int tile) noexcept nogil:
+    """The fewest home tiles still to place before balance tile `tile`'s pattern is met (0: met), or UNREACHABLE.
+    A placement is out of reach when a placed tile of another type sits on one of its typed cells (tiles never
+    move), or when its comfort could not reach the minimum even with the best tiles on its empty cells; a type
+    total needs its missing comfort in typical tiles, on the region's empty cells."""
+    cdef int q, t, empty, short, best = UNREACHABLE
     cdef bint ruled_out
     if c.bal_total_type[tile] >= 0:
-        if c.bal_min_comfort[tile] <= 0:
-            return 1.0
-        return min(1.0, <double>comfort_on(m, m.has[c.bal_total_type[tile]] & c.bal_region[tile])
-                   / c.bal_min_comfort[tile])
+        short = c.bal_min_comfort[tile] - comfort_on(m, m.has[c.bal_total_type[tile]] & c.bal_region[tile])
+        if short <= 0:
+            return 0
+        empty = popcount(c.bal_region[tile] & ~m.occupied)
+        if empty * MAX_COMFORT < short:
+            return UNREACHABLE
+        return min(empty, (short + TYPICAL_COMFORT - 1) // TYPICAL_COMFORT)
     for q in range(c.bal_first[tile], c.bal_first[tile + 1]):
         ruled_out = False
         for t in range(N_HOME_TYPES):
@@ -29,11 +37,19 @@ cdef double pattern_progress(const BComp* c, const HomeMasks* m, int tile) noexc
                 break
         if ruled_out:
             continue
-        cells = popcount(c.place_cover[q])
-        done = popcount(c.place_cover[q] & m.occupied)
-        if cells > 0 and <double>done / cells > best:
-            best = <double>done / cells
+        empty = popcount(c.place_cover[q] & ~m.occupied)
+        if empty < best and comfort_on(m, c.place_cover[q]) + MAX_COMFORT * empty >= c.bal_min_comfort[tile]:
+            best = empty
+            if best == 0:
+                break
     return best
+
+cdef inline double met_tile_worth(const BComp* c, int tile, double scoring_chance) noexcept nogil:
+    """What a held balance tile whose pattern is met is worth: half its HP (rounded up) at the end for sure, and
+    with `scoring_chance` its full HP from a Score Balance sub-action, which costs half a Balance action (the
+    action's alternative is balance_hp)."""
+    cdef int hp = c.bal_hp[tile], half = (hp + c.unscored_divisor - 1) // c.unscored_divisor
+    return half + scoring_chance * max(0.0, hp - half - 0.5 * c.balance_hp)
 
 cdef inline int food_owed(const GameState* g, int s) noexcept nogil:
     """Units `s` still owes in this Winter's feeding when it is under way, else -1."""
@@ -46,7 +62,8 @@ cdef inline int food_owed(const GameState* g, int s) noexcept nogil:
 cdef double evaluate_player(const BComp* c, const GameState* g, const double* w, int s) noexcept nogil:
     cdef const Player* p = &g.pl[s]
     cdef int P = g.n_players, i, t, d, k, tile, kinds = 0, awake_n = 0, left, right, diff, night = 0, winters
-    cdef int tiles, units, need, owed, summers
+    cdef int tiles, units, need, owed, summers, reach
+    cdef bint acting
     cdef double v = w[W_HP] * total_hp(p), span, live, shoots = 0
     cdef HomeMasks m
     if g.phase == PH_END:
@@ -75,28 +92,41 @@ cdef double evaluate_player(const BComp* c, const GameState* g, const double* w,
     v += w[W_FOOD] * min(units, need + tiles * (N_ROUNDS - g.round))
     if need > units:
         v -= w[W_HUNGER] * c.hunger_hp * (need - units)
-    # home: comfort (tie-break, patterns), harmony and the advanced side's typed spaces, as they would score now
+    # whether the seat still has Summer actions to come (or under way): what balance tiles and harmony can change
+    acting = summers > 1 or (summers == 1 and not (g.phase == PH_SUMMER and p.incense == 0))
+    for i in range(g.sp):
+        if g.stack[i].player == s and g.stack[i].kind >= F_OFFER and g.stack[i].kind <= F_HOME_SPACE:
+            acting = True
+    # home: comfort (tie-break, patterns) and harmony. The left/right difference scores at the end; until then
+    # home tiles to come on the lighter side can close it (about one a Summer, of typical comfort, on its empty
+    # spaces): the part beyond their reach costs in full, the part within it the share harmony
     home_masks(c, p, &m)
     v += w[W_COMFORT] * comfort_on(&m, m.occupied)
     left = comfort_on(&m, m.occupied & c.side_cells[0])
     right = comfort_on(&m, m.occupied & c.side_cells[2])
     diff = left - right if left > right else right - left
-    v -= w[W_HARMONY] * c.harmony_hp * diff
+    reach = 0
+    if acting:
+        reach = TYPICAL_COMFORT * min(summers, popcount(c.side_cells[2 if left > right else 0] & ~m.occupied))
+    v -= c.harmony_hp * (max(0, diff - reach) + w[W_HARMONY] * min(diff, reach))
     if p.advanced:
         for i in range(HOME_CELLS):
             if c.night_type[i] >= 0 and p.home[i] == NO_TILE:
                 night += 1
         v -= w[W_NIGHT_SPACE] * c.uncovered_hp * night
-    # balance tiles held: a met pattern is worth a share of the printed HP, an unmet one its progress squared
+    # balance tiles held, in the HP they are expected to bring: a met one half its HP at the end or, while the
+    # seat has actions to come, its full HP scored with the chance balance_met; an unmet one that worth times
+    # balance_near for each home tile its pattern still lacks (each needs an Improve action to come)
     for d in range(N_SIDES):
         for i in range(BAL_SLOTS):
             tile = p.balance[d][i]
             if tile == NO_TILE:
                 continue
-            if pattern_met(c, &m, tile):
-                v += w[W_BALANCE_MET] * c.bal_hp[tile]
-            else:
-                v += w[W_BALANCE_NEAR] * c.bal_hp[tile] * pattern_progress(c, &m, tile) ** 2
+            k = tiles_missing(c, &m, tile)
+            if k == 0:
+                v += met_tile_worth(c, tile, w[W_BALANCE_MET] if acting else 0.0)
+            elif acting and k != UNREACHABLE:
+                v += met_tile_worth(c, tile, w[W_BALANCE_MET]) * w[W_BALANCE_NEAR] ** k
     # spirits: variety scores at the end, awake ones are actions to come
     for k in range(N_SPIRITS):
         if p.spirits[k] > 0:

@@ -65,7 +65,9 @@ def new_game(players: int = 4, seed: int | None = None, components: ComponentSou
 # | shoot_balance ... shoot_wild | each shoot in a temple area by its icon, x half the Summers still to come (at |
 # |   | most 1); also what an action of that kind under way is worth (x pending) |
 # | comfort | each comfort point of the home tiles (the tie-break, the balance patterns) |
-# | harmony | the harmony penalty as it would score now (2 HP a point of left/right difference) |
+# | harmony | the harmony penalty (2 HP a point of left/right difference at the end): the share of the difference |
+# |   | that home tiles to come could close (typical comfort, one a Summer, on the lighter side's empty spaces) |
+# |   | still expected to cost; the rest of it costs in full |
 # | night_space | the advanced side's penalty for its empty typed spaces as it would score now |
 # | balance_met | the chance that a held balance tile whose pattern is met is still scored in full (its HP, less |
 # |   | the half Balance action a Score Balance costs) rather than left to the half HP of the end |
@@ -80,14 +82,14 @@ def new_game(players: int = 4, seed: int | None = None, components: ComponentSou
 # offering, the stalks, the activations and their actions; a gift with its action) and evaluating the result.
 BALANCED = MappingProxyType({
     "hp": 1.0, "coin": 0.5, "food": 0.4, "hunger": 0.8, "incense": 0.3, "shoot_balance": 1.0,
-    "shoot_improve": 1.0, "shoot_cook": 0.6, "shoot_fund": 0.8, "shoot_wild": 1.2, "comfort": 0.3, "harmony": 0.7,
-    "night_space": 0.7, "balance_met": 0.8, "balance_near": 0.5, "spirit_kind": 0.8, "spirit_awake": 1.0,
+    "shoot_improve": 1.0, "shoot_cook": 0.6, "shoot_fund": 0.8, "shoot_wild": 1.2, "comfort": 0.3, "harmony": 0.25,
+    "night_space": 0.7, "balance_met": 0.95, "balance_near": 0.3, "spirit_kind": 0.8, "spirit_awake": 1.0,
     "majority": 0.6, "pending": 1.0,
 })
 STYLES = MappingProxyType({
     "balanced": BALANCED,
-    "builder": MappingProxyType({**BALANCED, "comfort": 0.6, "coin": 0.7, "shoot_improve": 1.4, "harmony": 1.0,
-                                 "balance_met": 0.9, "balance_near": 0.6, "shoot_balance": 1.2}),
+    "builder": MappingProxyType({**BALANCED, "comfort": 0.6, "coin": 0.7, "shoot_improve": 1.4, "harmony": 0.4,
+                                 "balance_near": 0.4, "shoot_balance": 1.2}),
     "spirits": MappingProxyType({**BALANCED, "majority": 1.2, "spirit_kind": 1.2, "spirit_awake": 1.4,
                                  "incense": 0.4, "coin": 0.6}),
 })
