@@ -72,9 +72,14 @@ def variant_document(name: str) -> Doc:
     return doc
 
 
+def write_document(doc: Doc, path: str | Path) -> Path:
+    """Writes a component document as a file (for any game: simulate(components=...) takes the path)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc, indent=1))
+    return path
+
+
 def write_variant(name: str, folder: str | Path) -> Path:
     """Writes the variant as a component file (simulate(components=...) takes the path)."""
-    path = Path(folder) / f"components_{name}.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(variant_document(name), indent=1))
-    return path
+    return write_document(variant_document(name), Path(folder) / f"components_{name}.json")
