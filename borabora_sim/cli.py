@@ -271,6 +271,12 @@ def cmd_replay(args: argparse.Namespace) -> None:
     game = checked(get_game, name or DEFAULT_GAME, components)
     for spec in specs:
         checked(make_player, spec, None, game)
+    if args.html is not None:
+        from borabora_sim.viewer import replay_html
+
+        path = replay_html(args.html, seed, specs, components, game_spec(game))
+        print(f"wrote {path} ({path.stat().st_size:,} bytes): open it in a browser")
+        return
     print("\n".join(replay(seed, specs, components, game_spec(game))))
 
 
@@ -407,6 +413,8 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--run", help="a simulation directory (with --game)")
     rp.add_argument("--game", help=f"with --run: a game id in that run; with --seed: the game, with its options "
                                    f"({', '.join(games)}, bamboo:mode=advanced, ...; default {DEFAULT_GAME})")
+    rp.add_argument("--html", metavar="FILE", help="write the game as a self-contained HTML replay (the board at "
+                                                   "every decision, the log, the scores) to FILE instead")
     rp.set_defaults(handler=cmd_replay)
 
     an = sub("analyze", "run a strategy study and write its report (Markdown + PNG)")

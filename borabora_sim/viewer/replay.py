@@ -1,0 +1,209 @@
+"""The HTML replay: one self-contained file that steps through a game, with the board picture of every
+decision, the decision log in words and a chart of the scores by source over time.
+
+The file needs no network: frames are inline SVG, the script and styles are inline. To keep it small, a frame is
+stored as the list of its panels (the top-level children of the picture), and each distinct panel once: a move
+changes a panel or two, so a whole 4-player game of several hundred decisions stays a few megabytes. The scores
+are stored as the changes of each seat's score by source.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from borabora_sim.games import DEFAULT_GAME, get_game
+from borabora_sim.players import make_player
+from borabora_sim.protocol import Game, check_seed
+from borabora_sim.viewer import layout as L
+from borabora_sim.viewer.page import PAGE
+from borabora_sim.viewer.registry import check_viewer, renderer_for
+from borabora_sim.viewer.svg import label, open_tag, root, sub, to_string
+
+
+@dataclass(frozen=True)
+class RecordedGame:
+    """A game to replay: the game object, the game seed, the player specs by seat and every action taken."""
+
+    game: Game
+    seed: int
+    players: tuple[str, ...]
+    actions: tuple[int, ...]
+
+
+def record_game(game_seed: int, players: Sequence[str], components: str | os.PathLike[str] | None = None,
+                game: str = DEFAULT_GAME) -> RecordedGame:
+    """Plays the game `borabora replay` and the simulator play for this seed and these specs (each player seeded
+    from the game seed; all-random games from the compiled playout's actions) and records its actions."""
+    from borabora_sim.simulate import player_seed
+
+    specs = tuple(players)
+    played = get_game(game, components)
+    seed = check_seed(game_seed)
+    state = played.new_initial_state(players=len(specs), seed=seed)
+    if all(spec == "random" for spec in specs):
+        return RecordedGame(played, seed, specs, tuple(played.random_game_actions(len(specs), seed)))
+    choosers = [make_player(spec, player_seed(seed, s, played), played).choose for s, spec in enumerate(specs)]
+    actions = []
+    while not state.is_terminal():
+        action = choosers[state.current_player](state)
+        state.apply(action)
+        actions.append(action)
+    return RecordedGame(played, seed, specs, tuple(actions))
+
+
+def replay_html(path: str | os.PathLike[str], game_seed: int, players: Sequence[str],
+                components: str | os.PathLike[str] | None = None, game: str = DEFAULT_GAME,
+                viewer: int | None = None) -> Path:
+    """Writes the replay of the game with seed `game_seed` and these player specs by seat (as `borabora replay`
+    plays it) to the HTML file `path`, seen by seat `viewer` (None: the public view); returns the path."""
+    target = Path(path)
+    if not target.parent.is_dir():            # refused before the game is played, like a game without a picture
+        raise FileNotFoundError(f"cannot write {target}: no such directory {target.parent}")
+    renderer_for(get_game(game, components).name)
+    record = record_game(game_seed, players, components, game)
+    target.write_text(replay_page(record, viewer), encoding="utf-8")
+    return target
+
+
+def replay_page(record: RecordedGame, viewer: int | None = None) -> str:
+    """The HTML text of the replay of `record`, seen by seat `viewer` (None: the public view)."""
+    draw = renderer_for(record.game.name)
+    state = record.game.new_initial_state(players=len(record.players), seed=record.seed)
+    viewer = check_viewer(state, viewer)
+    pieces: dict[str, int] = {}
+    roots: dict[str, int] = {}
+    frames: list[list[int]] = []
+    breakdowns: list[list[dict[str, int]]] = []
+    log: list[dict[str, Any]] = []
+
+    def snapshot() -> None:
+        picture = draw(state, viewer)
+        frame = [roots.setdefault(open_tag(picture), len(roots))]
+        frame += [pieces.setdefault(to_string(child), len(pieces)) for child in picture]
+        frames.append(frame)
+        breakdowns.append(state.score_breakdown())
+
+    snapshot()
+    for action in record.actions:
+        log.append({"seat": state.current_player, "round": state.round, "phase": state.phase,
+                    "decision": state.decision, "move": state.action_to_string(action)})
+        state.apply(action)
+        snapshot()
+    data = {
+        "roots": list(roots), "pieces": list(pieces), "frames": frames,
+        "sources": list(record.game.sources), "players": len(record.players), "unit": record.game.score_unit,
+        "changes": _score_changes(breakdowns, list(record.game.sources)),
+        "colours": list(L.SEAT_COLOURS),
+    }
+    seats = ", ".join(f"{s}: {spec}" for s, spec in enumerate(record.players))
+    heading = f"{record.game.name.replace('_', ' ').title()}: game seed {record.seed}; seats {seats}"
+    final = ", ".join(f"seat {s} {v}" for s, v in enumerate(state.scores()))
+    return PAGE.substitute(
+        title=html.escape(heading),
+        heading=html.escape(heading),
+        summary=html.escape(f"final {record.game.score_unit}: {final}; winner seat {state.winner()}"),
+        view=html.escape("public view" if viewer is None else f"as seat {viewer} sees it"),
+        last=len(frames) - 1,
+        log=_log_html(log),
+        chart=to_string(score_chart(breakdowns, list(record.game.sources), record.game.score_unit)),
+        data=json.dumps(data, separators=(",", ":")).replace("</", "<\\/"),
+    )
+
+
+def _score_changes(breakdowns: list[list[dict[str, int]]], sources: list[str]) -> list[list[int]]:
+    """[frame, seat, source index, new value] wherever a seat's points of a source change (frame 0: non-zero
+    starting points); the page rebuilds every frame's scores from them."""
+    changes = []
+    previous = [dict.fromkeys(sources, 0) for _ in breakdowns[0]]
+    for frame, rows in enumerate(breakdowns):
+        for seat, row in enumerate(rows):
+            for k, source in enumerate(sources):
+                if row[source] != previous[seat][source]:
+                    changes.append([frame, seat, k, row[source]])
+            previous[seat] = row
+    return changes
+
+
+def _log_html(log: list[dict[str, Any]]) -> str:
+    """The decision log: a heading at each new round and phase, then each move as `seat S [decision] move`."""
+    lines = ['<div class="move current" data-step="0">start of the game</div>']
+    last = None
+    for step, entry in enumerate(log, start=1):
+        heading = (entry["round"], entry["phase"])
+        if heading != last:
+            lines.append(f'<div class="heading">round {entry["round"]}, phase {html.escape(entry["phase"])}</div>')
+            last = heading
+        lines.append(f'<div class="move" data-step="{step}" data-seat="{entry["seat"]}">'
+                     f'<span class="seat s{entry["seat"]}">{entry["seat"]}</span> '
+                     f'<span class="decision">[{html.escape(entry["decision"])}]</span> '
+                     f'{html.escape(entry["move"])}</div>')
+    return "\n".join(lines)
+
+
+def score_chart(breakdowns: list[list[dict[str, int]]], sources: list[str], unit: str = "VP") -> Any:
+    """The scores by source over the decisions: one strip per seat, each source a stacked step area in its
+    colour; a cursor line per strip (class "cursor") marks the frame shown. Areas change only where a score
+    does, so the chart stays small."""
+    frames, players = len(breakdowns), len(breakdowns[0])
+    top = max(1, *(sum(row.values()) for rows in breakdowns for row in rows))
+    plot_w = L.CHART_WIDTH - L.CHART_LEFT - 8
+    used = [s for s in sources if any(rows[seat][s] for rows in breakdowns for seat in range(players))]
+    legend_rows = (len(used) + 3) // 4
+    height = players * L.CHART_STRIP + 18 + legend_rows * 14
+    svg = root(L.CHART_WIDTH, height, font_family=L.FONT, data_chart="scores", data_plot_left=L.CHART_LEFT,
+               data_plot_width=plot_w)
+
+    def fx(frame: int) -> float:
+        return L.CHART_LEFT + plot_w * frame / max(1, frames - 1)
+
+    for seat in range(players):
+        y0 = seat * L.CHART_STRIP + 6
+        base = y0 + L.CHART_STRIP - 14
+
+        def fy(value: float, base: float = base) -> float:
+            return base - (L.CHART_STRIP - 22) * value / top
+
+        strip = sub(svg, "g", data_chart_seat=seat)
+        sub(strip, "rect", x=L.CHART_LEFT, y=fy(top), width=plot_w, height=base - fy(top), fill="#ffffff",
+            stroke="#cccccc")
+        label(strip, 4, y0 + 14, f"s{seat}", size=10, font_weight="bold", fill=L.SEAT_COLOURS[seat])
+        label(strip, L.CHART_LEFT - 3, fy(top) + 8, top, size=8, anchor="end", fill=L.MUTED)
+        label(strip, L.CHART_LEFT - 3, base, 0, size=8, anchor="end", fill=L.MUTED)
+        below = [0] * frames
+        for k, source in enumerate(sources):
+            values = [rows[seat][source] for rows in breakdowns]
+            if not any(values):
+                continue
+            above = [b + v for b, v in zip(below, values, strict=True)]
+            points = _steps(above, fx, fy) + _steps(below, fx, fy)[::-1]
+            sub(strip, "polygon", points=" ".join(f"{x:.1f},{y:.1f}" for x, y in points),
+                fill=L.SOURCE_COLOURS[k % len(L.SOURCE_COLOURS)], data_source=source)
+            below = above
+        sub(strip, "line", x1=fx(0), y1=fy(top), x2=fx(0), y2=base, stroke="#222222", stroke_width=1.5,
+            class_="cursor")
+    for i, source in enumerate(used):
+        lx = 6 + (i % 4) * (L.CHART_WIDTH - 12) / 4
+        ly = players * L.CHART_STRIP + 14 + (i // 4) * 14
+        sub(svg, "rect", x=lx, y=ly - 8, width=9, height=9,
+            fill=L.SOURCE_COLOURS[sources.index(source) % len(L.SOURCE_COLOURS)])
+        label(svg, lx + 12, ly, source.replace("_", " "), size=9)
+    label(svg, L.CHART_WIDTH - 6, height - 4, f"x: decisions 0-{frames - 1}; y: {unit}", size=8, anchor="end",
+          fill=L.MUTED)
+    return svg
+
+
+def _steps(values: list[int], fx: Any, fy: Any) -> list[tuple[float, float]]:
+    """The corners of a step line through `values` (one per frame), left to right: only where it changes."""
+    points = [(fx(0), fy(values[0]))]
+    for frame in range(1, len(values)):
+        if values[frame] != values[frame - 1]:
+            points += [(fx(frame), fy(values[frame - 1])), (fx(frame), fy(values[frame]))]
+    points.append((fx(len(values) - 1), fy(values[-1])))
+    return points
+
