@@ -40,14 +40,15 @@ EXAMPLES = {
     "analyze": """examples:
   borabora analyze fishing --out reports/fishing              # default size: under 10 minutes on 2 cores
   borabora analyze fishing --size full --out reports/fishing  # a real answer (hours)
-  borabora analyze priest --out reports/priest               # what a priest is worth, by round""",
+  borabora analyze priest --out reports/priest               # what a priest is worth, by round
+  borabora analyze spirits --out reports/spirits             # Bamboo: each spirit's worth, the fallbacks""",
     "bench": """examples:
   borabora bench
   borabora bench --games 50000""",
 }
 
 
-STUDIES = ("fishing", "priest")
+STUDIES = ("fishing", "priest", "spirits")
 DEFAULT_PLAYER_TEXT = ",".join(DEFAULT_PLAYERS)     # --players not given: the game's own default players
 BENCH_SECONDS = 2.0         # the 1-worker run of `bench` must take this long for a meaningful speed-up
 T = TypeVar("T")
