@@ -1,0 +1,118 @@
+"""The HTML replay in a real browser: headless Chromium (the system's `chromium`, or the one BORABORA_CHROMIUM
+names) driven by Playwright opens the file from disk, steps through the whole game with the keyboard, the
+slider and the log, and shows the engine's final scores, with no console error. A screenshot of a mid-game board
+is written to tests/artifacts/ (not kept in git).
+
+Where Playwright is not installed or no Chromium can be started, these tests are skipped and say why."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import borabora_sim
+from borabora_sim.viewer import record_game, replay_html
+
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+PLAYERS = ["heuristic", "heuristic:fishing=never", "random", "random"]
+SEED = 12
+
+
+def chromium_path() -> str | None:
+    named = os.environ.get("BORABORA_CHROMIUM")
+    if named:
+        return named
+    return next(filter(None, map(shutil.which, ("chromium", "chromium-browser", "google-chrome"))), None)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    try:
+        from playwright.sync_api import Error, sync_playwright
+    except ImportError:
+        pytest.skip("the browser tests need Playwright: pip install '.[test]'")
+    executable = chromium_path()
+    if executable is None:
+        pytest.skip("no Chromium to drive: install it (apt-get install chromium) or name one in BORABORA_CHROMIUM")
+    with sync_playwright() as driver:
+        try:
+            started = driver.chromium.launch(executable_path=executable)
+        except Error as error:
+            pytest.skip(f"Chromium ({executable}) could not be started: {str(error).splitlines()[0]}")
+        yield started
+        started.close()
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, borabora_sim.State, int]:
+    """The replay file of a 4-player game, the game's final state and its number of decisions."""
+    path = replay_html(tmp_path_factory.mktemp("browser") / "game.html", SEED, PLAYERS)
+    actions = record_game(SEED, PLAYERS).actions
+    state = borabora_sim.new_game(players=4, seed=SEED)
+    for action in actions:
+        state.apply(action)
+    return path, state, len(actions)
+
+
+def position(page: Any) -> int:
+    text = page.locator("#position").inner_text()
+    match = re.fullmatch(r"decision (\d+) of (\d+)", text)
+    assert match is not None, text
+    return int(match.group(1))
+
+
+def shown_scores(page: Any) -> list[int]:
+    cells = page.locator("#scores [data-score-seat]")
+    return [int(cells.nth(i).inner_text().split()[0]) for i in range(cells.count())]
+
+
+def test_stepping_through_a_whole_game_shows_the_engine_final_scores(
+        browser: Any, game: tuple[Path, borabora_sim.State, int]) -> None:
+    path, final, last = game
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(path.as_uri())
+    assert position(page) == 0
+    assert page.locator("#board svg [data-region]").count() == 12
+    # To the middle and on to the end with the keyboard, one decision at a time.
+    middle = last // 2
+    for _ in range(middle):
+        page.keyboard.press("ArrowRight")
+    assert position(page) == middle
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowRight")
+    assert position(page) == middle
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "replay_mid_game.png"))
+    assert (ARTIFACTS / "replay_mid_game.png").stat().st_size > 10_000
+    for _ in range(last - middle + 3):               # past the end: the last frame stays
+        page.keyboard.press("ArrowRight")
+    assert position(page) == last
+    assert shown_scores(page) == final.scores()
+    assert f"winner seat {final.winner()}" in page.locator("#board svg").inner_html()
+    # Back to the start and to the end again with the slider, as a mouse moves it.
+    slider = page.locator("#slider")
+    box = slider.bounding_box()
+    slider.click(position={"x": 1, "y": box["height"] / 2})
+    assert position(page) == 0
+    assert shown_scores(page) == borabora_sim.new_game(players=4, seed=SEED).scores()
+    page.mouse.move(box["x"] + 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=5)
+    page.mouse.move(box["x"] + box["width"] + 50, box["y"] + box["height"] / 2, steps=5)
+    page.mouse.up()
+    assert position(page) == last
+    assert shown_scores(page) == final.scores()
+    # A move of the log is a way there too.
+    page.locator('#log .move[data-step="7"]').click()
+    assert position(page) == 7
+    assert errors == []
+    page.close()
