@@ -4,11 +4,13 @@ cannot see, and the heuristic's styles and weights."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import numpy as np
 import pytest
 
 from borabora_sim import _bamboo
+from borabora_sim.bamboo.components import pattern_fulfilled
 from borabora_sim.games import get_game
 from borabora_sim.players import make_player
 from borabora_sim.players.heuristic import weights_for
@@ -154,3 +156,130 @@ def test_styles_and_weights_parse() -> None:
     assert make_player(player.spec(), seed=1, game=GAME).weights.tolist() == player.weights.tolist()
     with pytest.raises(ValueError, match="weights must have"):
         _bamboo.evaluate_state(GAME.new_initial_state(2, 1), np.zeros(3))
+
+
+# ---- balance tiles: what the heuristic now values them at -----------------------------------------------------------
+COMPONENTS = GAME.rules.components
+WEIGHTS = weights_for(game=GAME)
+
+
+def home_cells(state: GameState, seat: int) -> list[tuple[int, int] | None]:
+    """The seat's home as pattern_fulfilled reads it: (type, comfort) per space, None for an empty one."""
+    home = state.to_dict()["state"]["pl"][seat]["home"]
+    return [None if t == 255 else (int(COMPONENTS.home_type[t]), int(COMPONENTS.home_comfort[t])) for t in home]
+
+
+def met(state: GameState, seat: int, tiles: list[int]) -> list[int]:
+    """Those of `tiles` whose pattern the seat's home meets."""
+    home = home_cells(state, seat)
+    return [t for t in tiles if pattern_fulfilled(COMPONENTS.balance_patterns[t], home)]
+
+
+def pile_positions(body: dict, side: int) -> list[int]:
+    """Indices in bal_pile of the tiles still in the side's stack (its ring, from the top)."""
+    sizes = np.bincount(np.asarray(COMPONENTS.balance_side), minlength=3)
+    base, size = int(sizes[:side].sum()), int(sizes[side])
+    return [base + (body["bal_top"][side] + j) % size for j in range(body["bal_left"][side])]
+
+
+def with_tile_swapped(state: GameState, side: int, where: tuple, tile: int) -> GameState:
+    """The same state with balance tile `tile` (in the side's stack) exchanged with the tile at `where`:
+    ("market", position) or ("slot", seat, slot). Every tile stays in play once, so the state is lawful."""
+    data = state.to_dict()
+    body = data["state"]
+    spot = body["bal_market"][side] if where[0] == "market" else body["pl"][where[1]]["balance"][side]
+    index = where[-1]
+    pile = next(i for i in pile_positions(body, side) if body["bal_pile"][i] == tile)
+    body["bal_pile"][pile], spot[index] = spot[index], tile
+    return GAME.state_from_dict(data)
+
+
+def first_state(seed: int, wanted: Callable[[GameState], bool], players: int = 3) -> GameState | None:
+    """The first state of a game of random moves (seeded) for which wanted(state) holds, None if none does."""
+    rng = random.Random(seed)
+    state = GAME.new_initial_state(players=players, seed=seed)
+    while not state.is_terminal() and not wanted(state):
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    return None if state.is_terminal() else state
+
+
+def stack_tiles_met(state: GameState, seat: int, side: int) -> list[int]:
+    body = state.to_dict()["state"]
+    return met(state, seat, [body["bal_pile"][i] for i in pile_positions(body, side)])
+
+
+SIDES = ("left", "center", "right")
+
+
+def obtainable_sides_met(state: GameState) -> list[int]:
+    """At the start of a Balance action: the sides where the mover may take a tile and whose stack holds one
+    that the mover's home already meets."""
+    if state.decision != "balance" or state.action_from_string("balance 1 HP") not in state.legal_actions():
+        return []
+    return [side for side in range(3) if state.action_from_string(f"obtain {SIDES[side]} balance 1")
+            in state.legal_actions() and stack_tiles_met(state, state.current_player, side)]
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_a_face_up_tile_the_home_meets_is_taken_and_scored_instead_of_the_1_hp(seed: int) -> None:
+    found = first_state(seed, lambda s: bool(obtainable_sides_met(s)))
+    assert found is not None
+    seat, side = found.current_player, obtainable_sides_met(found)[0]
+    tile = max(stack_tiles_met(found, seat, side), key=lambda t: COMPONENTS.balance_hp[t])
+    hp = int(COMPONENTS.balance_hp[tile])
+    state = with_tile_swapped(found, side, ("market", 0), tile)       # now face up at the first position
+    obtain = state.action_from_string(f"obtain {SIDES[side]} balance 1")
+    values = dict(GAME.heuristic_option_values(state, WEIGHTS, 4))
+    assert values[obtain] > values[state.action_from_string("balance 1 HP")]
+    before = state.score_breakdown()[seat]
+    assert GAME.heuristic_action(state, WEIGHTS, 4) == obtain
+    state.apply(obtain)
+    slot = state.to_dict()["state"]["pl"][seat]["balance"][side].index(tile)
+    score = state.action_from_string(f"score {SIDES[side]} balance {slot + 1}")
+    assert state.current_player == seat and GAME.heuristic_action(state, WEIGHTS, 4) == score
+    state.apply(score)
+    after = state.score_breakdown()[seat]
+    assert after["balance_scored"] - before["balance_scored"] == hp and after["balance_hp"] == before["balance_hp"]
+
+
+def with_slot_returned(state: GameState, seat: int, side: int) -> GameState:
+    """The same state with the seat's first balance tile of `side` put back under the side's stack (face up),
+    its other tile moving to the front: the seat then holds one tile less."""
+    data = state.to_dict()
+    body = data["state"]
+    slots = body["pl"][seat]["balance"][side]
+    positions = pile_positions(body, side)
+    sizes = np.bincount(np.asarray(COMPONENTS.balance_side), minlength=3)
+    base, size = int(sizes[:side].sum()), int(sizes[side])
+    body["bal_pile"][base + (body["bal_top"][side] + len(positions)) % size] = slots[0]
+    body["bal_left"][side] += 1
+    slots[:] = [*slots[1:], 255]
+    return GAME.state_from_dict(data)
+
+
+@pytest.mark.parametrize(("round_", "phases", "acting"), [(3, ("summer",), True), (4, ("wake", "feed"), False)])
+def test_a_met_tile_is_worth_the_hp_it_can_still_bring(round_: int, phases: tuple[str, ...], acting: bool) -> None:
+    """Holding a met balance tile adds to the holder's evaluation: after the last Summer exactly the half HP
+    (rounded up) of the final scoring; while actions remain, that half for sure and the rest of its HP, less half
+    a Balance action (whose alternative is 1 HP), with the chance balance_met."""
+    chance = WEIGHTS[GAME.weight_names.index("balance_met")] if acting else 0.0
+    checked = 0
+    for seed in range(40):
+        state = first_state(seed, lambda s: s.round == round_ and s.phase in phases)
+        if state is None:
+            continue
+        body = state.to_dict()["state"]
+        for seat in range(state.num_players):
+            for side in range(3):
+                if body["pl"][seat]["balance"][side][0] == 255:
+                    continue
+                for tile in met(state, seat, [body["bal_pile"][i] for i in pile_positions(body, side)])[:1]:
+                    holding = with_tile_swapped(state, side, ("slot", seat, 0), tile)
+                    gap = (_bamboo.evaluate_state(holding, WEIGHTS)[seat]
+                           - _bamboo.evaluate_state(with_slot_returned(holding, seat, side), WEIGHTS)[seat])
+                    hp = int(COMPONENTS.balance_hp[tile])
+                    half = (hp + 1) // 2
+                    assert gap == pytest.approx(half + chance * max(0.0, hp - half - 0.5)), (seed, seat, tile)
+                    checked += 1
+    assert checked >= 5
