@@ -376,9 +376,10 @@ def _score_track(svg: ET.Element, state: _engine.State, view: dict[str, Any]) ->
     for seat, score in enumerate(scores):
         by = y + 24 + seat * 15
         bar = sub(group, "g", data_score_seat=seat, data_vp=score)
-        sub(bar, "rect", x=x + 30, y=by, width=(w - 110) * score / top, height=11, fill=L.SEAT_COLOURS[seat])
+        length = (w - 150) * score / top           # leaves room for the label and the turn order
+        sub(bar, "rect", x=x + 30, y=by, width=length, height=11, fill=L.SEAT_COLOURS[seat])
         label(bar, x + 10, by + 10, f"s{seat}", size=9)
-        label(bar, x + 36 + (w - 110) * score / top, by + 10, f"{score} VP", size=9)
+        label(bar, x + 36 + length, by + 10, f"{score} VP", size=9)
     order = [seat for seat in view["order"] if seat >= 0]
     ox = x + w - 60
     label(group, ox - 6, y + 33, "order", size=9, anchor="end", fill=L.MUTED)
@@ -559,7 +560,9 @@ def _ceremony(parent: ET.Element, c: Components, p: dict[str, Any], seat: int, x
             sub(space, "rect", x=sx + 6, y=sy + 6, width=12, height=12, fill=L.MATERIAL_COLOURS[material],
                 stroke="#222222")
         elif content == 2:
-            sub(space, "rect", x=sx + 2, y=sy + 2, width=cell - 4, height=cell - 4, fill="#5b3a1a", opacity=0.8)
+            sub(space, "rect", x=sx + 2, y=sy + 2, width=cell - 4, height=cell - 4, fill="#5b3a1a", opacity=0.85)
+            label(space, sx + cell / 2, sy + cell / 2 + 4, "B", size=11, anchor="middle", font_weight="bold",
+                  fill="#ffffff")
     by = y + 18 + int(c.ceremony_rows) * (cell + 2)
     label(parent, x, by + 8, "buildings", size=9, fill=L.MUTED)
     for k, value in enumerate(c.building_values):
