@@ -311,6 +311,19 @@ def test_the_replay_is_self_contained_with_the_log_of_borabora_replay(
     assert {e.attrib["data-source"] for e in chart.iter() if "data-source" in e.attrib} >= {"start"}
 
 
+def test_a_replay_seen_by_a_seat_shows_its_own_cards_and_no_other() -> None:
+    record = record_game(8, ["random", "random"])
+    hands = set()
+    for viewer in (1, None):
+        data = replay_data(replay_page(record, viewer))
+        shown = {name for piece in data["pieces"] for name in re.findall(r'data-god-hand="([^"]+)"', piece)}
+        assert all(name.startswith(f"{viewer}-") for name in shown)
+        hands.add(bool(shown))
+    assert hands == {True, False}
+    with pytest.raises(ValueError, match=r"viewer must be an integer in \[0, 1\]"):
+        replay_page(record, 2)
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # The command line
 # ---------------------------------------------------------------------------------------------------------------

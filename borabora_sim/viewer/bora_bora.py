@@ -331,8 +331,7 @@ def _temple(svg: ET.Element, c: Components, view: dict[str, Any]) -> None:
 def _action_tiles(svg: ET.Element, view: dict[str, Any]) -> None:
     x, y, _, _ = L.ACTION_TILES
     group = _panel(svg, "action_tiles", L.ACTION_TILES, "Action tiles (lowest die on each)")
-    names = [n for n in L.ACTION_TILE_NAMES[len(view["pl"])]]
-    tiles = [(slot, name) for slot, name in enumerate(names) if name is not None]
+    tiles = [(slot, name) for slot, name in enumerate(L.ACTION_TILE_NAMES[len(view["pl"])]) if name is not None]
     width = 44
     fishing = sub(group, "g", data_action_tile="fishing")
     sub(fishing, "rect", x=x + 10, y=y + 26, width=width, height=84, rx=5, fill="#cfe8f3", stroke="#2f6fb0")

@@ -12,7 +12,8 @@ from __future__ import annotations
 import html
 import json
 import os
-from collections.abc import Sequence
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -146,7 +147,7 @@ def _log_html(log: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def score_chart(breakdowns: list[list[dict[str, int]]], sources: list[str], unit: str = "VP") -> Any:
+def score_chart(breakdowns: list[list[dict[str, int]]], sources: list[str], unit: str = "VP") -> ET.Element:
     """The scores by source over the decisions: one strip per seat, each source a stacked step area in its
     colour; a cursor line per strip (class "cursor") marks the frame shown. Areas change only where a score
     does, so the chart stays small."""
@@ -198,7 +199,8 @@ def score_chart(breakdowns: list[list[dict[str, int]]], sources: list[str], unit
     return svg
 
 
-def _steps(values: list[int], fx: Any, fy: Any) -> list[tuple[float, float]]:
+def _steps(values: list[int], fx: Callable[[int], float], fy: Callable[[float], float]
+           ) -> list[tuple[float, float]]:
     """The corners of a step line through `values` (one per frame), left to right: only where it changes."""
     points = [(fx(0), fy(values[0]))]
     for frame in range(1, len(values)):
