@@ -200,6 +200,23 @@ def test_the_map_is_laid_out_and_drawn_from_the_component_file() -> None:
     assert values.get(f"{path['b']}-{path['a']}", values.get(f"{path['a']}-{path['b']}")) == "6"
 
 
+def test_names_from_the_component_file_are_escaped() -> None:
+    doc = load_components().to_json_dict()
+    odd = 'A<&">'
+    for path in doc["paths"]:
+        for end in ("a", "b"):
+            if path[end] == doc["regions"][0]["id"]:
+                path[end] = odd
+    doc["regions"][0]["id"] = odd
+    for task in doc["tasks"]:
+        task["id"] = f"<{task['id']}&>"
+    state = borabora_sim.new_game(players=2, seed=1, components=load_components(doc))
+    tree = parse(to_svg(state))
+    assert odd in by_name(tree, "data-region")
+    assert all(e.attrib["data-task"].startswith("<") for e in named(tree, "data-task")) and named(tree, "data-task")
+    assert any(f"{odd}-" in name or f"-{odd}" in name for name in by_name(tree, "data-path"))
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Errors and the registry of pictures
 # ---------------------------------------------------------------------------------------------------------------

@@ -37,6 +37,7 @@ section h2 { font-size: 13px; margin: 0 0 4px 0; }
 #log .move:hover { background: #f0ead8; }
 #log .move.current { background: #ffe9a8; outline: 1px solid #d6b44a; }
 #log .decision { color: #777; }
+@media (max-width: 1300px) { main { flex-direction: column; } aside { width: auto; align-self: stretch; } }
 .seat { display: inline-block; min-width: 16px; text-align: center; border-radius: 8px; font-size: 11px;
         font-weight: bold; }
 """
