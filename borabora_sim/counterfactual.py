@@ -83,10 +83,14 @@ def die_situation(state: _engine.State, action: int) -> dict[str, Any]:
 
 
 def judge_game(game: Game, game_id: int, specs: Sequence[str], seed: int, is_studied: Callable[[int], bool],
-               situation: Situation, focus: Sequence[int] | None = None,
-               judge: RolloutJudge | None = None) -> list[dict[str, Any]]:
+               situation: Situation, focus: Sequence[int] | None = None, judge: RolloutJudge | None = None,
+               recheck: bool = False) -> list[dict[str, Any]]:
     """The rows of `choice_values` for one game (game `game_id` of a run with master `seed`), so that a study
-    can spread games over workers."""
+    can spread games over workers.
+
+    The best alternative is the largest of several noisy values, so `advantage` leans against the studied
+    option. `recheck` judges the studied options and the best alternative again on fresh rollouts (other
+    determinizations and rollout randomness): `recheck_advantage` is free of that selection."""
     judge = judge or RolloutJudge()
     focus = list(range(len(specs))) if focus is None else list(focus)
     game_seed = int(game.derive_seed(seed, game_id))
@@ -105,6 +109,9 @@ def judge_game(game: Game, game_id: int, specs: Sequence[str], seed: int, is_stu
             others = {a: v for a, v in values.items() if a not in studied}
             best_other = max(others, key=others.__getitem__)
             best_all = max(values, key=values.__getitem__)
+            again = (judge.values(state, [*studied, best_other],
+                                  seed=int(game.derive_seed(game_seed, 20_000 + decision_index)), game=game)
+                     if recheck else {})
             for action in studied:
                 rows.append({
                     "game_id": game_id, "game_seed": game_seed, "seat": seat, "spec": specs[seat],
@@ -114,6 +121,7 @@ def judge_game(game: Game, game_id: int, specs: Sequence[str], seed: int, is_stu
                     "best_alternative_value": others[best_other], "advantage": values[action] - others[best_other],
                     "best_overall": best_all == action, "n_legal": len(legal), **situation(state, action),
                     "chosen": choice == action,
+                    **({"recheck_advantage": again[action] - again[best_other]} if recheck else {}),
                 })
         state.apply(choice)
         decision_index += 1
@@ -122,22 +130,23 @@ def judge_game(game: Game, game_id: int, specs: Sequence[str], seed: int, is_stu
 
 def choice_values(games: int, players: Sequence[str], is_studied: Callable[[int], bool], situation: Situation,
                   game: Game | None = None, focus: Sequence[int] | None = None, seed: int = 0,
-                  judge: RolloutJudge | None = None, progress: Callable[[int], None] | None = None) -> pd.DataFrame:
+                  judge: RolloutJudge | None = None, progress: Callable[[int], None] | None = None,
+                  recheck: bool = False) -> pd.DataFrame:
     """One row per studied option at every decision of a focus seat where such an option is legal beside
     another, in `games` games of `game` (default: the default game) between `players`.
 
     Columns: game_id, game_seed, seat, spec, round, phase, decision (index in the game), option (name), value
     (mean reward in [0, 1] of taking it), best_alternative (name of the best option of another kind),
     best_alternative_value, advantage (value - best_alternative_value), best_overall (is it the best legal
-    action), n_legal, the columns of `situation(state, action)`, and chosen (did the player take it).
-    `progress(game_id)` is called after each game.
+    action), n_legal, the columns of `situation(state, action)`, chosen (did the player take it), and with
+    `recheck` recheck_advantage (judge_game). `progress(game_id)` is called after each game.
     """
     game = get_game() if game is None else game
     specs = list(players)
     check_players(len(specs), tuple(game.player_counts))
     frames = []
     for game_id in range(games):
-        frames.extend(judge_game(game, game_id, specs, seed, is_studied, situation, focus, judge))
+        frames.extend(judge_game(game, game_id, specs, seed, is_studied, situation, focus, judge, recheck))
         if progress is not None:
             progress(game_id)
     return pd.DataFrame(frames)

@@ -120,16 +120,37 @@ def test_answer_sentences_follow_the_holm_corrected_verdicts() -> None:
            "difference -> A better)" in words[1]
 
 
-def test_fallback_answer_counts_strict_wins_and_ties() -> None:
-    values = pd.DataFrame({"option": ["balance 1 HP"] * 4, "round": [1, 1, 2, 2], "situation": ["x"] * 4,
-                           "advantage": [0.1, 0.0, -0.2, 0.3], "chosen": [True, False, False, True]})
+def _fallback_values(rechecked: list[float], option: str = "balance 1 HP") -> pd.DataFrame:
+    """Judged decisions whose first pass alternates best, tied, worse, with the given rechecked advantages."""
+    n = len(rechecked)
+    values = pd.DataFrame({"option": [option] * n, "round": [1 + i % 4 for i in range(n)], "situation": ["x"] * n,
+                           "advantage": [(0.1, 0.0, -0.2)[i % 3] for i in range(n)],
+                           "recheck_advantage": rechecked, "chosen": [i % 2 == 0 for i in range(n)]})
     values["best"], values["tied"] = values["advantage"] > 0, values["advantage"] == 0
-    table = spirits.fallback_table(values, [])
-    assert table.loc[0, "best"] == 2 and table.loc[0, "tied_share"] == 0.25
-    assert table.loc[0, "advantage_when_best"] == pytest.approx(0.2)
-    line = spirits.fallback_words(values, 8)[0]
-    assert line.startswith("'balance 1 HP' was strictly the best option in 50% (95% CI")
-    assert "is not distinguishable from zero" in line
+    values["confirmed"] = values["best"] & (values["recheck_advantage"] > 0)
+    return values
+
+
+def test_fallback_answer_follows_the_holm_corrected_verdicts() -> None:
+    # 'balance 1 HP' rechecked clearly ahead; 'improve 1 coin' slightly behind, raw p < 0.05 but not after Holm
+    ahead = _fallback_values([0.1 + 0.01 * (i % 5) for i in range(30)])
+    behind = _fallback_values([-0.05 if i < 7 else 0.05 if i == 7 else 0.0 for i in range(30)], "improve 1 coin")
+    values = pd.concat([ahead, behind], ignore_index=True).assign(variant="built-in")
+    # a third row in the family: Holm's correction over three tests lifts improve's p = 0.034 to 0.068
+    table = spirits.fallback_verdicts(pd.concat([values, behind.assign(variant="other")]), ["variant"])
+    verdicts = table[table["variant"] == "built-in"].set_index("option")
+    assert verdicts.loc["balance 1 HP", "verdict"] == "A better"
+    assert verdicts.loc["improve 1 coin", "wilcoxon_p"] < 0.05
+    assert verdicts.loc["improve 1 coin", "verdict"] == "no detectable difference"
+    assert verdicts.loc["balance 1 HP", "best_share"] == pytest.approx(10 / 30)
+    assert verdicts.loc["balance 1 HP", "tied_share"] == pytest.approx(10 / 30)
+    lines = spirits.fallback_words(verdicts.reset_index(), values, 8)
+    balance = next(line for line in lines if line.startswith("'balance 1 HP'"))
+    assert balance.startswith("'balance 1 HP' was strictly the best option in 33% (95% CI")
+    assert "it is better on average than the best other option (+0.120 of win probability" in balance
+    improve = next(line for line in lines if line.startswith("'improve 1 coin'"))
+    assert "not detectably better or worse on average than the best other option" in improve
+    assert "worse on average" not in improve.replace("better or worse on average", "")
 
 
 def test_counterfactual_judges_a_bamboo_decision_with_paired_rollouts(bamboo) -> None:

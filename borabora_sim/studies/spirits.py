@@ -303,7 +303,8 @@ def spirit_words(table: pd.DataFrame) -> list[str]:
     worded with it, the others gathered as not detectable."""
     lines = []
     for spirit, rows in table.groupby("spirit", sort=False):
-        found = [f"won in round {int(r['round'])}: {effect_words(r)}" for _, r in rows.iterrows() if _detectable(r)]
+        found = [f"won in round {int(r['round'])}: {effect_words(r)}, the end's variety bonus being "
+                 f"{r['variety_hp']:.1f} HP of it" for _, r in rows.iterrows() if _detectable(r)]
         quiet = [int(r["round"]) for _, r in rows.iterrows() if not _detectable(r)]
         rest = (f"no detectable difference in HP or first place when won in round(s) "
                 f"{', '.join(map(str, quiet))} ({int(rows.loc[rows['round'].isin(quiet), 'games'].sum())} pairs)")
@@ -388,41 +389,67 @@ def fallback_rows(ids: Iterable[int], specs: Sequence[str], seed: int, rollouts:
     judge = RolloutJudge(rollouts=rollouts, rollout="heuristic")
     rows: list[dict[str, Any]] = []
     for game_id in ids:
-        rows.extend(judge_game(game, game_id, specs, seed, studied.__contains__, situation, judge=judge))
+        rows.extend(judge_game(game, game_id, specs, seed, studied.__contains__, situation, judge=judge,
+                               recheck=True))
     return rows
 
 
 def fallback_values(study: SpiritsStudy, games: int, components: str | None = None,
                     progress: Callable[[int], None] | None = None) -> pd.DataFrame:
+    """The judged fallback decisions of `games` games, with `best` (strictly above every other option), `tied`
+    (level with the best other option) and `confirmed` (best, and still ahead on the fresh rollouts)."""
     frame = _parallel(fallback_rows, _chunks(games, 1), study.jobs, progress, specs=[study.spec] * study.players,
                       seed=study.seed ^ 0xFA11, rollouts=study.rollouts, components=components)
     if len(frame):
         frame["best"] = frame["advantage"] > 0
         frame["tied"] = frame["advantage"] == 0
+        frame["confirmed"] = frame["best"] & (frame["recheck_advantage"] > 0)
     return frame
 
 
 def fallback_table(values: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
-    """Per option and group: decisions, how often the fallback was strictly best and tied for best (Wilson
-    intervals), its mean advantage over the best other option (t interval) and when best, and how often the
-    player took it."""
+    """Per option and group: decisions; how often the fallback was strictly best (Wilson interval), tied for
+    best, and best and confirmed on fresh rollouts; its rechecked advantage over the best other option (t
+    interval: unbiased, unlike the first pass's), and that advantage where it was best; how often the player
+    took it."""
     rows = []
     for key, group in values.groupby(["option", *by], sort=True):
-        n, best, tied = len(group), int(group["best"].sum()), int(group["tied"].sum())
+        n, best = len(group), int(group["best"].sum())
         lo, hi = stats.wilson_interval(best, n)
-        mean, alo, ahi = stats.mean_interval(group["advantage"])
-        when = group.loc[group["best"], "advantage"]
-        rows.append({**dict(zip(["option", *by], key, strict=True)), "decisions": n, "best": best,
-                     "best_share": best / n, "best_ci_low": lo, "best_ci_high": hi, "tied_share": tied / n,
-                     "mean_advantage": mean, "advantage_ci_low": alo, "advantage_ci_high": ahi,
+        mean, alo, ahi = stats.mean_interval(group["recheck_advantage"])
+        when = group.loc[group["best"], "recheck_advantage"]
+        rows.append({**dict(zip(["option", *by], key if isinstance(key, tuple) else (key,), strict=True)),
+                     "decisions": n, "best": best, "best_share": best / n, "best_ci_low": lo, "best_ci_high": hi,
+                     "tied_share": float(group["tied"].mean()), "confirmed_share": float(group["confirmed"].mean()),
+                     "advantage": mean, "advantage_ci_low": alo, "advantage_ci_high": ahi,
                      "advantage_when_best": float(when.mean()) if len(when) else np.nan,
                      "taken_share": float(group["chosen"].mean())})
     return pd.DataFrame(rows)
 
 
+def fallback_verdicts(values: pd.DataFrame, by: Sequence[str] = (), alpha: float = 0.05) -> pd.DataFrame:
+    """`fallback_table` per option (and group of `by`) with a Wilcoxon signed-rank test of the rechecked
+    advantage against 0, Holm's correction over the rows and the verdict (A = the fallback, B = the best other
+    option)."""
+    table = fallback_table(values, list(by))
+    if len(table):
+        table["wilcoxon_p"] = [stats.wilcoxon_signed_rank(group["recheck_advantage"])
+                               for _, group in values.groupby(["option", *by], sort=True)]
+        table["wilcoxon_p_holm"] = stats.holm(table["wilcoxon_p"].to_numpy(dtype=float))
+        table["verdict"] = [stats.VERDICTS[2] if p >= alpha else stats.VERDICTS[0] if d > 0 else stats.VERDICTS[1]
+                            for d, p in zip(table["advantage"], table["wilcoxon_p_holm"], strict=True)]
+    return table
+
+
+FALLBACK_COLUMNS = ("decisions", "best_share", "best_ci_low", "best_ci_high", "tied_share", "confirmed_share",
+                    "advantage", "advantage_ci_low", "advantage_ci_high", "advantage_when_best", "taken_share")
 FALLBACK_FORMATS = {"best_share": ".1%", "best_ci_low": ".1%", "best_ci_high": ".1%", "tied_share": ".1%",
-                    "mean_advantage": "+.3f", "advantage_ci_low": "+.3f", "advantage_ci_high": "+.3f",
-                    "advantage_when_best": "+.3f", "taken_share": ".1%"}
+                    "confirmed_share": ".1%", "advantage": "+.3f", "advantage_ci_low": "+.3f",
+                    "advantage_ci_high": "+.3f", "advantage_when_best": "+.3f", "taken_share": ".1%",
+                    "wilcoxon_p_holm": ".3g"}
+ADVANTAGE_WORDS = {"A better": "better on average than the best other option",
+                   "A worse": "worse on average than the best other option",
+                   "no detectable difference": "not detectably better or worse on average than the best other option"}
 
 
 def _share_text(row: pd.Series) -> str:
@@ -430,35 +457,35 @@ def _share_text(row: pd.Series) -> str:
             f"{int(row['decisions'])} decisions")
 
 
-def fallback_words(values: pd.DataFrame, rollouts: int) -> list[str]:
-    """Part 2's answer: per fallback, how often it was strictly the best option, by how much, and where most and
-    least often (groups of at least 10 decisions)."""
+def fallback_words(verdicts: pd.DataFrame, values: pd.DataFrame, rollouts: int) -> list[str]:
+    """Part 2's answer from `fallback_verdicts` (its Holm-corrected verdicts): per fallback, how often it was
+    strictly the best option, by how much, and the range of that share over rounds and situations (groups of at
+    least 10 decisions)."""
     if values.empty:
         return ["No decision with a fallback beside other options was judged: nothing can be said about them."]
     lines = []
-    overall = fallback_table(values, [])
-    for _, row in overall.iterrows():
+    for _, row in verdicts.iterrows():
         option = row["option"]
-        mean = (f"; when it was, it beat the best other option by {row['advantage_when_best']:.3f} of win "
-                f"probability on average" if row["best"] else "")
-        direction = ("above" if row["advantage_ci_low"] > 0 else "below" if row["advantage_ci_high"] < 0
-                     else "not distinguishable from")
-        lines.append(f"'{option}' was strictly the best option in {_share_text(row)} and tied for best in "
-                     f"{row['tied_share']:.0%}{mean}. Its mean advantage over the best other option, "
-                     f"{row['mean_advantage']:+.3f} (95% CI {row['advantage_ci_low']:+.3f} to "
-                     f"{row['advantage_ci_high']:+.3f}), is {direction} zero; the heuristic took it in "
-                     f"{row['taken_share']:.0%} of these decisions.")
+        when = (f"; where it was, fresh rollouts put it {row['advantage_when_best']:+.3f} of win probability "
+                "ahead of the best other option on average" if row["best"] else "")
+        lines.append(f"'{option}' was strictly the best option in {_share_text(row)} (tied for best in "
+                     f"{row['tied_share']:.0%}; best and confirmed by fresh rollouts in "
+                     f"{row['confirmed_share']:.0%}){when}. Over all these decisions it is "
+                     f"{ADVANTAGE_WORDS[row['verdict']]} ({row['advantage']:+.3f} of win probability, 95% CI "
+                     f"{row['advantage_ci_low']:+.3f} to {row['advantage_ci_high']:+.3f}, Holm p = "
+                     f"{row['wilcoxon_p_holm']:.2g}); the heuristic took it in {row['taken_share']:.0%} of them.")
         for by in ("round", "situation"):
             table = fallback_table(values[values["option"] == option], [by])
             table = table[table["decisions"] >= 10]
             if len(table) >= 2:
                 top = table.loc[table["best_share"].idxmax()]
                 low = table.loc[table["best_share"].idxmin()]
-                lines.append(f"  By {by}: most often best at {by} = {top[by]} ({_share_text(top)}), least often at "
-                             f"{by} = {low[by]} ({_share_text(low)}).")
-    lines.append(f"Each option's value is the share of {rollouts} paired heuristic rollouts it wins, so a "
-                 "fallback can come out best by rollout noise alone: these shares are upper bounds on how often it "
-                 "truly is.")
+                lines.append(f"By {by}, the share where '{option}' was best ranged from {_share_text(low)} "
+                             f"({by} {low[by]}) to {_share_text(top)} ({by} {top[by]}).")
+    lines.append(f"Values are shares of {rollouts} paired heuristic rollouts won. The first pass picks the best "
+                 "other option as the largest of several noisy values, which leans against the fallback; the "
+                 "fresh rollouts that judge the fallback and that option again do not, so the advantages above "
+                 "are unbiased, while the best shares carry the first pass's noise both ways.")
     return lines
 
 
@@ -483,17 +510,19 @@ def variant_spirit_words(table: pd.DataFrame) -> list[str]:
     return lines
 
 
-def variant_fallback_words(values: dict[str, pd.DataFrame]) -> list[str]:
-    """Each fallback's best share on each variant beside the built-in data's."""
-    base = fallback_table(values[BUILT_IN], []).set_index("option") if len(values[BUILT_IN]) else pd.DataFrame()
+def variant_fallback_words(verdicts: pd.DataFrame) -> list[str]:
+    """Each fallback's best share and verdict on each variant beside the built-in data's, from the variant
+    table's Holm-corrected verdicts (`fallback_verdicts(..., by=["variant"])`)."""
+    base = verdicts[verdicts["variant"] == BUILT_IN].set_index("option")
     lines = []
-    for variant, frame in values.items():
-        if variant == BUILT_IN or frame.empty:
-            continue
-        table = fallback_table(frame, []).set_index("option")
-        parts = [f"'{option}' best in {_share_text(row)}"
-                 + (f" (built-in: {base.loc[option, 'best_share']:.0%})" if option in base.index else "")
-                 for option, row in table.iterrows()]
+    for variant, rows in verdicts[verdicts["variant"] != BUILT_IN].groupby("variant", sort=False):
+        parts = []
+        for _, row in rows.iterrows():
+            option = row["option"]
+            before = (f" (built-in: {base.loc[option, 'best_share']:.0%}, {base.loc[option, 'verdict']})"
+                      if option in base.index else "")
+            parts.append(f"'{option}' best in {_share_text(row)}, {ADVANTAGE_WORDS[row['verdict']]} "
+                         f"({row['advantage']:+.3f}, Holm p = {row['wilcoxon_p_holm']:.2g}){before}")
         lines.append(f"{variant}: " + "; ".join(parts) + ".")
     return lines
 
@@ -502,10 +531,10 @@ def variant_fallback_words(values: dict[str, pd.DataFrame]) -> list[str]:
 # The whole study
 # =============================================================================
 def answer(cells: pd.DataFrame, strength: pd.DataFrame, rungs: Sequence[str], strong_wins: tuple[int, int] | None,
-           values: pd.DataFrame, rollouts: int, variants: pd.DataFrame,
-           variant_values: dict[str, pd.DataFrame]) -> list[str]:
+           values: pd.DataFrame, rollouts: int, variants: pd.DataFrame, variant_fallbacks: pd.DataFrame) -> list[str]:
     """The study's answer in plain words, every effect worded from the Holm-corrected verdicts of the tables the
-    report prints (`cells`: spirit x round; `strength`: pooled by rung; `variants`: pooled by variant)."""
+    report prints (`cells`: spirit x round; `strength`: pooled by rung; the fallbacks' verdicts; `variants`:
+    pooled by variant; `variant_fallbacks`: the fallbacks by variant)."""
     lines = ["**What a spirit is worth** (to the seat that won it, from the first decision after that Autumn to "
              "the end; A = with the tile, B = without):"]
     lines += [f"- {line}" for line in spirit_words(cells)]
@@ -515,12 +544,13 @@ def answer(cells: pd.DataFrame, strength: pd.DataFrame, rungs: Sequence[str], st
                      "intervals are not adjusted.")
     lines.append("**With player strength:**")
     lines += [f"- {line}" for line in strength_words(strength, rungs, strong_wins)]
-    lines.append("**The fallbacks** (every legal option judged by paired heuristic rollouts):")
-    lines += [f"- {line}" for line in fallback_words(values, rollouts)]
+    lines.append("**The fallbacks** (every legal option judged by paired heuristic rollouts; Holm over the "
+                 "fallbacks):")
+    lines += [f"- {line}" for line in fallback_words(fallback_verdicts(values), values, rollouts)]
     lines.append("**With the INVENTED data** (one family replaced at a time; pooled spirit verdicts, Holm over the "
                  "variant table):")
     lines += [f"- {line}" for line in variant_spirit_words(variants)]
-    lines += [f"- {line}" for line in variant_fallback_words(variant_values)]
+    lines += [f"- {line}" for line in variant_fallback_words(variant_fallbacks)]
     lines.append("These players are imperfect: the values say what a spirit brings to players who decide as these "
                  "do, not what perfect play would get from it; `--size full` runs more games and more rollouts.")
     return lines
@@ -579,15 +609,22 @@ def run(study: SpiritsStudy, out: str | Path, log: Callable[[str], None] = print
     with step_bar(study.counterfactual_games, "2/3 fallbacks", "game", progress) as bar:
         values = fallback_values(study, study.counterfactual_games, progress=bar.update)
     values.to_parquet(folder / "spirits_fallbacks.parquet")
+    verdicts = fallback_verdicts(values)
     parts = [f"{study.counterfactual_games} games of {study.players} `{study.spec}` players; at every decision "
              f"where a fallback is legal beside other options, every legal option was judged by {study.rollouts} "
              "paired heuristic rollouts (value: share of rollouts won). `best` = strictly better than every other "
-             "option; `advantage` = its value minus the best other option's."]
+             "option in that pass; `confirmed` = best, and still ahead of the best other option on fresh rollouts; "
+             "`advantage` = the fallback's value minus that option's on the fresh rollouts (free of the selection "
+             "of the best), with a t interval; `advantage_when_best` = the same where the fallback was best. The "
+             "first table tests the advantage against 0 (Wilcoxon signed-rank, Holm over the fallbacks)."]
     if len(values):
+        verdicts.to_csv(folder / "spirits_fallbacks.csv", index=False)
+        parts.append(markdown_table(verdicts[["option", *FALLBACK_COLUMNS, "wilcoxon_p_holm", "verdict"]],
+                                    FALLBACK_FORMATS, index=False))
         for by in ("round", "situation"):
             table = fallback_table(values, [by])
             table.to_csv(folder / f"spirits_fallbacks_by_{by}.csv", index=False)
-            parts.append(markdown_table(table, FALLBACK_FORMATS, index=False))
+            parts.append(markdown_table(table[["option", by, *FALLBACK_COLUMNS]], FALLBACK_FORMATS, index=False))
         for option in FALLBACKS:
             rows = fallback_table(values[values["option"] == option], ["round"])
             if len(rows):
@@ -614,8 +651,10 @@ def run(study: SpiritsStudy, out: str | Path, log: Callable[[str], None] = print
     variants = summary(spirit_order(pooled_variants, names, ["variant"]), ("variant", "spirit"), study.players)
     vview = summary_view(variants, ("variant", "spirit"))
     vview.to_csv(folder / "spirits_variants.csv", index=False)
-    fallbacks_by_variant = pd.concat([fallback_table(frame, []).assign(variant=name)
-                                      for name, frame in variant_values.items() if len(frame)], ignore_index=True)
+    judged = [frame.assign(variant=name) for name, frame in variant_values.items() if len(frame)]
+    fallbacks_by_variant = (fallback_verdicts(pd.concat(judged, ignore_index=True), ["variant"]) if judged
+                            else pd.DataFrame(columns=["variant", "option", "verdict"]))
+    fallbacks_by_variant.to_csv(folder / "spirits_fallbacks_variants.csv", index=False)
     described = "\n".join(f"- `{name}` ({VARIANTS[name].family}): {VARIANTS[name].change}" for name in study.variants)
     part3 = section(
         "3. Sensitivity to the INVENTED data",
@@ -625,9 +664,9 @@ def run(study: SpiritsStudy, out: str | Path, log: Callable[[str], None] = print
         "tiles are used only with 2 players, so their variant cannot move this 4-player study and is not run.",
         described,
         markdown_table(vview[["variant", "spirit", *PRINTED]], FORMATS, index=False),
-        *([markdown_table(fallbacks_by_variant[["variant", "option", "decisions", "best_share", "best_ci_low",
-                                                "best_ci_high", "tied_share", "mean_advantage", "taken_share"]],
-                          FALLBACK_FORMATS, index=False)] if len(fallbacks_by_variant) else []))
+        *([markdown_table(fallbacks_by_variant[["variant", "option", *FALLBACK_COLUMNS, "wilcoxon_p_holm",
+                                                "verdict"]], FALLBACK_FORMATS, index=False)]
+          if len(fallbacks_by_variant) else []))
 
     steps = re.split(r"\n(?=\d\. )", __doc__.split("\n\n")[1])
     method = section("Method", *[" ".join(step.split()) for step in steps],
@@ -637,7 +676,7 @@ def run(study: SpiritsStudy, out: str | Path, log: Callable[[str], None] = print
         "# What is each Spirit of the Forest worth? Are the fallbacks ever best? (Bamboo)",
         f"Study settings: `{asdict(study)}`.",
         section("Answer", answer(cells, strength, rungs, strong_wins, values, study.rollouts, variants,
-                                 variant_values)),
+                                 fallbacks_by_variant)),
         method, part1, part1b, part2, part3,
         f"Total run time: {time.perf_counter() - began:.0f} s.",
     ]) + "\n"
