@@ -20,10 +20,17 @@ import borabora_sim
 from borabora_sim.cli import main
 from borabora_sim.components import GOD_COLOURS, TERRAINS, load_components
 from borabora_sim.simulate import replay, simulate
-from borabora_sim.viewer import layout, record_game, register_renderer, renderer_names, replay_html, to_svg
+from borabora_sim.viewer import (
+    layout,
+    record_game,
+    register_renderer,
+    renderer_names,
+    replay_html,
+    replay_page,
+    to_svg,
+)
 from borabora_sim.viewer import registry as registry_module
 from borabora_sim.viewer.bora_bora import map_layout
-from borabora_sim.viewer.replay import replay_page
 from borabora_sim.viewer.svg import label, root, sub
 
 NO_TILE = 255

@@ -1,7 +1,7 @@
 """The HTML replay in a real browser: headless Chromium (the system's `chromium`, or the one BORABORA_CHROMIUM
 names) driven by Playwright opens the file from disk, steps through the whole game with the keyboard, the
-slider and the log, and shows the engine's final scores, with no console error. A screenshot of a mid-game board
-is written to tests/artifacts/ (not kept in git).
+slider and the log, and shows the engine's final scores, with no console error. Screenshots of the page and of
+the board in the middle of the game are written to tests/artifacts/ (not kept in git).
 
 Where Playwright is not installed or no Chromium can be started, these tests are skipped and say why."""
 
@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 import borabora_sim
-from borabora_sim.viewer import record_game, replay_html
+from borabora_sim.viewer import record_game, replay_page
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 PLAYERS = ["heuristic", "heuristic:fishing=never", "random", "random"]
@@ -52,8 +52,10 @@ def browser() -> Iterator[Any]:
 @pytest.fixture(scope="module")
 def game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, borabora_sim.State, int]:
     """The replay file of a 4-player game, the game's final state and its number of decisions."""
-    path = replay_html(tmp_path_factory.mktemp("browser") / "game.html", SEED, PLAYERS)
-    actions = record_game(SEED, PLAYERS).actions
+    record = record_game(SEED, PLAYERS)             # the game replay_html writes, played once for both
+    path = tmp_path_factory.mktemp("browser") / "game.html"
+    path.write_text(replay_page(record), encoding="utf-8")
+    actions = record.actions
     state = borabora_sim.new_game(players=4, seed=SEED)
     for action in actions:
         state.apply(action)
@@ -82,9 +84,11 @@ def test_stepping_through_a_whole_game_shows_the_engine_final_scores(
     page.goto(path.as_uri())
     assert position(page) == 0
     assert page.locator("#board svg [data-region]").count() == 12
-    # To the middle and on to the end with the keyboard, one decision at a time.
+    # To the middle and on to the end with the keyboard: ten decisions a key (Page Down), then one (right arrow).
     middle = last // 2
-    for _ in range(middle):
+    for _ in range(middle // 10):
+        page.keyboard.press("PageDown")
+    for _ in range(middle % 10):
         page.keyboard.press("ArrowRight")
     assert position(page) == middle
     page.keyboard.press("ArrowLeft")
@@ -92,9 +96,13 @@ def test_stepping_through_a_whole_game_shows_the_engine_final_scores(
     assert position(page) == middle
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "replay_mid_game.png"))
-    assert (ARTIFACTS / "replay_mid_game.png").stat().st_size > 10_000
-    for _ in range(last - middle + 3):               # past the end: the last frame stays
-        page.keyboard.press("ArrowRight")
+    page.locator("#board").screenshot(path=str(ARTIFACTS / "board_mid_game.png"))
+    for name in ("replay_mid_game.png", "board_mid_game.png"):
+        assert (ARTIFACTS / name).stat().st_size > 10_000
+    for _ in range((last - middle) // 10 + 2):         # past the end: the last frame stays
+        page.keyboard.press("PageDown")
+    assert position(page) == last
+    page.keyboard.press("ArrowRight")
     assert position(page) == last
     assert shown_scores(page) == final.scores()
     assert f"winner seat {final.winner()}" in page.locator("#board svg").inner_html()
