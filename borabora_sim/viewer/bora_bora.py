@@ -332,6 +332,7 @@ def _action_tiles(svg: ET.Element, view: dict[str, Any]) -> None:
     x, y, _, _ = L.ACTION_TILES
     group = _panel(svg, "action_tiles", L.ACTION_TILES, "Action tiles (lowest die on each)")
     tiles = [(slot, name) for slot, name in enumerate(L.ACTION_TILE_NAMES[len(view["pl"])]) if name is not None]
+    dice = sub(svg, "g", data_panel="action_dice")     # apart from the tiles, which never change
     width = 44
     fishing = sub(group, "g", data_action_tile="fishing")
     sub(fishing, "rect", x=x + 10, y=y + 26, width=width, height=84, rx=5, fill="#cfe8f3", stroke="#2f6fb0")
@@ -345,7 +346,7 @@ def _action_tiles(svg: ET.Element, view: dict[str, Any]) -> None:
                   anchor="middle")
         low = view["tile_low"][slot]
         if low != NO_DIE:
-            _die(tile, tx + (width - L.DIE) / 2, y + 70, low, data_die=name)
+            _die(dice, tx + (width - L.DIE) / 2, y + 70, low, data_die=name)
 
 
 def _status_track(svg: ET.Element, c: Components, view: dict[str, Any]) -> None:
@@ -358,13 +359,14 @@ def _status_track(svg: ET.Element, c: Components, view: dict[str, Any]) -> None:
         sub(space, "rect", x=sx, y=y + 24, width=cell - 2, height=30, rx=3, fill="#efe6cf", stroke="#8f7a48")
         label(space, sx + cell / 2 - 1, y + 37, s, size=9, anchor="middle", font_weight="bold")
         label(space, sx + cell / 2 - 1, y + 50, f"{int(c.status_vp[s])}VP", size=7, anchor="middle", fill=L.MUTED)
+    markers = sub(svg, "g", data_panel="status_markers")     # apart from the track, which never changes
     stacks: dict[int, list[tuple[int, int]]] = {}
     for seat, p in enumerate(view["pl"]):
         stacks.setdefault(p["status"], []).append((p["status_stamp"], seat))
     for status, seats in stacks.items():
         for level, (_, seat) in enumerate(sorted(seats)):       # higher stamp: on top, drawn last
             sx = x + 8 + status * cell + cell / 2 - 1
-            _seat_chip(group, sx, y + 66 + 14 * level, seat, r=7, data_status_seat=seat, data_status=status)
+            _seat_chip(markers, sx, y + 66 + 14 * level, seat, r=7, data_status_seat=seat, data_status=status)
 
 
 def _score_track(svg: ET.Element, state: _engine.State, view: dict[str, Any]) -> None:
