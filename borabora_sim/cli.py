@@ -219,6 +219,15 @@ def cmd_play(args: argparse.Namespace, read: Callable[[str], str] | None = None,
     from borabora_sim.players import make_player
     from borabora_sim.protocol import check_seed
 
+    if args.web:
+        from borabora_sim.viewer.server import WebServer, serve
+        from borabora_sim.viewer.web_game import WebGame
+
+        web = checked(WebGame, get_game(args.game), split_specs(args.players), check_seed(args.seed))
+        serve(checked(WebServer, web, 0 if args.port is None else args.port), not args.no_browser, write)
+        return
+    if args.port is not None or args.no_browser:
+        raise CommandError("--port and --no-browser are options of --web")
     game = get_game(args.game)
     specs = split_specs(args.players)
     seed = check_seed(args.seed)
@@ -401,11 +410,16 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--plot", help="write the summary plots (.png, .svg or .pdf)")
     rep.set_defaults(handler=cmd_report)
 
-    play = sub("play", "play in the terminal against the AI")
+    play = sub("play", "play in the terminal (or in the browser with --web) against the AI")
     game_option(play)
     play.add_argument("--players", default="human,heuristic,heuristic,heuristic",
                       help="specs by seat, 'human' for you (default: %(default)s)")
     play.add_argument("--seed", type=_seed, default=None, help="game seed (default: random)")
+    play.add_argument("--web", action="store_true",
+                      help="play in the browser: a local server on 127.0.0.1 and its page (docs/web_play.md)")
+    play.add_argument("--port", type=_int_in(0, 65536, "a port number in [0, 65535]"),
+                      help="with --web: the port (default: a free one)")
+    play.add_argument("--no-browser", action="store_true", help="with --web: do not open a browser")
     play.set_defaults(handler=cmd_play)
 
     rp = sub("replay", "print one game as a readable log")

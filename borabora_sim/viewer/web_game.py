@@ -1,0 +1,250 @@
+"""The game a browser plays (`borabora play --web`): one game between human and AI seats, changed only by
+checked requests, with the HTTP layer kept apart (viewer/server.py) so that it can be tested and reused alone.
+
+Every change (a move, an AI step, an undo, a load) raises `version`; a changing request names the version it was
+made at, so a request from a page that shows an older position is refused instead of applied to a game its user
+has not seen. Refused requests raise `RequestError` (an HTTP status and a one-line message) before anything
+changes.
+
+Undo replays: the game keeps the state it started from (a new game, or the position of a loaded file) and every
+action since, and rebuilds a position by applying the actions again. An AI seat is seeded afresh for each of
+its decisions from the game seed, the seat and the number of decisions since the start, so that the same
+position always gets the same AI move, however often it is reached by undo.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from borabora_sim.errors import check_int
+from borabora_sim.games import game_spec, get_game
+from borabora_sim.players import make_player
+from borabora_sim.players.base import SeededPlayer
+from borabora_sim.protocol import Game, GameState, check_seed
+from borabora_sim.viewer import to_svg
+from borabora_sim.viewer.registry import renderer_for
+from borabora_sim.viewer.web_targets import click_targets
+
+HUMAN = "human"
+SAVE_FORMAT = "borabora_sim web game"
+SAVE_VERSION = 1
+DEFAULT_ADVISOR = "heuristic"
+
+
+class RequestError(Exception):
+    """A refused request: `status` is the HTTP status (4xx), the message says what was wrong."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Move:
+    """A decision taken: by which seat, the action and its name, and for an AI seat its own explanation."""
+
+    seat: int
+    action: int
+    name: str
+    explanation: str | None        # None: a human's move
+
+
+class WebGame:
+    """One game between the seats `players` (player specs, "human" for a person) from `start`, a state of
+    `game`; `seed` seeds the AI seats."""
+
+    def __init__(self, game: Game, players: Sequence[str], seed: int, start: GameState | None = None) -> None:
+        renderer_for(game.name)                    # a game without a picture is refused before anything else
+        self.game = game
+        self.seed = check_seed(seed)
+        self.players = tuple(players)
+        self.start = game.new_initial_state(players=len(self.players), seed=self.seed) if start is None else start
+        if self.start.num_players != len(self.players):
+            raise ValueError(f"the position has {self.start.num_players} seats but {len(self.players)} player "
+                             f"specs were given")
+        self.ai: dict[int, SeededPlayer] = {seat: make_player(spec, None, game)
+                                            for seat, spec in enumerate(self.players) if spec != HUMAN}
+        self.humans = tuple(seat for seat, spec in enumerate(self.players) if spec == HUMAN)
+        self.moves: list[Move] = []
+        self.state = self.start.clone()
+        self.version = 0
+
+    # ----------------------------------------------------------------------------------------------------------
+    # What the page shows
+    # ----------------------------------------------------------------------------------------------------------
+    @property
+    def viewer(self) -> int | None:
+        """The seat whose view is shown: the human seat to move, else the first human seat (None: no human, the
+        public view)."""
+        seat = self.state.current_player
+        if seat in self.humans:
+            return seat
+        return self.humans[0] if self.humans else None
+
+    def human_to_move(self) -> bool:
+        return not self.state.is_terminal() and self.state.current_player in self.humans
+
+    def view(self) -> dict[str, Any]:
+        """The position as the page needs it (docs/web_play.md): the picture as `viewer` sees it, the legal moves
+        only when a human is to move (an AI seat's would tell what it holds), the moves so far, the scores."""
+        state = self.state
+        legal = state.legal_actions() if self.human_to_move() else []
+        targets = click_targets(self.game.name, state, legal)
+        terminal = state.is_terminal()
+        return {
+            "version": self.version,
+            "game": game_spec(self.game),
+            "seed": self.seed,
+            "players": list(self.players),
+            "viewer": self.viewer,
+            "to_move": None if terminal else state.current_player,
+            "human_to_move": self.human_to_move(),
+            "round": state.round,
+            "phase": state.phase,
+            "decision": state.decision,
+            "terminal": terminal,
+            "scores": state.scores(),
+            "unit": self.game.score_unit,
+            "winner": state.winner() if terminal else None,
+            "legal": [{"action": a, "name": state.action_to_string(a), "targets": targets.get(a, [])}
+                      for a in legal],
+            "moves": [{"seat": m.seat, "name": m.name, "ai": m.explanation is not None} for m in self.moves],
+            "can_undo": self._last_human_move() is not None,
+            "svg": to_svg(state, self.viewer, self.game),
+        }
+
+    def explanation(self, index: object) -> dict[str, Any]:
+        """The reasons an AI seat gave for move `index` (0: the first move since the start)."""
+        try:
+            number = check_int(index, "move", 0, len(self.moves) - 1)
+        except (ValueError, TypeError) as error:
+            raise RequestError(404, f"no such move: {error}") from None
+        move = self.moves[number]
+        if move.explanation is None:
+            raise RequestError(404, f"move {number} was a human's ({move.name}): only an AI seat's has reasons")
+        return {"move": number, "seat": move.seat, "name": move.name, "explanation": move.explanation}
+
+    # ----------------------------------------------------------------------------------------------------------
+    # Changes
+    # ----------------------------------------------------------------------------------------------------------
+    def check_version(self, version: object) -> None:
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise RequestError(400, f"'version' must be the integer version of the position shown, got {version!r}")
+        if version != self.version:
+            raise RequestError(409, f"stale request: it was made at version {version}, the game is at version "
+                                    f"{self.version}; reload the position")
+
+    def _check_playing(self) -> None:
+        if self.state.is_terminal():
+            raise RequestError(409, "the game is over")
+
+    def move(self, version: object, seat: object, action: object) -> None:
+        """A human seat's decision."""
+        self.check_version(version)
+        self._check_playing()
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat not in self.humans:
+            raise RequestError(403, f"'seat' must be a human seat ({', '.join(map(str, self.humans)) or 'none'}), "
+                                    f"got {seat!r}")
+        to_move = self.state.current_player
+        if seat != to_move:
+            raise RequestError(409, f"seat {seat} is not to move: seat {to_move} ({self.players[to_move]}) is")
+        legal = self.state.legal_actions()
+        if isinstance(action, bool) or not isinstance(action, int) or action not in legal:
+            names = ", ".join(f"{a} ({self.state.action_to_string(a)})" for a in legal)
+            raise RequestError(400, f"action {action!r} is not legal for seat {seat} now; legal: {names}")
+        self._apply(Move(seat, action, self.state.action_to_string(action), None))
+
+    def step(self, version: object) -> None:
+        """The AI seat to move takes its decision."""
+        self.check_version(version)
+        self._check_playing()
+        seat = self.state.current_player
+        if seat in self.humans:
+            raise RequestError(409, f"seat {seat} is a human seat: it is the human's decision, not an AI's")
+        player = self.ai[seat]
+        player.reset(self._decision_seed(seat))
+        action = player.choose(self.state.clone())
+        self._apply(Move(seat, action, self.state.action_to_string(action), player.explain()))
+
+    def undo(self, version: object) -> None:
+        """Back to the position before the last human decision (and the AI moves after it)."""
+        self.check_version(version)
+        last = self._last_human_move()
+        if last is None:
+            raise RequestError(409, "there is no human decision to undo since the start of this game")
+        self.moves = self.moves[:last]
+        self.state = self.start.clone()
+        for move in self.moves:
+            self.state.apply(move.action)
+        self.version += 1
+
+    def advice(self, spec: object) -> dict[str, Any]:
+        """What the player `spec` (default: the heuristic) would do in the human's decision, and why; the game is
+        not changed."""
+        if not self.human_to_move():
+            raise RequestError(409, "advice is for a human's decision, and no human is to move")
+        spec = DEFAULT_ADVISOR if spec is None else spec
+        if not isinstance(spec, str) or spec == HUMAN:
+            raise RequestError(400, f"'player' must be an AI player spec such as heuristic or mcts:iterations=300, "
+                                    f"got {spec!r}")
+        try:
+            advisor = make_player(spec, None, self.game)
+        except (ValueError, TypeError) as error:
+            raise RequestError(400, str(error)) from None
+        advisor.reset(self._decision_seed(len(self.players)))
+        action = advisor.choose(self.state.clone())
+        return {"version": self.version, "player": spec, "action": action,
+                "name": self.state.action_to_string(action), "explanation": advisor.explain()}
+
+    def _decision_seed(self, stream: int) -> int:
+        """The seed of an AI decision now: from the game seed, the seat (the advisor's stream is after the
+        seats) and the number of decisions since the start."""
+        from borabora_sim.simulate import player_seed
+
+        return self.game.derive_seed(player_seed(self.seed, stream, self.game), len(self.moves))
+
+    def _apply(self, move: Move) -> None:
+        self.state.apply(move.action)
+        self.moves.append(move)
+        self.version += 1
+
+    def _last_human_move(self) -> int | None:
+        return next((i for i in range(len(self.moves) - 1, -1, -1) if self.moves[i].explanation is None), None)
+
+    # ----------------------------------------------------------------------------------------------------------
+    # Saved positions
+    # ----------------------------------------------------------------------------------------------------------
+    def save(self) -> dict[str, Any]:
+        """The position as a file: the game spec, the seed, the seat specs and the whole state (`to_dict`, hidden
+        cards included, as the engine saves it)."""
+        return {"format": SAVE_FORMAT, "format_version": SAVE_VERSION, "game": game_spec(self.game),
+                "seed": self.seed, "players": list(self.players), "state": self.state.to_dict()}
+
+    @classmethod
+    def from_save(cls, data: object, version: int) -> WebGame:
+        """The game of a saved file, at `version`; a file that is not one, or whose state the engine refuses, is a
+        RequestError (400) naming what is wrong."""
+        if not isinstance(data, Mapping):
+            raise RequestError(400, f"a saved game is a JSON object, got {type(data).__name__}")
+        expected = {"format", "format_version", "game", "seed", "players", "state"}
+        if set(data) != expected:
+            missing, unknown = sorted(expected - set(data)), sorted(set(data) - expected)
+            raise RequestError(400, "not a saved game: " + "; ".join(
+                part for part in (f"missing {', '.join(missing)}" if missing else "",
+                                  f"unknown {', '.join(unknown)}" if unknown else "") if part))
+        if data["format"] != SAVE_FORMAT or data["format_version"] != SAVE_VERSION:
+            raise RequestError(400, f"not a saved game of this version: format {data['format']!r} version "
+                                    f"{data['format_version']!r}, expected {SAVE_FORMAT!r} version {SAVE_VERSION}")
+        players = data["players"]
+        if not isinstance(players, list) or not all(isinstance(spec, str) for spec in players):
+            raise RequestError(400, f"'players' must be a list of player specs, got {players!r}")
+        try:
+            game = get_game(data["game"])
+            start = game.state_from_dict(data["state"])
+            loaded = cls(game, players, data["seed"], start)
+        except (ValueError, TypeError, KeyError) as error:
+            raise RequestError(400, f"the saved game was refused: {error}") from None
+        loaded.version = version
+        return loaded

@@ -1,0 +1,301 @@
+"""The page of `borabora play --web`: markup, styles and script in one document that asks the local server for
+everything else (docs/web_play.md), so it needs no network beyond 127.0.0.1.
+
+The script shows the position the server sends, plays a human's move from the list or from clicks on the board
+(viewer/web_targets.py), asks the server for the AI seats' moves one at a time (after `?delay=` milliseconds,
+700 by default) and shows each with its reasons on request."""
+
+from __future__ import annotations
+
+from borabora_sim.viewer import layout as L
+
+_SEAT_CSS = "\n".join(f".s{seat} {{ background: {colour}; color: {text}; }}"
+                      for seat, (colour, text) in enumerate(zip(L.SEAT_COLOURS, L.SEAT_TEXT, strict=True)))
+
+_STYLE = """
+body { margin: 0; font-family: DejaVu Sans, Arial, Helvetica, sans-serif; background: #ece6d6; color: #222; }
+header { padding: 8px 14px; background: #3d5a6c; color: #fff; }
+header h1 { font-size: 17px; margin: 0; }
+#status { padding: 8px 14px; background: #f7f3e8; border-bottom: 1px solid #c8bb98; font-size: 14px;
+          position: sticky; top: 0; z-index: 1; min-height: 18px; }
+#status.yours { background: #fff3c4; font-weight: bold; }
+#error { display: none; padding: 6px 14px; background: #f8d7d3; color: #7a1a10; font-size: 13px; }
+main { display: flex; gap: 10px; padding: 10px; align-items: flex-start; }
+#board { flex: 1; min-width: 0; }
+#board svg { width: 100%; height: auto; display: block; }
+#board .pickable { cursor: pointer; filter: drop-shadow(0 0 3px #e09000); }
+#board .pickable:hover, #board .picked { filter: drop-shadow(0 0 5px #d03000) drop-shadow(0 0 2px #d03000); }
+aside { width: 430px; flex: none; display: flex; flex-direction: column; gap: 8px; }
+section { background: #fffdf7; border: 1px solid #c8bb98; border-radius: 6px; padding: 6px 8px; }
+section h2 { font-size: 13px; margin: 0 0 4px 0; }
+#legal { max-height: 300px; overflow-y: auto; display: flex; flex-direction: column; gap: 2px; }
+#legal button { text-align: left; font-size: 12px; padding: 3px 6px; }
+#legal button.candidate { background: #ffe9a8; outline: 2px solid #d6b44a; }
+#tools { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; font-size: 12px; }
+#advisor { width: 170px; }
+#tools2 { margin-top: 6px; }
+pre { white-space: pre-wrap; font-size: 11px; margin: 4px 0; background: #f4f0e4; padding: 4px; }
+#scores table { border-collapse: collapse; font-size: 12px; width: 100%; }
+#scores td { padding: 2px 4px; border-top: 1px solid #eee; }
+#scores td.total { font-weight: bold; text-align: right; }
+#log { max-height: 360px; overflow-y: auto; font-size: 12px; }
+#log .move { padding: 1px 2px; }
+#log .move.latest { background: #ffe9a8; }
+#log button { font-size: 10px; padding: 0 4px; margin-left: 4px; }
+.seat { display: inline-block; min-width: 16px; text-align: center; border-radius: 8px; font-size: 11px;
+        font-weight: bold; }
+@media (max-width: 1300px) { main { flex-direction: column; } aside { width: auto; align-self: stretch; } }
+"""
+
+_SCRIPT = """
+(function () {
+  "use strict";
+  var delay = Number(new URLSearchParams(location.search).get("delay") || 700);
+  var board = document.getElementById("board");
+  var statusLine = document.getElementById("status");
+  var errorLine = document.getElementById("error");
+  var legalList = document.getElementById("legal");
+  var log = document.getElementById("log");
+  var advice = document.getElementById("advice");
+  var undoButton = document.getElementById("undo");
+  var adviseButton = document.getElementById("advise");
+  var view = null, busy = false, timer = null, picked = [], candidates = null, reasons = {};
+
+  function seatChip(seat) {
+    var chip = document.createElement("span");
+    chip.className = "seat s" + seat;
+    chip.textContent = String(seat);
+    return chip;
+  }
+  function showError(message) {
+    errorLine.textContent = message;
+    errorLine.style.display = message ? "block" : "none";
+  }
+  function request(method, path, body) {
+    var options = {method: method, headers: {}};
+    if (body !== undefined) {
+      options.headers["Content-Type"] = "application/json";
+      options.body = typeof body === "string" ? body : JSON.stringify(body);
+    }
+    return fetch(path, options).then(function (response) {
+      return response.json().then(function (data) {
+        if (!response.ok) { throw new Error(data.error || ("HTTP " + response.status)); }
+        return data;
+      });
+    });
+  }
+  // A change of the game: refused ones leave the game as it was, so the page only says why.
+  function change(path, body) {
+    if (busy) { return Promise.resolve(); }
+    busy = true;
+    return request("POST", path, body).then(function (data) {
+      busy = false;
+      showError("");
+      show(data);
+    }, function (error) {
+      busy = false;
+      showError(error.message);
+      return request("GET", "/api/state").then(show);
+    });
+  }
+  function play(action) {
+    change("/api/move", {version: view.version, seat: view.to_move, action: action});
+  }
+
+  function show(data) {
+    view = data;
+    picked = []; candidates = null;
+    advice.textContent = "";
+    board.innerHTML = data.svg;
+    renderStatus();
+    renderLegal();
+    renderPickable();
+    renderScores();
+    renderLog();
+    undoButton.disabled = !(data.can_undo && (data.human_to_move || data.terminal));
+    adviseButton.disabled = !data.human_to_move;
+    clearTimeout(timer);
+    if (!data.terminal && !data.human_to_move) {
+      timer = setTimeout(function () { change("/api/step", {version: view.version}); }, delay);
+    }
+  }
+  function renderStatus() {
+    var text, mover = view.to_move;
+    statusLine.className = "";
+    if (view.terminal) {
+      text = "Game over: final " + view.unit + " " + view.scores.map(function (s, i) {
+        return "seat " + i + " " + s; }).join(", ") + "; winner seat " + view.winner;
+      statusLine.setAttribute("data-final-scores", JSON.stringify(view.scores));
+    } else if (view.human_to_move) {
+      statusLine.className = "yours";
+      text = "Your decision, seat " + mover + ": " + view.decision + " (round " + view.round + ", phase " +
+             view.phase + "). Pick a move from the list, or click the board where it is marked.";
+    } else {
+      text = "Seat " + mover + " (" + view.players[mover] + ") is deciding: " + view.decision + "...";
+    }
+    statusLine.textContent = text;
+  }
+  function renderLegal() {
+    legalList.textContent = "";
+    view.legal.forEach(function (move) {
+      var button = document.createElement("button");
+      button.textContent = move.name;
+      button.setAttribute("data-action", String(move.action));
+      button.addEventListener("click", function () { play(move.action); });
+      legalList.appendChild(button);
+    });
+    if (!view.legal.length) {
+      legalList.textContent = view.terminal ? "The game is over." : "Waiting for the AI.";
+    }
+  }
+  function targetSelector(target) {
+    return target[1] === null ? "[" + target[0] + "]" : "[" + target[0] + '="' + CSS.escape(target[1]) + '"]';
+  }
+  function renderPickable() {
+    view.legal.forEach(function (move) {
+      move.targets.forEach(function (target) {
+        board.querySelectorAll(targetSelector(target)).forEach(function (element) {
+          element.classList.add("pickable");
+          element.pickActions = (element.pickActions || []).concat([move.action]);
+        });
+      });
+    });
+  }
+  function markCandidates() {
+    legalList.querySelectorAll("button").forEach(function (button) {
+      var action = Number(button.getAttribute("data-action"));
+      button.classList.toggle("candidate", candidates !== null && candidates.indexOf(action) >= 0);
+    });
+    var first = legalList.querySelector("button.candidate");
+    if (first) { first.scrollIntoView({block: "nearest"}); }
+  }
+  board.addEventListener("click", function (event) {
+    var element = event.target.closest(".pickable");
+    if (!element || !view || !view.human_to_move) { return; }
+    var actions = element.pickActions;
+    var both = candidates === null ? [] : candidates.filter(function (a) { return actions.indexOf(a) >= 0; });
+    if (both.length) {
+      candidates = both;
+    } else {               // nothing in common with the things clicked before: start again from this one
+      picked.forEach(function (other) { other.classList.remove("picked"); });
+      picked = []; candidates = actions.slice();
+    }
+    candidates = candidates.filter(function (a, i) { return candidates.indexOf(a) === i; });
+    picked.push(element);
+    element.classList.add("picked");
+    if (candidates.length === 1) { play(candidates[0]); } else { markCandidates(); }
+  });
+  function renderScores() {
+    var body = document.querySelector("#scores tbody");
+    body.textContent = "";
+    view.scores.forEach(function (score, seat) {
+      var row = document.createElement("tr"), chip = document.createElement("td");
+      var spec = document.createElement("td"), total = document.createElement("td");
+      chip.appendChild(seatChip(seat));
+      spec.textContent = view.players[seat] + (seat === view.viewer ? " (you)" : "");
+      total.className = "total";
+      total.setAttribute("data-score-seat", String(seat));
+      total.textContent = score + " " + view.unit;
+      row.appendChild(chip); row.appendChild(spec); row.appendChild(total);
+      body.appendChild(row);
+    });
+  }
+  function renderLog() {
+    log.textContent = "";
+    view.moves.forEach(function (move, index) {
+      var line = document.createElement("div");
+      line.className = "move" + (index === view.moves.length - 1 ? " latest" : "");
+      line.setAttribute("data-move", String(index));
+      line.appendChild(seatChip(move.seat));
+      line.appendChild(document.createTextNode(" " + move.name));
+      if (move.ai) {
+        var why = document.createElement("button");
+        why.textContent = "why?";
+        why.addEventListener("click", function () { explain(index, line); });
+        line.appendChild(why);
+        if (reasons[index] !== undefined) { addReasons(line, reasons[index]); }
+      }
+      log.appendChild(line);
+    });
+    log.scrollTop = log.scrollHeight;
+  }
+  function addReasons(line, text) {
+    var pre = document.createElement("pre");
+    pre.className = "reasons";
+    pre.textContent = text;
+    line.appendChild(pre);
+  }
+  function explain(index, line) {
+    if (line.querySelector("pre")) { return; }
+    request("GET", "/api/why?move=" + index).then(function (data) {
+      reasons[index] = data.explanation;
+      addReasons(line, data.explanation);
+    }, function (error) { showError(error.message); });
+  }
+
+  undoButton.addEventListener("click", function () {
+    reasons = {};
+    change("/api/undo", {version: view.version});
+  });
+  adviseButton.addEventListener("click", function () {
+    var spec = document.getElementById("advisor").value.trim() || "heuristic";
+    advice.textContent = "thinking...";
+    request("GET", "/api/advice?player=" + encodeURIComponent(spec)).then(function (data) {
+      advice.textContent = "";
+      var line = document.createElement("div");
+      line.textContent = data.player + " would play: " + data.name;
+      line.setAttribute("data-advice-action", String(data.action));
+      advice.appendChild(line);
+      addReasons(advice, data.explanation);
+    }, function (error) { advice.textContent = ""; showError(error.message); });
+  });
+  document.getElementById("load").addEventListener("change", function (event) {
+    var file = event.target.files[0];
+    if (!file) { return; }
+    file.text().then(function (text) {
+      reasons = {};
+      change("/api/load", text);
+      event.target.value = "";
+    });
+  });
+  request("GET", "/api/state").then(show, function (error) { showError(error.message); });
+}());
+"""
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>borabora play</title>
+<style>""" + _STYLE + _SEAT_CSS + """
+</style>
+</head>
+<body>
+<header><h1>borabora play</h1></header>
+<div id="status"></div>
+<div id="error" role="alert"></div>
+<main>
+<div id="board"></div>
+<aside>
+<section><h2>Your moves</h2><div id="legal"></div></section>
+<section><h2>Tools</h2><div id="tools">
+<button id="undo" title="back to the position before your last decision">Undo my last decision</button>
+<a id="save" href="/api/save" download>Save position</a>
+<label>Load position <input id="load" type="file" accept=".json,application/json"></label>
+</div><div id="tools2">
+<button id="advise">What would the AI do here?</button>
+<input id="advisor" value="heuristic" aria-label="AI player spec" title="an AI player spec, e.g. mcts:iterations=300">
+</div><div id="advice"></div></section>
+<section id="scores"><h2>Scores</h2><table><tbody></tbody></table></section>
+<section><h2>Moves</h2><div id="log"></div></section>
+</aside>
+</main>
+<script>""" + _SCRIPT + """</script>
+</body>
+</html>
+"""
+
+
+def page_html() -> str:
+    """The page (the same for every game: the position comes from the server)."""
+    return _PAGE
