@@ -110,7 +110,8 @@ class WebGame:
             "winner": state.winner() if terminal else None,
             "legal": [{"action": a, "name": state.action_to_string(a), "targets": targets.get(a, [])}
                       for a in legal],
-            "moves": [{"seat": m.seat, "name": m.name, "ai": m.explanation is not None} for m in self.moves],
+            "moves": [{"seat": m.seat, "action": m.action, "name": m.name, "ai": m.explanation is not None}
+                      for m in self.moves],
             "can_undo": self._last_human_move() is not None,
             "svg": to_svg(state, self.viewer, self.game),
         }

@@ -1,0 +1,306 @@
+"""The browser game's HTTP API (borabora_sim.viewer.server, docs/web_play.md) without a browser: a server on a free
+port of 127.0.0.1 in a thread, driven with http.client. A whole game played through requests ends with the
+engine's scores for the same seed and moves; every kind of bad request is refused with a 4xx JSON error and the
+game unchanged; undo, advice and a save / load round trip."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import random
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import borabora_sim
+from borabora_sim.cli import main
+from borabora_sim.games import game_names, get_game
+from borabora_sim.viewer import renderer_names
+from borabora_sim.viewer.server import MAX_BODY, WebServer
+from borabora_sim.viewer.web_game import WebGame
+
+SEED = 21
+PLAYERS = ["human", "heuristic"]
+
+
+class Client:
+    """Requests to one server; answers are (status, decoded JSON or the page's text)."""
+
+    def __init__(self, server: WebServer) -> None:
+        self.server = server
+
+    def call(self, method: str, path: str, body: object = None, headers: dict[str, str] | None = None,
+             raw: bytes | None = None) -> tuple[int, Any]:
+        sent = raw if raw is not None else None if body is None else json.dumps(body).encode()
+        given = {"Content-Type": "application/json"} if sent is not None else {}
+        given.update(headers or {})
+        connection = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=30)
+        try:
+            connection.request(method, path, body=sent, headers=given)
+            response = connection.getresponse()
+            payload = response.read()
+        finally:
+            connection.close()
+        if response.getheader("Content-Type", "").startswith("application/json"):
+            return response.status, json.loads(payload)
+        return response.status, payload.decode()
+
+    def state(self) -> dict[str, Any]:
+        status, view = self.call("GET", "/api/state")
+        assert status == 200, view
+        return view
+
+    def post(self, path: str, body: object) -> dict[str, Any]:
+        status, view = self.call("POST", path, body)
+        assert status == 200, view
+        return view
+
+    def saved(self) -> dict[str, Any]:
+        status, data = self.call("GET", "/api/save")
+        assert status == 200, data
+        return data
+
+    def to_human(self, view: dict[str, Any]) -> dict[str, Any]:
+        """Steps the AI seats until a human is to move or the game is over."""
+        while not view["terminal"] and not view["human_to_move"]:
+            view = self.post("/api/step", {"version": view["version"]})
+        return view
+
+    def human_move(self, view: dict[str, Any], action: int) -> dict[str, Any]:
+        return self.post("/api/move", {"version": view["version"], "seat": view["to_move"], "action": action})
+
+
+def start(players: list[str], seed: int = SEED, game: str = "bora_bora") -> WebServer:
+    server = WebServer(WebGame(get_game(game), players, seed))
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    return server
+
+
+@pytest.fixture
+def client() -> Iterator[Client]:
+    server = start(PLAYERS)
+    yield Client(server)
+    server.shutdown()
+    server.server_close()
+
+
+def engine_state(players: int, seed: int, moves: list[dict[str, Any]]) -> borabora_sim.State:
+    state = borabora_sim.new_game(players=players, seed=seed)
+    for move in moves:
+        state.apply(move["action"])
+    return state
+
+
+def test_a_whole_game_through_http_ends_with_the_engine_scores(client: Client) -> None:
+    rng = random.Random(5)
+    view = client.state()
+    assert view["seed"] == SEED and view["players"] == PLAYERS and view["viewer"] == 0
+    human_decisions = 0
+    while not view["terminal"]:
+        view = client.to_human(view)
+        if view["terminal"]:
+            break
+        assert view["to_move"] == 0 and view["legal"]
+        # Every move the board can pick names a thing that is drawn (a die on a tile only while one lies there).
+        for move in view["legal"]:
+            if move["targets"]:
+                assert any(f'{attribute}="{value}"' in view["svg"] if value is not None else f"{attribute}="
+                           in view["svg"] for attribute, value in move["targets"]), move
+        view = client.human_move(view, rng.choice(view["legal"])["action"])
+        human_decisions += 1
+    final = engine_state(2, SEED, view["moves"])
+    assert final.is_terminal()
+    assert view["scores"] == final.scores() and view["winner"] == final.winner()
+    assert human_decisions == sum(not move["ai"] for move in view["moves"]) > 20
+    assert view["legal"] == [] and view["to_move"] is None
+
+
+def test_ai_moves_come_one_at_a_time_with_their_reasons(client: Client) -> None:
+    view = client.state()
+    while view["human_to_move"]:
+        view = client.human_move(view, view["legal"][0]["action"])
+    assert view["legal"] == []                  # an AI seat's options are not shown (they tell what it holds)
+    before = len(view["moves"])
+    view = client.post("/api/step", {"version": view["version"]})
+    assert len(view["moves"]) == before + 1 and view["moves"][-1]["ai"]
+    status, why = client.call("GET", f"/api/why?move={before}")
+    assert status == 200 and why["name"] == view["moves"][-1]["name"]
+    assert why["explanation"].startswith("heuristic") and why["name"] in why["explanation"]
+
+
+def test_undo_goes_back_to_before_the_human_decision_and_replays_the_same_ai_moves(client: Client) -> None:
+    view = client.to_human(client.human_move(client.state(), client.state()["legal"][0]["action"]))
+    before, saved_before = view, client.saved()
+    action = view["legal"][-1]["action"]
+    after = client.to_human(client.human_move(view, action))
+    assert after["can_undo"] and len(after["moves"]) > len(before["moves"]) + 1     # AI moves followed
+    undone = client.post("/api/undo", {"version": after["version"]})
+    assert undone["moves"] == before["moves"] and undone["legal"] == before["legal"]
+    assert client.saved()["state"] == saved_before["state"]
+    again = client.to_human(client.human_move(undone, action))
+    assert again["moves"] == after["moves"] and again["svg"] == after["svg"]
+    # Undo from the start of a game without a human decision is refused.
+    first = client.post("/api/undo", {"version": again["version"]})
+    first = client.post("/api/undo", {"version": first["version"]})
+    assert not first["can_undo"] and first["moves"] == []
+    status, error = client.call("POST", "/api/undo", {"version": first["version"]})
+    assert status == 409 and "no human decision to undo" in error["error"]
+
+
+def test_save_and_load_round_trip(client: Client) -> None:
+    view = client.to_human(client.human_move(client.state(), client.state()["legal"][0]["action"]))
+    status, text = client.call("GET", "/api/save")
+    assert status == 200
+    saved = text
+    assert saved["players"] == PLAYERS and saved["seed"] == SEED and saved["game"] == "bora_bora"
+    later = client.to_human(client.human_move(view, view["legal"][0]["action"]))
+    assert later["moves"] != view["moves"]
+    loaded = client.post("/api/load", saved)
+    assert loaded["version"] > later["version"]                # pages showing the game before are now stale
+    assert loaded["legal"] == view["legal"] and loaded["svg"] == view["svg"] and loaded["scores"] == view["scores"]
+    assert client.saved()["state"] == saved["state"]
+    assert loaded["moves"] == [] and not loaded["can_undo"]     # the history starts at the loaded position
+    # The game goes on from the loaded position, as the engine plays it from the saved state.
+    resumed = client.human_move(loaded, loaded["legal"][0]["action"])
+    state = borabora_sim.State.from_dict(saved["state"])
+    state.apply(loaded["legal"][0]["action"])
+    assert resumed["scores"] == state.scores() and resumed["decision"] == state.decision
+
+
+def test_advice_names_a_legal_move_with_reasons_and_changes_nothing(client: Client) -> None:
+    view = client.state()
+    for spec in ("heuristic", "mcts:iterations=40"):
+        status, advice = client.call("GET", f"/api/advice?player={spec}")
+        assert status == 200, advice
+        assert advice["action"] in [move["action"] for move in view["legal"]]
+        assert advice["name"] in advice["explanation"] and advice["version"] == view["version"]
+    assert client.state() == view
+
+
+def bad_requests(view: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    """(method, path, keyword arguments of Client.call) of requests that must be refused, human to move."""
+    version, seat = view["version"], view["to_move"]
+    legal = {move["action"] for move in view["legal"]}
+    illegal = next(a for a in range(get_game().num_actions) if a not in legal)
+    move = {"version": version, "seat": seat, "action": view["legal"][0]["action"]}
+    return [
+        ("POST", "/api/move", {"body": {**move, "action": illegal}}),                   # illegal action
+        ("POST", "/api/move", {"body": {**move, "action": -1}}),
+        ("POST", "/api/move", {"body": {**move, "action": str(move["action"])}}),       # wrong types
+        ("POST", "/api/move", {"body": {**move, "action": True}}),
+        ("POST", "/api/move", {"body": {**move, "version": version - 1}}),              # stale
+        ("POST", "/api/move", {"body": {**move, "version": "latest"}}),
+        ("POST", "/api/move", {"body": {**move, "seat": 1}}),                           # an AI's seat
+        ("POST", "/api/move", {"body": {**move, "seat": 7}}),
+        ("POST", "/api/move", {"body": {"version": version, "action": move["action"]}}),  # missing field
+        ("POST", "/api/move", {"body": {**move, "extra": 1}}),                          # unknown field
+        ("POST", "/api/move", {"raw": b'{"version": 0, "seat": 0,'}),                   # malformed JSON
+        ("POST", "/api/move", {"raw": b"\xff\xfe"}),
+        ("POST", "/api/move", {"body": [move]}),                                        # not an object
+        ("POST", "/api/move", {"body": move, "headers": {"Content-Type": "text/plain"}}),
+        ("POST", "/api/move", {"body": move, "headers": {"Host": "evil.example:80"}}),
+        ("POST", "/api/move", {"raw": b"{}", "headers": {"Content-Length": str(MAX_BODY + 1)}}),
+        ("POST", "/api/step", {"body": {"version": version}}),                          # the human's turn
+        ("POST", "/api/undo", {"body": {"version": version}}),                          # nothing to undo
+        ("POST", "/api/load", {"raw": b"not json"}),
+        ("POST", "/api/load", {"body": {"format": "something else"}}),
+        ("POST", "/api/nothing", {"body": {}}),
+        ("POST", "/api/state", {"body": {}}),
+        ("GET", "/api/move", {}),
+        ("GET", "/api/nothing", {}),
+        ("GET", "/api/why?move=0", {}),                                                 # no move yet
+        ("GET", "/api/why?move=x", {}),
+        ("GET", "/api/advice?player=human", {}),
+        ("GET", "/api/advice?player=mcts:iterations=0", {}),
+        ("GET", "/api/advice?player=nobody", {}),
+        ("PUT", "/api/move", {"body": move}),
+        ("DELETE", "/api/state", {}),
+    ]
+
+
+def test_every_kind_of_bad_request_is_refused_and_changes_nothing(client: Client) -> None:
+    view = client.state()
+    saved = client.saved()
+    for method, path, options in bad_requests(view):
+        status, answer = client.call(method, path, **options)
+        assert 400 <= status < 500, (method, path, options, status, answer)
+        assert isinstance(answer, dict) and set(answer) == {"error"}, answer
+        assert answer["error"] and "\n" not in answer["error"], answer
+        assert client.state() == view and client.saved() == saved, (method, path, options)
+
+
+def test_the_errors_say_what_was_wrong(client: Client) -> None:
+    view = client.state()
+    move = {"version": view["version"], "seat": 0, "action": view["legal"][0]["action"]}
+    cases = [
+        ({**move, "action": 215}, 400, "not legal for seat 0 now; legal: "),
+        ({**move, "version": view["version"] + 3}, 409, "stale request"),
+        ({**move, "seat": 1}, 403, "must be a human seat (0)"),
+    ]
+    for body, status, words in cases:
+        got_status, answer = client.call("POST", "/api/move", body)
+        assert got_status == status and words in answer["error"], answer
+    status, answer = client.call("POST", "/api/move", raw=b"{")
+    assert status == 400 and answer["error"].startswith("malformed JSON")
+    # An AI seat's turn: a human move is refused, naming who is to move.
+    while view["human_to_move"]:
+        view = client.human_move(view, view["legal"][0]["action"])
+    status, answer = client.call("POST", "/api/move", {**move, "version": view["version"]})
+    assert status == 409 and "seat 1 (heuristic) is" in answer["error"]
+    status, answer = client.call("GET", "/api/advice")
+    assert status == 409 and "no human is to move" in answer["error"]
+
+
+def test_a_saved_game_the_engine_refuses_is_refused_and_the_game_kept(client: Client) -> None:
+    saved = client.saved()
+    view = client.state()
+    broken_state = json.loads(json.dumps(saved))
+    broken_state["state"]["state"]["round"] = 9                  # rounds are 1-6
+    wrong_seats = {**saved, "players": ["human", "heuristic", "random"]}
+    bad_spec = {**saved, "players": ["human", "nobody"]}
+    for bad, words in ((broken_state, "the saved game was refused"), (wrong_seats, "2 seats but 3 player specs"),
+                       (bad_spec, "unknown player 'nobody'"), ({**saved, "game": "chess"}, "unknown game"),
+                       ({**saved, "format_version": 99}, "not a saved game of this version"),
+                       ({k: v for k, v in saved.items() if k != "seed"}, "missing seed"), ([], "JSON object")):
+        status, answer = client.call("POST", "/api/load", bad)
+        assert status == 400 and words in answer["error"], (words, answer)
+        assert client.state() == view and client.saved() == saved
+
+
+def test_the_page_needs_nothing_but_this_server(client: Client) -> None:
+    connection = http.client.HTTPConnection("127.0.0.1", client.server.port, timeout=30)
+    connection.request("GET", "/")
+    response = connection.getresponse()
+    page = response.read().decode()
+    connection.close()
+    assert response.status == 200 and page.startswith("<!DOCTYPE html>")
+    assert "connect-src 'self'" in response.getheader("Content-Security-Policy", "")
+    assert "http://" not in page and "https://" not in page and "src=" not in page
+
+
+def test_a_game_plays_in_the_browser_exactly_when_it_has_a_picture() -> None:
+    for name in game_names():
+        game = get_game(name)
+        players = ["human", *["random"] * (min(game.player_counts) - 1)]
+        if name in renderer_names():
+            server = start(players, game=name)
+            try:
+                web = Client(server)
+                view = web.human_move(web.state(), web.state()["legal"][0]["action"])
+                assert view["moves"][0]["seat"] == 0 and view["svg"].startswith("<svg")
+            finally:
+                server.shutdown()
+                server.server_close()
+        else:
+            with pytest.raises(ValueError, match="has no picture yet"):
+                WebGame(game, players, 1)
+            assert main(["play", "--web", "--no-browser", "--game", name, "--players", ",".join(players)]) == 2
+
+
+def test_the_command_line_refuses_web_options_without_web(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--port", "8080"]) == 2
+    assert "--port and --no-browser are options of --web" in capsys.readouterr().err
+    assert main(["play", "--web", "--no-browser", "--players", "human,nobody"]) == 2
+    assert "unknown player 'nobody'" in capsys.readouterr().err
