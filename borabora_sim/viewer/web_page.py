@@ -87,16 +87,21 @@ _SCRIPT = """
   // A change of the game: refused ones leave the game as it was, so the page only says why.
   function change(path, body) {
     if (busy) { return Promise.resolve(); }
-    busy = true;
+    setBusy(true);
     return request("POST", path, body).then(function (data) {
-      busy = false;
+      setBusy(false);
       showError("");
       show(data);
     }, function (error) {
-      busy = false;
+      setBusy(false);
       showError(error.message);
       return request("GET", "/api/state").then(show);
     });
+  }
+  // The body's data-busy, data-version and data-turn (human, ai, over) let scripts and tests follow the game.
+  function setBusy(value) {
+    busy = value;
+    document.body.toggleAttribute("data-busy", value);
   }
   function play(action) {
     change("/api/move", {version: view.version, seat: view.to_move, action: action});
@@ -105,6 +110,8 @@ _SCRIPT = """
   function show(data) {
     view = data;
     picked = []; candidates = null;
+    document.body.setAttribute("data-version", String(data.version));
+    document.body.setAttribute("data-turn", data.terminal ? "over" : data.human_to_move ? "human" : "ai");
     advice.textContent = "";
     board.innerHTML = data.svg;
     renderStatus();

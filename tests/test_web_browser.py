@@ -1,0 +1,130 @@
+"""`borabora play --web` in a real browser: headless Chromium (found as for the replay's browser test) driven by
+Playwright plays a whole 2-player game against the heuristic through the page, by clicks on the board where a
+move is marked there and on the list of moves otherwise, asks why an AI move was made and what the AI would do,
+undoes a decision, and ends with the engine's final scores for the same seed and moves shown, with no console
+error. A screenshot of the page in the middle of the game is written to tests/artifacts/ (not kept in git).
+
+Where Playwright is not installed or no Chromium can be started, these tests are skipped and say why."""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import test_viewer_browser
+
+import borabora_sim
+from borabora_sim.games import get_game
+from borabora_sim.viewer.server import WebServer
+from borabora_sim.viewer.web_game import WebGame
+
+ARTIFACTS = test_viewer_browser.ARTIFACTS
+SEED = 33
+PLAYERS = ["human", "heuristic"]
+browser = test_viewer_browser.browser          # the same headless Chromium, skipped with the same reasons
+
+SETTLED = ("old => document.body.dataset.version !== old && document.body.dataset.turn !== 'ai'"
+           " && !document.body.hasAttribute('data-busy')")
+
+
+@pytest.fixture
+def server() -> Iterator[WebServer]:
+    served = WebServer(WebGame(get_game(), PLAYERS, SEED))
+    threading.Thread(target=served.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    yield served
+    served.shutdown()
+    served.server_close()
+
+
+def version(page: Any) -> str:
+    return str(page.evaluate("document.body.dataset.version"))
+
+
+def settle(page: Any, old: str) -> None:
+    """Waits until the page shows a position after `old` in which no AI is to move."""
+    page.wait_for_function(SETTLED, arg=old, timeout=20_000)
+
+
+def pick(page: Any, move: dict[str, Any]) -> bool:
+    """Plays `move` by clicking the things of the board it is marked on, one after the other, until the page plays
+    it; when they point to several moves, checks that `move` is among those marked in the list and clicks it
+    there. True when the board alone played it."""
+    old = version(page)
+    for attribute, value in move["targets"]:
+        selector = f"#board [{attribute}]" if value is None else f'#board [{attribute}="{value}"]'
+        things = page.locator(selector)
+        if things.count() == 0:           # a die on an action tile is drawn only while one lies there
+            continue
+        things.first.click(force=True)    # force: a die drawn over its tile takes the click, as for a person
+        if page.evaluate("document.body.hasAttribute('data-busy')") or version(page) != old:
+            settle(page, old)
+            return True
+    button = page.locator(f'#legal button[data-action="{move["action"]}"]')
+    if move["targets"]:
+        assert "candidate" in (button.get_attribute("class") or ""), move
+    button.click()
+    settle(page, old)
+    return False
+
+
+def test_a_whole_game_in_the_browser_ends_with_the_engine_scores(browser: Any, server: WebServer) -> None:
+    page = browser.new_page(viewport={"width": 1700, "height": 1100})
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server.url + "?delay=0")
+    page.wait_for_function("document.body.dataset.turn === 'human'")
+    rng = random.Random(3)
+    decisions = by_board = 0
+    explained = advised = undone = False
+    while page.evaluate("document.body.dataset.turn") == "human":
+        with server.lock:
+            view = server.game.view()
+        assert page.locator("#legal button").count() == len(view["legal"])
+        move = rng.choice([m for m in view["legal"] if m["targets"]] or view["legal"])
+        if not advised and view["phase"] == "A":
+            page.locator("#advisor").fill("mcts:iterations=30")
+            page.locator("#advise").click()
+            suggestion = page.locator("[data-advice-action]")
+            suggestion.wait_for()
+            assert int(suggestion.get_attribute("data-advice-action")) in [m["action"] for m in view["legal"]]
+            assert "mcts" in page.locator("#advice pre").inner_text()
+            advised = True
+        by_board += pick(page, move)
+        decisions += 1
+        if not explained and page.locator("#log button").count() > 3:
+            why = page.locator("#log .move button").last
+            why.click()
+            reasons = page.locator("#log .move pre.reasons")
+            reasons.wait_for()
+            assert reasons.inner_text().startswith("heuristic")
+            explained = True
+        if not undone and decisions == 12:
+            before = page.locator("#log .move").count()
+            old = version(page)
+            page.locator("#undo").click()
+            settle(page, old)
+            assert page.locator("#log .move").count() < before
+            undone = True
+        if decisions == 40:
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "web_play_mid_game.png"))
+            assert (ARTIFACTS / "web_play_mid_game.png").stat().st_size > 10_000
+    assert page.evaluate("document.body.dataset.turn") == "over"
+    assert explained and advised and undone and decisions > 40 and by_board > 10
+    with server.lock:
+        moves = server.game.view()["moves"]
+    final = borabora_sim.new_game(players=len(PLAYERS), seed=SEED)
+    for played in moves:
+        final.apply(played["action"])
+    assert final.is_terminal()
+    shown = page.locator("#status").get_attribute("data-final-scores")
+    assert shown is not None and [int(x) for x in shown.strip("[]").split(",")] == final.scores()
+    cells = page.locator("#scores [data-score-seat]")
+    assert [int(cells.nth(i).inner_text().split()[0]) for i in range(cells.count())] == final.scores()
+    assert f"winner seat {final.winner()}" in page.locator("#status").inner_text()
+    assert errors == []
+    page.close()
