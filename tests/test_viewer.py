@@ -240,19 +240,20 @@ def bamboo_state() -> object:
     return new_game(players=2, seed=1)
 
 
-def test_a_game_without_a_picture_says_so() -> None:
+@pytest.fixture
+def own_registry(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A registry in which only Bora Bora has a picture, restored after the test."""
+    monkeypatch.setattr(registry_module, "_RENDERERS", {"bora_bora": registry_module._RENDERERS["bora_bora"]})
+    yield
+
+
+def test_a_game_without_a_picture_says_so(own_registry: None) -> None:
     assert "bamboo" not in renderer_names()
     with pytest.raises(ValueError, match=r"the game 'bamboo' has no picture yet \(games with one: bora_bora\)"):
         to_svg(bamboo_state())
     with pytest.raises(ValueError, match="no picture"):
         replay_html("unused.html", 1, ["random", "random"], game="bamboo")
     assert not Path("unused.html").exists()
-
-
-@pytest.fixture
-def own_registry(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(registry_module, "_RENDERERS", dict(registry_module._RENDERERS))
-    yield
 
 
 def test_a_registered_renderer_gives_a_game_its_picture_and_replay(own_registry: None) -> None:
@@ -372,7 +373,7 @@ def test_borabora_replay_writes_the_html_for_a_seed_and_for_a_game_of_a_run(
     (["--seed", "3", "--players", "random,random"], "no such directory"),
 ])
 def test_borabora_replay_html_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                  argv: list[str], message: str) -> None:
+                                                  own_registry: None, argv: list[str], message: str) -> None:
     target = tmp_path / ("missing/x.html" if "bamboo" not in argv else "x.html")
     assert main(["replay", *argv, "--html", str(target)]) == 2
     err = capsys.readouterr().err

@@ -22,6 +22,7 @@ Renderer = Callable[[Any, "int | None"], ET.Element]
 # name -> the renderer, or "module:attribute" naming it (imported on first use).
 _RENDERERS: dict[str, str | Renderer] = {
     "bora_bora": "borabora_sim.viewer.bora_bora:draw",
+    "bamboo": "borabora_sim.viewer.bamboo:draw",
 }
 _GAME_OF_MODULE: dict[str, str] = {}
 

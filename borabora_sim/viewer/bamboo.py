@@ -1,0 +1,553 @@
+"""The picture of a Bamboo state: the temples with their incense and spirits, the reed field, the markets, the
+season track, the food, the turn in progress and every player's board, as an SVG tree.
+
+Everything is drawn from `state.observation(viewer)` and the component tables. Bamboo hides no hand; what is
+hidden is the order of the face-down stacks (home and balance tiles, food, the spirits under the face-up ones),
+and the picture shows only their sizes, so a determinized copy of a state draws the same. Each drawn thing
+carries a data attribute naming it (data-shoot="stalk-2-1", data-home-space="0-r1c3", ...). The top-level
+children are panels (<g data-panel=...>), which the replay stores once for all the frames they do not change in:
+what never changes (frames of the temples and the reed field) is apart from what does.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from typing import Any
+
+from borabora_sim import _bamboo
+from borabora_sim.bamboo.components import ACTIONS, COLOURS, HOME_TYPES, SIDES, SPIRIT_EFFECTS, BambooComponents
+from borabora_sim.viewer import bamboo_layout as B
+from borabora_sim.viewer import layout as L
+from borabora_sim.viewer.bora_bora import _panel as panel
+from borabora_sim.viewer.bora_bora import _seat_chip as seat_chip
+from borabora_sim.viewer.svg import label, root, sub, title
+
+NO_TILE = 255
+GHOST = 4                        # the ghost's column of the temples' incense
+# The season of each phase (setup comes before the first Spring; wake and feed are Winter's decisions).
+SEASON_OF_PHASE = {"spring": 0, "summer": 1, "wake": 3, "feed": 3}
+
+
+def shoot_name(kind: int) -> str:
+    """A shoot kind as the action names spell it, joined: "C2-cook"."""
+    return f"{COLOURS[kind // len(ACTIONS)]}-{ACTIONS[kind % len(ACTIONS)]}"
+
+
+def draw(state: _bamboo.State, viewer: int | None = None) -> ET.Element:
+    """The picture of `state` as `viewer` sees it (None: the public view, which differs from a seat's only in
+    naming no board "you": every seat sees the same things in Bamboo)."""
+    view = state.observation(0 if viewer is None else viewer)
+    c = state.components
+    players = len(view["pl"])
+    height = B.BOARDS_TOP + B.BOARD_HEIGHT + 10
+    svg = root(B.WIDTH, height, font_family=L.FONT, data_game="bamboo", data_viewer=_seat_text(viewer),
+               data_players=players)
+    sub(svg, "rect", x=0, y=0, width=B.WIDTH, height=height, fill=L.BACKGROUND, data_panel="background")
+    _header(svg, state, viewer)
+    _temples(svg, c, view)
+    _stalks(svg, view)
+    _markets(svg, c, view)
+    _seasons(svg, c, view)
+    _food(svg, c, view)
+    _turn(svg, c, view)
+    board_width = (B.WIDTH - 20 - B.BOARD_GAP * (players - 1)) / players
+    for seat in range(players):
+        _player_board(svg, c, view, seat, 10 + seat * (board_width + B.BOARD_GAP), board_width, viewer)
+    return svg
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Pieces
+# ---------------------------------------------------------------------------------------------------------------
+def _seat_text(viewer: int | None) -> str:
+    return "public" if viewer is None else str(viewer)
+
+
+def _shoot(parent: ET.Element, kind: int, x: float, y: float, r: float = B.SHOOT_RADIUS, **data: object) -> None:
+    """A bamboo shoot centred on (x, y): its temple's colour and its icon's letter."""
+    colour, icon = divmod(kind, len(ACTIONS))
+    group = sub(parent, "g", data_kind=shoot_name(kind), **data)
+    sub(group, "circle", cx=x, cy=y, r=r, fill=B.TEMPLE_COLOURS[colour], stroke="#1d3b1d")
+    label(group, x, y + r * 0.42, B.ICON_LETTERS[icon], size=r * 1.1, anchor="middle", font_weight="bold",
+          fill="#ffffff")
+    title(group, f"shoot of temple {colour + 1} ({COLOURS[colour]}): {ACTIONS[icon]}")
+
+
+def _sticks(parent: ET.Element, x: float, y: float, count: int, colour: str, **data: object) -> None:
+    """`count` sticks of incense side by side, their feet on y."""
+    w, h = B.STICK
+    group = sub(parent, "g", data_count=count, **data)
+    for i in range(count):
+        sub(group, "rect", x=x + i * (w + 2), y=y - h, width=w, height=h, rx=1.5, fill=colour, stroke="#333333",
+            stroke_width=0.5)
+
+
+def _home_tile(parent: ET.Element, c: BambooComponents, tile: int, x: float, y: float, w: float, h: float,
+               priced: bool, **data: object) -> None:
+    """A home tile: its type's colour and letter and its comfort; in a market also its cost and HP."""
+    kind = int(c.home_type[tile])
+    comfort, cost, hp = int(c.home_comfort[tile]), int(c.home_cost[tile]), int(c.home_hp[tile])
+    group = sub(parent, "g", data_tile=c.home_tile_ids[tile], data_type=HOME_TYPES[kind], data_comfort=comfort,
+                data_cost=cost if priced else None, data_hp=hp if priced else None, **data)
+    sub(group, "rect", x=x, y=y, width=w, height=h, rx=3, fill=B.HOME_TYPE_COLOURS[kind], stroke="#5a4a3a")
+    if priced:
+        label(group, x + 4, y + 11, B.HOME_TYPE_LETTERS[kind], size=10, font_weight="bold")
+        label(group, x + w - 4, y + 11, "\u2665" * comfort, size=8, anchor="end", fill="#7a1f1f")
+        label(group, x + w / 2, y + h - 17, HOME_TYPES[kind], size=7.5, anchor="middle")
+        label(group, x + w / 2, y + h - 5, f"{cost} coins, {hp} HP", size=7.5, anchor="middle")
+    else:
+        label(group, x + w / 2, y + h / 2 + 1, B.HOME_TYPE_LETTERS[kind], size=10, anchor="middle", font_weight="bold")
+        label(group, x + w / 2, y + h - 2, "\u2665" * comfort, size=7, anchor="middle", fill="#7a1f1f")
+    title(group, f"home tile {c.home_tile_ids[tile]}: {HOME_TYPES[kind]}, comfort {comfort}, costs {cost} coins, "
+                 f"{hp} HP")
+
+
+def _pattern_cells(c: BambooComponents, tile: int) -> list[tuple[int, int, int]]:
+    """The spaces of a shape pattern as (row, col, type or -1 for any), from its first placement, moved to the
+    top left."""
+    cover, *needs = c.balance_patterns[tile].placements[0]
+    cells = []
+    for cell in range(c.home_rows * c.home_cols):
+        if cover >> cell & 1:
+            kind = next((t for t, need in enumerate(needs) if need >> cell & 1), -1)
+            cells.append((*divmod(cell, c.home_cols), kind))
+    top, left = min(r for r, _, _ in cells), min(col for _, col, _ in cells)
+    return [(r - top, col - left, kind) for r, col, kind in cells]
+
+
+def _balance_tile(parent: ET.Element, c: BambooComponents, tile: int, x: float, y: float, **data: object) -> None:
+    """A balance tile: its HP, its pattern (the shape, each space in its type's colour, grey for any type; or a
+    type total) and the comfort the pattern needs."""
+    w, h = B.BALANCE_TILE
+    side, hp = int(c.balance_side[tile]), int(c.balance_hp[tile])
+    pattern = c.balance_patterns[tile]
+    group = sub(parent, "g", data_tile=c.balance_ids[tile], data_side=SIDES[side], data_hp=hp, **data)
+    sub(group, "rect", x=x, y=y, width=w, height=h, rx=4, fill=B.BALANCE_FILL[side], stroke="#6d5c8a")
+    label(group, x + w / 2, y + 11, f"{hp} HP", size=9, anchor="middle", font_weight="bold")
+    if pattern.comfort_type >= 0:
+        kind = pattern.comfort_type
+        sub(group, "rect", x=x + w / 2 - 9, y=y + 17, width=18, height=18, rx=2, fill=B.HOME_TYPE_COLOURS[kind],
+            stroke="#555555")
+        label(group, x + w / 2, y + 30, f"\u03a3{B.HOME_TYPE_LETTERS[kind]}", size=9, anchor="middle")
+    else:
+        cells = _pattern_cells(c, tile)
+        rows, cols = 1 + max(r for r, _, _ in cells), 1 + max(col for _, col, _ in cells)
+        px = x + (w - cols * B.PATTERN_CELL) / 2
+        py = y + 16 + (3 - rows) * B.PATTERN_CELL / 2
+        for r, col, kind in cells:
+            sub(group, "rect", x=px + col * B.PATTERN_CELL, y=py + r * B.PATTERN_CELL, width=B.PATTERN_CELL,
+                height=B.PATTERN_CELL, fill=B.HOME_TYPE_COLOURS[kind] if kind >= 0 else B.ANY_TYPE,
+                stroke="#555555", stroke_width=0.5)
+    text = f"\u2265{pattern.min_comfort}\u2665" if pattern.min_comfort else SIDES[side]
+    label(group, x + w / 2, y + h - 6, text, size=7.5, anchor="middle")
+    title(group, f"balance tile {c.balance_ids[tile]} ({SIDES[side]}): {hp} HP; {_pattern_text(c, tile)}")
+
+
+def _pattern_text(c: BambooComponents, tile: int) -> str:
+    pattern = c.balance_patterns[tile]
+    if pattern.comfort_type >= 0:
+        return f"at least {pattern.min_comfort} comfort in {HOME_TYPES[pattern.comfort_type]} tiles"
+    cells = _pattern_cells(c, tile)
+    rows = 1 + max(r for r, _, _ in cells)
+    cols = 1 + max(col for _, col, _ in cells)
+    grid = [["."] * cols for _ in range(rows)]
+    for r, col, kind in cells:
+        grid[r][col] = B.HOME_TYPE_LETTERS[kind] if kind >= 0 else "*"
+    comfort = f", at least {pattern.min_comfort} comfort on them" if pattern.min_comfort else ""
+    return f"the shape {' / '.join(''.join(row) for row in grid)}{comfort}"
+
+
+def _spirit_tile(parent: ET.Element, c: BambooComponents, spirit: int, x: float, y: float, w: float, h: float,
+                 copies: int = 1, asleep: int = 0) -> None:
+    """A Spirit of the Forest: its name, and when there is room its effect and wake-up cost; `copies` of it of
+    which `asleep` are asleep (marked zz; greyed when all are)."""
+    effect = SPIRIT_EFFECTS[int(c.spirit_effect[spirit])]
+    amount, cost = int(c.spirit_amount[spirit]), int(c.spirit_wake_cost[spirit])
+    sleeping = asleep == copies
+    sub(parent, "rect", x=x, y=y, width=w, height=h, rx=4, fill=B.SPIRIT_ASLEEP if sleeping else B.SPIRIT_FILL,
+        stroke="#8a6d2b", stroke_dasharray="3 2" if sleeping else None)
+    name = c.spirit_names[spirit] + (f" \u00d7{copies}" if copies > 1 else "")
+    name += (" zz" if sleeping else f", {asleep} zz") if asleep else ""
+    label(parent, x + w / 2, y + min(12.0, h * 0.7), name, size=min(9.0, h * 0.45), anchor="middle",
+          font_weight="bold")
+    if h >= 30:
+        text = effect.replace("_", " ") + (f" {amount}" if amount else "")
+        label(parent, x + w / 2, y + 24, text, size=7.5, anchor="middle")
+        label(parent, x + w / 2, y + 35, f"wake: {cost} coin{'s' if cost != 1 else ''}", size=7.5,
+              anchor="middle", fill=L.MUTED)
+    title(parent, f"{c.spirit_names[spirit]}: {effect.replace('_', ' ')}" + (f" {amount}" if amount else "")
+                  + f"; wakes for {cost} coins")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Header
+# ---------------------------------------------------------------------------------------------------------------
+def _header(svg: ET.Element, state: _bamboo.State, viewer: int | None) -> None:
+    group = sub(svg, "g", data_panel="header")
+    if state.is_terminal():
+        winners = state.winner()
+        seats = winners if isinstance(winners, tuple) else (winners,)
+        line = f"Bamboo: game over, winner seat {', '.join(map(str, seats))}"
+    else:
+        season = ("set-up" if state.phase == "setup"
+                  else B.SEASON_NAMES[SEASON_OF_PHASE[state.phase]].lower())
+        line = (f"Bamboo: round {state.round}, {season}; seat {state.current_player} decides "
+                f"({state.decision.replace('_', ' ')})")
+    label(group, 12, 24, line, size=16, font_weight="bold", fill=L.TEXT, data_round=state.round,
+          data_phase=state.phase, data_to_move=state.current_player)
+    seen = "public view" if viewer is None else f"as seat {viewer} sees it"
+    label(group, B.WIDTH - 12, 24, seen, size=12, anchor="end", fill=L.MUTED)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Temples, reed field, markets
+# ---------------------------------------------------------------------------------------------------------------
+def _temple_x(t: int) -> float:
+    return B.TEMPLES[0] + 8 + t * 115
+
+
+def _temples(svg: ET.Element, c: BambooComponents, view: dict[str, Any]) -> None:
+    """Each temple: its face-up spirit and the tiles left in its stack, the 2-player ghost's temple tile, and the
+    incense offered there from the bottom (the ghost's, always lowest) to the top (the seat that offered last)."""
+    x, y, _, h = B.TEMPLES
+    frames = panel(svg, "temples", B.TEMPLES, "Temples: spirits and incense")
+    for t in range(len(COLOURS)):
+        tx = _temple_x(t)
+        sub(frames, "rect", x=tx, y=y + 20, width=110, height=h - 46, rx=5, fill=B.TEMPLE_FILLS[t],
+            stroke=B.TEMPLE_COLOURS[t], data_temple=t + 1)
+    spirits = sub(svg, "g", data_panel="temple-spirits")
+    incense = sub(svg, "g", data_panel="incense")
+    for t in range(len(COLOURS)):
+        tx = _temple_x(t)
+        left = view["spirit_left"][t]
+        label(spirits, tx + 6, y + 33, f"Temple {t + 1}", size=10, font_weight="bold", fill=B.TEMPLE_COLOURS[t])
+        label(spirits, tx + 104, y + 33, f"stack {left}", size=8, anchor="end", fill=L.MUTED,
+              data_spirit_stack=t + 1, data_count=left)
+        if left:
+            spirit = view["spirit_stack"][t][left - 1]
+            group = sub(spirits, "g", data_temple_spirit=t + 1, data_spirit=c.spirit_names[spirit])
+            _spirit_tile(group, c, spirit, tx + 5, y + 38, 100, 40)
+        else:
+            sub(spirits, "rect", x=tx + 5, y=y + 38, width=100, height=40, rx=4, fill="none", stroke="#aaaaaa",
+                stroke_dasharray="3 3")
+            label(spirits, tx + 55, y + 62, "no spirit left", size=8, anchor="middle", fill=L.MUTED)
+        ghost = view["incense"][t][GHOST]
+        if len(view["pl"]) == 2:
+            tile = sub(spirits, "g", data_temple_tile=t + 1, data_ghost_sticks=ghost)
+            sub(tile, "rect", x=tx + 5, y=y + 84, width=100, height=18, rx=3, fill="#f1e4d3", stroke=B.GHOST)
+            label(tile, tx + 55, y + 97, f"temple tile: {ghost} ghost", size=8, anchor="middle", fill=B.GHOST)
+        # Incense: a row per seat, the ghost at the bottom, then by the stamp of each seat's highest stick.
+        rows = [(0, GHOST)] if ghost else []
+        rows += sorted((view["incense_top"][t][seat], seat) for seat in range(len(view["pl"]))
+                       if view["incense"][t][seat])
+        base = y + h - 34
+        for level, (_, seat) in enumerate(rows):
+            ry = base - level * 24
+            count = view["incense"][t][seat]
+            if seat == GHOST:
+                colour = B.GHOST
+                sub(incense, "circle", cx=tx + 14, cy=ry - 8, r=7, fill=B.GHOST, stroke="#222222")
+            else:
+                colour = L.SEAT_COLOURS[seat]
+                seat_chip(incense, tx + 14, ry - 8, seat, r=7)
+            _sticks(incense, tx + 26, ry + 2, count, colour, data_incense=f"{t + 1}-{_seat_name(seat)}",
+                    data_level=level + 1)
+    gone = [(name, n) for name, n in zip(c.spirit_names, view["spirit_gone"], strict=True) if n]
+    label(spirits, x + 8, y + h - 8, "left the game:" if gone else "no spirit has left the game", size=8,
+          fill=L.MUTED)
+    for i, (name, n) in enumerate(gone):
+        label(spirits, x + 78 + i * 76, y + h - 8, f"{name} {n}", size=8, data_spirit_gone=name, data_count=n)
+
+
+def _seat_name(seat: int) -> str:
+    return "ghost" if seat == GHOST else str(seat)
+
+
+def _stalks(svg: ET.Element, view: dict[str, Any]) -> None:
+    """The reed field: on each stalk its shaded spaces (bottom first) and the entry spaces of this turn."""
+    x, y, _, h = B.STALKS
+    frames = panel(svg, "stalks", B.STALKS, "Reed field")
+    shoots = sub(svg, "g", data_panel="stalk-shoots")
+    depth, entries = len(view["stalk"][0]), len(view["stalk_new"][0])
+    bottom = y + h - 26
+    for s in range(len(view["stalk"])):
+        sx = x + 40 + s * 56
+        sub(frames, "line", x1=sx, y1=bottom + 14, x2=sx, y2=bottom - (depth + entries) * B.STALK_SPACE + 6,
+            stroke="#5f8f3a", stroke_width=6, stroke_linecap="round")
+        label(frames, sx, bottom + 22, f"stalk {s + 1}", size=8, anchor="middle", fill=L.MUTED)
+        for level in range(depth + entries):
+            cy = bottom - level * B.STALK_SPACE
+            sub(frames, "circle", cx=sx, cy=cy, r=B.SHOOT_RADIUS + 3, fill=B.SHADED if level < depth else B.ENTRY,
+                stroke="#8a7d55", stroke_dasharray=None if level < depth else "3 2")
+        for level, kind in enumerate(view["stalk"][s]):
+            _shoot(shoots, kind, sx, bottom - level * B.STALK_SPACE, data_shoot=f"stalk-{s + 1}-{level + 1}")
+        for i, kind in enumerate(view["stalk_new"][s]):
+            if kind != NO_TILE:
+                _shoot(shoots, kind, sx, bottom - (depth + i) * B.STALK_SPACE, data_shoot=f"stalk-{s + 1}-new-{i + 1}")
+
+
+def _markets(svg: ET.Element, c: BambooComponents, view: dict[str, Any]) -> None:
+    """The face-up home tiles of both categories and balance tiles of the three sides, from the lowest position
+    (the one that leaves first in Winter); of the stacks, only their size and how many of their tiles are known
+    (sent under in a Winter, in view)."""
+    x, y, _, _ = B.MARKETS
+    group = panel(svg, "markets", B.MARKETS, "Markets (lowest position first) and stacks")
+    tw, th = B.HOME_TILE
+    for cat, row in enumerate(view["home_market"]):
+        ry = y + 24 + cat * (th + 8)
+        name = "AB"[cat]
+        label(group, x + 8, ry + 18, name, size=14, font_weight="bold", fill=L.MUTED)
+        for position, tile in enumerate(row):
+            if tile != NO_TILE:
+                _home_tile(group, c, tile, x + 28 + position * (tw + 6), ry, tw, th, priced=True,
+                           data_home_market=f"{name}-{position + 1}")
+        _stack_label(group, x + 28 + 4 * (tw + 6) + 6, ry + 26, view["home_left"][cat], view["home_unseen"][cat],
+                     data_home_stack=name)
+    bw, bh = B.BALANCE_TILE
+    by = y + 24 + 2 * (th + 8) + 12
+    for side, row in enumerate(view["bal_market"]):
+        sx = x + 8 + side * 236
+        label(group, sx, by - 2, f"balance: {SIDES[side]}", size=9, font_weight="bold", fill=L.MUTED)
+        for position, tile in enumerate(row):
+            if tile != NO_TILE:
+                _balance_tile(group, c, tile, sx + position * (bw + 5), by + 4, data_balance_market=f"{SIDES[side]}-"
+                              f"{position + 1}")
+        _stack_label(group, sx, by + bh + 18, view["bal_left"][side], view["bal_unseen"][side],
+                     data_balance_stack=SIDES[side])
+
+
+def _stack_label(parent: ET.Element, x: float, y: float, size: int, unseen: int, **data: object) -> None:
+    known = size - unseen
+    text = f"stack {size}" + (f" ({known} known at the bottom)" if known else "")
+    label(parent, x, y, text, size=8, fill=L.MUTED, data_count=size, data_unseen=unseen, **data)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Seasons, food, the turn in progress
+# ---------------------------------------------------------------------------------------------------------------
+def _seasons(svg: ET.Element, c: BambooComponents, view: dict[str, Any]) -> None:
+    """The round and season track, the starting player marker, the gifts face up in Spring and the set-up draft
+    pool."""
+    x, y, _, _ = B.SEASONS
+    group = panel(svg, "seasons", B.SEASONS, "Rounds and seasons")
+    phase = _bamboo.PHASES[view["phase"]]
+    season = SEASON_OF_PHASE.get(phase)
+    for rnd in range(c.setup["rounds"]):
+        for k, name in enumerate(B.SEASON_NAMES):
+            cx = x + 8 + rnd * 114 + k * 27
+            current = rnd + 1 == view["round"] and k == season
+            cell = sub(group, "g", data_season=f"{rnd + 1}-{name.lower()}", data_current=1 if current else None)
+            sub(cell, "rect", x=cx, y=y + 30, width=25, height=18, rx=2, fill=B.CURRENT if current else "#ffffff",
+                stroke="#d6b44a" if current else "#bbbbbb")
+            label(cell, cx + 12.5, y + 43, name[:2], size=8, anchor="middle")
+        label(group, x + 8 + rnd * 114 + 54, y + 27, f"round {rnd + 1}", size=8, anchor="middle", fill=L.MUTED)
+    state_text = {"setup": "set-up: the draft", "end": "the game is over"}.get(phase, "")
+    label(group, x + 300, y + 14, state_text, size=9, fill=L.MUTED)
+    label(group, x + 8, y + 68, "first player", size=9, fill=L.MUTED)
+    seat_chip(group, x + 80, y + 64, view["start_seat"], r=8, data_start_player=view["start_seat"])
+    gifts = [g for g in range(len(c.gift_action)) if view["gifts_up"] >> g & 1]
+    label(group, x + 110, y + 68, "gifts face up:" if gifts else "", size=9, fill=L.MUTED)
+    for i, g in enumerate(gifts):
+        action = ACTIONS[int(c.gift_action[g])]
+        gift = sub(group, "g", data_gift=action)
+        sub(gift, "rect", x=x + 180 + i * 62, y=y + 56, width=58, height=18, rx=3, fill="#e5f2d6", stroke="#5f8f3a")
+        label(gift, x + 209 + i * 62, y + 69, action, size=9, anchor="middle")
+    pool = [kind for kind in view["draft"] if kind != NO_TILE]
+    if pool:
+        label(group, x + 8, y + 96, "draft pool", size=9, fill=L.MUTED)
+    for i, kind in enumerate(view["draft"]):
+        if kind != NO_TILE:
+            _shoot(group, kind, x + 80 + i * 24, y + 92, data_shoot=f"draft-{i + 1}")
+
+
+def _food(svg: ET.Element, c: BambooComponents, view: dict[str, Any]) -> None:
+    """The face-up food counters, the pile (its size) and the discards, by kind."""
+    x, y, w, _ = B.FOOD
+    group = panel(svg, "food", B.FOOD, "Food counters")
+    label(group, x + w - 8, y + 15, f"pile {view['food_left']}", size=9, anchor="end", data_food_pile=1,
+          data_count=view["food_left"])
+    label(group, x + 8, y + 40, "display", size=9, fill=L.MUTED)
+    position = 0
+    for kind, name in enumerate(c.food_names):
+        count = view["food_display"][kind]
+        counters = sub(group, "g", data_food_display=name, data_count=count)
+        for i in range(position, position + count):
+            _food_counter(counters, c, kind, x + 70 + i * 28, y + 36)
+        position += count
+    label(group, x + 8, y + 74, "discards", size=9, fill=L.MUTED)
+    for kind, name in enumerate(c.food_names):
+        discard = sub(group, "g", data_food_discard=name, data_count=view["food_discard"][kind])
+        _food_counter(discard, c, kind, x + 70 + kind * 56, y + 70)
+        label(discard, x + 84 + kind * 56, y + 74, f"\u00d7{view['food_discard'][kind]}", size=9)
+    label(group, x + 8, y + 100, "units: " + ", ".join(f"{name} {int(v)}" for name, v in
+                                                         zip(c.food_names, c.food_value, strict=True)),
+          size=8, fill=L.MUTED)
+
+
+def _food_counter(parent: ET.Element, c: BambooComponents, kind: int, x: float, y: float) -> None:
+    sub(parent, "circle", cx=x, cy=y, r=10, fill=B.FOOD_COLOURS[kind], stroke="#6b5a3a")
+    label(parent, x, y + 3.5, int(c.food_value[kind]), size=9, anchor="middle", font_weight="bold")
+
+
+def _turn(svg: ET.Element, c: BambooComponents, view: dict[str, Any]) -> None:
+    """The Summer turn in progress (the visited area, the sticks offered, the shoots still to place and to
+    activate, the spirits' flags, the shoots received), a home tile waiting for its space, and the decisions
+    pending."""
+    x, y, w, _ = B.TURN
+    group = panel(svg, "turn", B.TURN, "Turn in progress and pending decisions")
+    stack = view["stack"]
+    pending = " \u2192 ".join(f"{_bamboo.DECISIONS[f['kind']].replace('_', ' ')} (seat {f['player']})"
+                              for f in reversed(stack)) or "none"
+    label(group, x + 8, y + 32, f"pending, top first: {pending}", size=9, data_stack=len(stack))
+    if view["visit"] < 0:
+        label(group, x + 8, y + 52, "no Summer turn in progress", size=9, fill=L.MUTED)
+    else:
+        seat = stack[0]["player"] if stack else -1
+        flags = [name for name, on in (("Kitsune: activations are Wildcards", view["kitsune"]),
+                                       ("Bakeneko: other temples free", view["bakeneko"])) if on]
+        text = (f"seat {seat} visits temple area {view['visit'] + 1}; {view['sticks_placed']} stick(s) offered"
+                + "".join(f"; {flag}" for flag in flags))
+        label(group, x + 8, y + 52, text, size=9, data_visit=view["visit"] + 1)
+        waiting = [f"{ACTIONS[icon]} {n}" for icon, n in enumerate(view["unactivated"]) if n]
+        label(group, x + 8, y + 70, f"placed, not yet activated: {', '.join(waiting) or 'none'}", size=9,
+              data_unactivated=sum(view["unactivated"]))
+    label(group, x + 8, y + 98, "to place", size=9, fill=L.MUTED)
+    for i, kind in enumerate(view["to_place"]):
+        if kind != NO_TILE:
+            _shoot(group, kind, x + 70 + i * 22, y + 94, data_shoot=f"to-place-{i + 1}")
+    label(group, x + 170, y + 98, "received", size=9, fill=L.MUTED)
+    for i, kind in enumerate(view["received"][: view["n_received"]]):
+        _shoot(group, kind, x + 230 + i * 22, y + 94, data_shoot=f"received-{i + 1}")
+    bought = [f["a"] for f in stack if _bamboo.DECISIONS[f["kind"]] == "home_space"]
+    if bought:
+        label(group, x + w - 130, y + 52, "bought, to place:", size=9, fill=L.MUTED)
+        _home_tile(group, c, bought[0], x + w - 64, y + 40, B.HOME_TILE[0], B.HOME_TILE[1], priced=True,
+                   data_pending_home=1)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Player boards
+# ---------------------------------------------------------------------------------------------------------------
+def _player_board(svg: ET.Element, c: BambooComponents, view: dict[str, Any], seat: int, x: float, w: float,
+                  viewer: int | None) -> None:
+    """The board of `seat`: HP, coins, incense and food; its temple areas with the action marker; its balance
+    tiles above its home; its spirits. Each part is a panel of its own (most moves change one or two)."""
+    p = view["pl"][seat]
+    y = B.BOARDS_TOP
+    group = sub(svg, "g", data_panel=f"player-{seat}", data_player=seat)
+    sub(group, "rect", x=x, y=y, width=w, height=B.BOARD_HEIGHT, rx=6, fill=L.PANEL_FILL,
+        stroke=L.SEAT_COLOURS[seat], stroke_width=2.5)
+    sub(group, "rect", x=x, y=y, width=w, height=22, rx=6, fill=L.SEAT_COLOURS[seat])
+    you = " (you)" if viewer == seat else ""
+    first = ", first player" if view["start_seat"] == seat else ""
+    side = "nighttime" if p["advanced"] else "daytime"
+    hp = sum(p["hp"])
+    heading = label(group, x + 8, y + 16, f"Seat {seat}{you}: {hp} HP{first}", size=12, font_weight="bold",
+                    fill=L.SEAT_TEXT[seat], data_hp_seat=seat, data_hp=hp)
+    title(heading, ", ".join(f"{name.replace('_', ' ')} {v}" for name, v in zip(_bamboo.SOURCES, p["hp"],
+                                                                                 strict=True) if v))
+    label(group, x + w - 8, y + 16, side, size=9, anchor="end", fill=L.SEAT_TEXT[seat])
+    # Coins, the incense reserve and the round spaces, food, balance tiles scored, comfort.
+    coins = sub(group, "g", data_coins=seat, data_count=p["coins"])
+    sub(coins, "circle", cx=x + 18, cy=y + 38, r=10, fill=B.COIN, stroke="#8a6d1b")
+    label(coins, x + 18, y + 41.5, p["coins"], size=10, anchor="middle", font_weight="bold")
+    label(group, x + 34, y + 42, "incense", size=8, fill=L.MUTED)
+    _sticks(group, x + 70, y + 50, p["incense"], L.SEAT_COLOURS[seat], data_incense_reserve=seat)
+    rounds = c.setup["rounds"]
+    rx = x + 70 + 7 * (B.STICK[0] + 2) + 6
+    for k in range(rounds):
+        stick = int(k >= rounds - p["track"])
+        space = sub(group, "g", data_round_space=f"{seat}-{k + 1}", data_stick=stick)
+        sub(space, "rect", x=rx + k * 16, y=y + 26, width=14, height=26, rx=2, fill="#ffffff", stroke="#bbbbbb")
+        if stick:
+            sub(space, "rect", x=rx + k * 16 + 4.5, y=y + 27, width=B.STICK[0], height=24, rx=1.5,
+                fill=L.SEAT_COLOURS[seat], stroke="#333333", stroke_width=0.5)
+    fx = rx + rounds * 16 + 8
+    for kind, name in enumerate(c.food_names):
+        food = sub(group, "g", data_player_food=f"{seat}-{name}", data_count=p["food"][kind])
+        _food_counter(food, c, kind, fx + kind * 34, y + 38)
+        label(food, fx + kind * 34 + 12, y + 42, f"\u00d7{p['food'][kind]}", size=8)
+    left, right, total = _comfort(c, p["home"])
+    label(group, x + 8, y + 66, f"scored balance {p['n_scored']}", size=8, data_balance_scored=seat,
+          data_count=p["n_scored"])
+    label(group, x + w - 8, y + 66, f"comfort {total} (left {left}, right {right})", size=8, anchor="end",
+          fill=L.MUTED, data_comfort=seat, data_left=left, data_right=right)
+    _areas(svg, p, seat, x, y + 72, w)
+    _home(svg, c, p, seat, x, y + 126, w)
+    _spirits(svg, c, p, seat, x + 8 + c.home_cols * B.HOME_CELL + 12, y + 212, x + w - 8)
+
+
+def _comfort(c: BambooComponents, home: list[int]) -> tuple[int, int, int]:
+    """The comfort of the home tiles on the left part, on the right part and on the whole home (harmony compares
+    the first two; the third breaks ties)."""
+    def on(mask: int) -> int:
+        return sum(int(c.home_comfort[tile]) for cell, tile in enumerate(home) if tile != NO_TILE and mask >> cell & 1)
+    return on(c.region_masks[0]), on(c.region_masks[2]), on(c.region_masks[1])
+
+
+def _areas(svg: ET.Element, p: dict[str, Any], seat: int, x: float, y: float, w: float) -> None:
+    """The four temple areas with their shoots, front first, and the action marker on the last area visited."""
+    group = sub(svg, "g", data_panel=f"player-{seat}-areas", data_player=seat)
+    aw = (w - 16 - 3 * 4) / len(p["area"])
+    for t, area in enumerate(p["area"]):
+        ax = x + 8 + t * (aw + 4)
+        box = sub(group, "g", data_area=f"{seat}-{t + 1}")
+        sub(box, "rect", x=ax, y=y, width=aw, height=46, rx=4, fill=B.TEMPLE_FILLS[t], stroke=B.TEMPLE_COLOURS[t])
+        label(box, ax + 4, y + 11, f"area {t + 1}", size=8, fill=B.TEMPLE_COLOURS[t], font_weight="bold")
+        step = min(2 * B.SHOOT_RADIUS + 2, (aw - 6) / len(area))
+        for i, kind in enumerate(area):
+            if kind != NO_TILE:
+                _shoot(box, kind, ax + 3 + step / 2 + i * step, y + 31, r=min(B.SHOOT_RADIUS, step / 2 - 0.5),
+                       data_shoot=f"{seat}-area-{t + 1}-{i + 1}")
+        if p["last_visit"] == t:
+            marker = sub(group, "g", data_action_marker=seat, data_area=t + 1)
+            sub(marker, "polygon", points=f"{ax + aw - 16:.1f},{y + 3} {ax + aw - 4:.1f},{y + 3} "
+                                          f"{ax + aw - 10:.1f},{y + 12}", fill="#222222")
+            title(marker, "action marker: the area of the last visit (not to be visited next)")
+
+
+def _home(svg: ET.Element, c: BambooComponents, p: dict[str, Any], seat: int, x: float, y: float, w: float) -> None:
+    """The balance slots (left, center, right, front first) above the home grid; on the nighttime side the typed
+    spaces are edged in their type's colour and lettered."""
+    group = sub(svg, "g", data_panel=f"player-{seat}-home", data_player=seat)
+    bw, bh = B.BALANCE_TILE
+    step = min(bw + 4, (w - 16) / (len(SIDES) * len(p["balance"][0])))
+    for side, slots in enumerate(p["balance"]):
+        for j, tile in enumerate(slots):
+            sx = x + 8 + (side * len(slots) + j) * step
+            if tile == NO_TILE:
+                sub(group, "rect", x=sx, y=y, width=bw, height=bh, rx=4, fill="none", stroke="#cccccc",
+                    stroke_dasharray="3 3")
+                label(group, sx + bw / 2, y + bh / 2 + 3, SIDES[side], size=8, anchor="middle", fill="#aaaaaa")
+            else:
+                _balance_tile(group, c, tile, sx, y, data_balance_slot=f"{seat}-{SIDES[side]}-{j + 1}")
+    typed = dict(zip(map(int, c.night_cells), map(int, c.night_types), strict=True)) if p["advanced"] else {}
+    cell = B.HOME_CELL
+    gy = y + bh + 14
+    for index, tile in enumerate(p["home"]):
+        row, col = divmod(index, c.home_cols)
+        sx, sy = x + 8 + col * cell, gy + row * cell
+        kind = typed.get(index)
+        space = sub(group, "g", data_home_space=f"{seat}-r{row + 1}c{col + 1}",
+                    data_night_type=HOME_TYPES[kind] if kind is not None else None)
+        sub(space, "rect", x=sx, y=sy, width=cell - 2, height=cell - 2, rx=2, fill="#f4efe2",
+            stroke=B.HOME_TYPE_COLOURS[kind] if kind is not None else "#bbbbbb", stroke_width=3 if kind is not None
+            else 1)
+        if kind is not None:
+            label(space, sx + (cell - 2) / 2, sy + cell / 2 + 3, B.HOME_TYPE_LETTERS[kind], size=10, anchor="middle",
+                  fill=B.HOME_TYPE_COLOURS[kind])
+        if tile != NO_TILE:
+            _home_tile(space, c, tile, sx + 2, sy + 2, cell - 6, cell - 6, priced=False)
+
+
+def _spirits(svg: ET.Element, c: BambooComponents, p: dict[str, Any], seat: int, x: float, y: float,
+             right: float) -> None:
+    """The spirits held, a tile per kind with its copies and how many of them are asleep (greyed when all are)."""
+    group = sub(svg, "g", data_panel=f"player-{seat}-spirits", data_player=seat)
+    label(group, x, y - 4, "spirits (zz: asleep)" if any(p["spirits"]) else "no spirit yet", size=8, fill=L.MUTED)
+    held = [(spirit, n, asleep) for spirit, (n, asleep) in enumerate(zip(p["spirits"], p["asleep"], strict=True)) if n]
+    tw = (right - x - 4) / 2
+    for k, (spirit, n, asleep) in enumerate(held):
+        row, col = divmod(k, 2)
+        tile = sub(group, "g", data_player_spirit=f"{seat}-{c.spirit_names[spirit]}", data_count=n, data_asleep=asleep)
+        _spirit_tile(tile, c, spirit, x + col * (tw + 4), y + row * 21, tw, 18, copies=n, asleep=asleep)

@@ -1,0 +1,52 @@
+"""Layout data of the Bamboo picture: every size, position and colour its drawing uses, in one place.
+
+Positions are in SVG user units (about pixels). The seat colours, fonts and panel colours are Bora Bora's
+(layout.py), so that the replay page's seat chips and score chart read the same for both games.
+"""
+
+from __future__ import annotations
+
+WIDTH = 1480
+HEADER_HEIGHT = 34
+
+# Panels: (x, y, width, height). Player boards follow below them, one per seat in a row.
+TEMPLES = (10, 44, 470, 262)
+STALKS = (490, 44, 250, 262)
+MARKETS = (750, 44, 720, 262)
+SEASONS = (10, 314, 470, 112)
+FOOD = (490, 314, 250, 112)
+TURN = (750, 314, 720, 112)
+BOARDS_TOP = 436
+BOARD_GAP = 10
+BOARD_HEIGHT = 318
+
+# The 2-player ghost's colour (its brown sticks) and the colour of each temple, its shoots and its area (C1-C4).
+GHOST = "#7b4a2a"
+GHOST_TEXT = "#ffffff"
+TEMPLE_COLOURS = ("#2e8b57", "#e07b00", "#1b8fb0", "#b0357c")
+TEMPLE_FILLS = ("#dcefe3", "#fbe6cc", "#d5ecf3", "#f3d9e7")
+# Shoot icons (ACTIONS order) as one letter on the piece.
+ICON_LETTERS = ("B", "I", "C", "F", "W")
+SHOOT_RADIUS = 9
+STALK_SPACE = 30                 # distance between the spaces of a stalk
+SHADED = "#e4dcc2"               # the shaded spaces of the reed field
+ENTRY = "#fdfaf0"                # the entry spaces new shoots go to
+
+# Home tiles by type (HOME_TYPES order: decoration, faith, garden, tools) and the balance tiles by side.
+HOME_TYPE_COLOURS = ("#e8a0b4", "#b7a4e0", "#9fd08a", "#c8a878")
+HOME_TYPE_LETTERS = "DFGT"
+HOME_CELL = 32                   # a home space on a player board
+HOME_TILE = (56, 46)             # a home tile in the market: width, height
+BALANCE_TILE = (54, 62)          # a balance tile: width, height
+BALANCE_FILL = ("#efe6f7", "#f7f1dc", "#e3f1f6")
+PATTERN_CELL = 8                 # a space of a balance tile's pattern
+ANY_TYPE = "#d9d9d9"             # a pattern space that takes any type
+
+# Food counters (tea, rice, ramen: the component file's order), spirits, coins and incense.
+FOOD_COLOURS = ("#8dbb6b", "#f2efe4", "#e39b55")
+SPIRIT_FILL = "#efe3c4"
+SPIRIT_ASLEEP = "#c9c2b0"
+COIN = "#e8c547"
+STICK = (5, 26)                  # a stick of incense: width, height
+SEASON_NAMES = ("Spring", "Summer", "Autumn", "Winter")
+CURRENT = "#ffe9a8"
