@@ -244,6 +244,10 @@ def test_the_errors_say_what_was_wrong(client: Client) -> None:
         assert got_status == status and words in answer["error"], answer
     status, answer = client.call("POST", "/api/move", raw=b"{")
     assert status == 400 and answer["error"].startswith("malformed JSON")
+    assert client.call("GET", "/api/why?move=x") == (400, {"error": "'move' must be a move number (0 is the first), "
+                                                                      "got 'x'"})
+    assert client.call("GET", "/api/why?move=5") == (404, {"error": "no move 5: 0 move(s) since the start of this "
+                                                                      "game"})
     # An AI seat's turn: a human move is refused, naming who is to move.
     while view["human_to_move"]:
         view = client.human_move(view, view["legal"][0]["action"])
@@ -288,8 +292,9 @@ def test_a_game_plays_in_the_browser_exactly_when_it_has_a_picture() -> None:
             server = start(players, game=name)
             try:
                 web = Client(server)
-                view = web.human_move(web.state(), web.state()["legal"][0]["action"])
-                assert view["moves"][0]["seat"] == 0 and view["svg"].startswith("<svg")
+                view = web.to_human(web.state())
+                view = web.human_move(view, view["legal"][0]["action"])
+                assert any(move["seat"] == 0 for move in view["moves"]) and view["svg"].startswith("<svg")
             finally:
                 server.shutdown()
                 server.server_close()

@@ -117,32 +117,32 @@ class _Handler(BaseHTTPRequestHandler):
             return 200, game.view(), ()
         if path == "/api/why":
             move = query.get("move", "")
-            return 200, game.explanation(int(move) if move.isdigit() else move), ()
+            if not move.isascii() or not move.isdigit():
+                raise RequestError(400, f"'move' must be a move number (0 is the first), got {move!r}")
+            return 200, game.explanation(int(move)), ()
         if path == "/api/advice":
             return 200, game.advice(query.get("player")), ()
         if path == "/api/save":
             name = f"{game.game.name}-seed-{game.seed}-move-{len(game.moves)}.json"
             return 200, game.save(), [("Content-Disposition", f'attachment; filename="{name}"')]
-        if path in _POST_ROUTES:
+        if path in _FIELDS or path == "/api/load":
             raise RequestError(405, f"{path} changes the game: use POST")
         raise RequestError(404, f"no such page: {path}")
 
     def _post(self, path: str, query: dict[str, str]) -> Answer:
-        fields = _POST_ROUTES.get(path)
-        if fields is None:
-            raise RequestError(405 if path in _GET_ROUTES else 404,
-                               f"{path} is read with GET" if path in _GET_ROUTES else f"no such request: {path}")
+        if path != "/api/load" and path not in _FIELDS:
+            if path in _GET_ROUTES:
+                raise RequestError(405, f"{path} is read with GET")
+            raise RequestError(404, f"no such request: {path}")
         body = self._json_body()
         game = self.server.game
-        if path == "/api/load":
+        if path == "/api/load":             # the body is the saved file; the game is replaced only once it is good
             self.server.game = WebGame.from_save(body, game.version + 1)
             return 200, self.server.game.view(), ()
-        if not isinstance(body, dict):
-            raise RequestError(400, f"the body must be a JSON object with {', '.join(fields)}, got "
-                                    f"{type(body).__name__}")
-        if set(body) != set(fields):
-            raise RequestError(400, f"{path} takes exactly the fields {', '.join(fields)}; got "
-                                    f"{', '.join(sorted(body)) or 'none'}")
+        fields = _FIELDS[path]
+        if not isinstance(body, dict) or set(body) != set(fields):
+            got = (", ".join(sorted(body)) or "none") if isinstance(body, dict) else f"a JSON {type(body).__name__}"
+            raise RequestError(400, f"{path} takes a JSON object of exactly {', '.join(fields)}; got {got}")
         if path == "/api/move":
             game.move(body["version"], body["seat"], body["action"])
         elif path == "/api/step":
@@ -166,8 +166,8 @@ class _Handler(BaseHTTPRequestHandler):
             raise RequestError(400, f"malformed JSON: {error}") from None
 
 
-_POST_ROUTES = {"/api/move": ("version", "seat", "action"), "/api/step": ("version",), "/api/undo": ("version",),
-                "/api/load": ()}
+# The fields of each POST that changes the game by a move (POST /api/load takes a saved file).
+_FIELDS = {"/api/move": ("version", "seat", "action"), "/api/step": ("version",), "/api/undo": ("version",)}
 _GET_ROUTES = ("/", "/api/state", "/api/why", "/api/advice", "/api/save")
 
 

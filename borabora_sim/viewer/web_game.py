@@ -18,7 +18,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from borabora_sim.errors import check_int
 from borabora_sim.games import game_spec, get_game
 from borabora_sim.players import make_player
 from borabora_sim.players.base import SeededPlayer
@@ -116,16 +115,14 @@ class WebGame:
             "svg": to_svg(state, self.viewer, self.game),
         }
 
-    def explanation(self, index: object) -> dict[str, Any]:
+    def explanation(self, index: int) -> dict[str, Any]:
         """The reasons an AI seat gave for move `index` (0: the first move since the start)."""
-        try:
-            number = check_int(index, "move", 0, len(self.moves) - 1)
-        except (ValueError, TypeError) as error:
-            raise RequestError(404, f"no such move: {error}") from None
-        move = self.moves[number]
+        if not 0 <= index < len(self.moves):
+            raise RequestError(404, f"no move {index}: {len(self.moves)} move(s) since the start of this game")
+        move = self.moves[index]
         if move.explanation is None:
-            raise RequestError(404, f"move {number} was a human's ({move.name}): only an AI seat's has reasons")
-        return {"move": number, "seat": move.seat, "name": move.name, "explanation": move.explanation}
+            raise RequestError(404, f"move {index} was a human's ({move.name}): only an AI seat's has reasons")
+        return {"move": index, "seat": move.seat, "name": move.name, "explanation": move.explanation}
 
     # ----------------------------------------------------------------------------------------------------------
     # Changes
