@@ -340,6 +340,19 @@ def test_openspiel_returns_one_for_the_engine_winner_and_zero_before_the_end(pys
     assert state.current_player() == pyspiel.PlayerId.TERMINAL
 
 
+def test_openspiel_bora_bora_keeps_its_names_over_the_generic_game(pyspiel, bo):
+    from borabora_sim.game import BoraBora
+
+    game = bo.load(players=2, seed=1)
+    assert isinstance(game, bo.BoraBoraGame) and isinstance(game, bo.SpielGame)
+    assert game.get_type().short_name == bo.SHORT_NAME == bo.short_name("bora_bora") == "python_bora_bora"
+    assert game.bora == game.game == BoraBora()
+    assert bo.GAME_TYPE.long_name == "Python Bora Bora"
+    assert bo.MAX_GAME_LENGTH == ob.ENCODER.max_game_length == game.max_game_length()
+    state = game.new_initial_state()
+    assert isinstance(state, bo.BoraBoraState) and state.encoder is ob.ENCODER
+
+
 def test_openspiel_single_option_decisions_are_never_presented_ruling_r7(pyspiel, bo):
     state = bo.load(players=3, seed=2).new_initial_state()
     rng = random.Random(2)
@@ -485,6 +498,16 @@ def test_pettingzoo_vp_rewards_add_up_to_the_final_scores(pz):
     assert [totals[f"player_{s}"] for s in range(2)] == raw.game_state.scores()
 
 
+def test_pettingzoo_score_reward_is_another_name_for_vp(pz):
+    assert pz.REWARDS == ("win", "score", "vp")
+    vp, raw = _play_aec(pz.raw_env(players=2, reward="vp"), seed=5)
+    score, _ = _play_aec(pz.raw_env(players=2, reward="score"), seed=5)
+    assert vp == score
+    assert raw.metadata["name"] == "bora_bora_v0"
+    with pytest.raises(ValueError, match="reward must be one of win, score, vp"):
+        pz.raw_env(players=2, reward="hp")
+
+
 def test_pettingzoo_same_seed_deals_the_same_game_and_only_the_mover_has_a_mask(pz):
     environment = pz.raw_env(players=4)
     environment.reset(seed=17)
@@ -568,6 +591,14 @@ def test_gymnasium_vp_reward_adds_up_to_the_learners_final_score(gym_env):
     assert total == info["scores"][1]
 
 
+def test_gymnasium_score_reward_is_another_name_for_vp(gym_env):
+    assert gym_env.REWARDS == ("win", "score", "vp")
+    totals = [_play_episode(gym_env.BoraBoraEnv(opponents=["random"], reward=reward, seat=0), 7)[0]
+              for reward in ("vp", "score")]
+    assert totals[0] == totals[1]
+    assert isinstance(gym_env.BoraBoraEnv(opponents=["random"]), gym_env.GameEnv)
+
+
 def test_gymnasium_illegal_action_ends_the_episode_with_the_penalty_and_keeps_the_game(gym_env):
     env = gym_env.BoraBoraEnv(opponents=["random"], illegal_reward=-2.5)
     obs, info = env.reset(seed=2)
@@ -620,7 +651,8 @@ def test_missing_library_raises_import_error_naming_the_extra(monkeypatch, modul
 
 
 def test_importing_the_package_loads_no_optional_library():
-    code = ("import sys, borabora_sim.envs, borabora_sim.envs.observation; "
+    code = ("import sys, borabora_sim.envs, borabora_sim.envs.observation, borabora_sim.envs.bamboo_observation, "
+            "borabora_sim.envs.encoders; "
             "print(sorted(m for m in ('pyspiel', 'pettingzoo', 'gymnasium') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=Path(borabora_sim.__file__).parents[1])

@@ -1,13 +1,21 @@
-"""Bora Bora for other game and learning libraries, as thin adapters over the compiled engine.
+"""The library's games (Bora Bora, Bamboo) for other game and learning libraries, as thin adapters over the
+compiled engines.
 
-- ``borabora_sim.envs.observation``: the observation tensor (numpy only; docs/observation.md).
-- ``borabora_sim.envs.openspiel``: the OpenSpiel game ``python_bora_bora`` (``pip install 'borabora_sim[openspiel]'``).
-- ``borabora_sim.envs.pettingzoo``: a PettingZoo AEC environment (``pip install 'borabora_sim[rl]'``).
-- ``borabora_sim.envs.gymnasium``: a single-agent Gymnasium environment (``pip install 'borabora_sim[rl]'``).
+- ``borabora_sim.envs.encoders``: what the adapters need to know about a game, chosen by its name in one place
+  (``encoder_for``): its observation tensor, its texts, its score unit (numpy only).
+- ``borabora_sim.envs.observation``: Bora Bora's observation tensor (numpy only; docs/observation.md).
+- ``borabora_sim.envs.bamboo_observation``: Bamboo's observation tensor (numpy only; docs/bamboo_observation.md).
+- ``borabora_sim.envs.openspiel``: the OpenSpiel games ``python_bora_bora`` and ``python_bamboo``
+  (``pip install 'borabora_sim[openspiel]'``).
+- ``borabora_sim.envs.pettingzoo``: PettingZoo AEC environments, ``env()`` and ``env(game="bamboo")``
+  (``pip install 'borabora_sim[rl]'``).
+- ``borabora_sim.envs.gymnasium``: single-agent Gymnasium environments ``borabora_sim/BoraBora-v0`` and
+  ``borabora_sim/Bamboo-v0`` (``pip install 'borabora_sim[rl]'``).
 
-The adapters are imported only when asked for (``import borabora_sim.envs.openspiel`` or the attribute
-``borabora_sim.envs.openspiel``); without their library the import raises ImportError saying what to install.
-See docs/interop.md.
+The adapters are written once over any game that has an encoder; each game's names (``python_<game>``,
+``<game>_v0``, ``borabora_sim/<Title>-v0``) come from the same code. They are imported only when asked for
+(``import borabora_sim.envs.openspiel`` or the attribute ``borabora_sim.envs.openspiel``); without their library
+the import raises ImportError saying what to install. See docs/interop.md.
 """
 
 from __future__ import annotations
@@ -15,7 +23,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-_ADAPTERS = ("observation", "openspiel", "pettingzoo", "gymnasium")
+_ADAPTERS = ("encoders", "observation", "bamboo_observation", "openspiel", "pettingzoo", "gymnasium")
 
 __all__ = list(_ADAPTERS)
 

@@ -1,21 +1,28 @@
-"""Bora Bora as a single-agent Gymnasium environment: the learner takes one seat, players fill the others.
+"""The library's games as single-agent Gymnasium environments: the learner takes one seat, players fill the others.
 
-The opponents are player specs for ``borabora_sim.players.make_player`` (or player objects with ``choose(state)``),
-one per other seat, in seat order after the learner's seat is removed; the number of players is
-``len(opponents) + 1``. Observations are the learner's ``borabora_sim.envs.observation`` tensor; actions are the
+``GameEnv(game, opponents, ...)`` plays any game with an observation encoder; ``BoraBoraEnv`` (id
+``borabora_sim/BoraBora-v0``) and ``BambooEnv`` (id ``borabora_sim/Bamboo-v0``, option ``mode``) are it with the
+game fixed. The opponents are player specs for ``borabora_sim.players.make_player`` (or player objects with
+``choose(state)``), one per other seat, in seat order after the learner's seat is removed; the number of players
+is ``len(opponents) + 1`` (Bamboo's 2-player ghost is not a seat and needs no opponent). Observations are the
+learner's tensor (``borabora_sim.envs.observation``, ``borabora_sim.envs.bamboo_observation``); actions are the
 engine's action ids; ``info["action_mask"]`` (int8) marks the legal ones.
 
-Rewards: with ``reward="win"`` (default) 1 when the game ends with the learner the winner (after the engine's
-tie-break), else 0; with ``reward="vp"`` the victory points the learner gained since its previous action (its own
-action and the opponents' moves up to its next decision; the first step also counts the VP it had at reset), so an
-episode's return is its final score. An illegal
-action ends the episode with ``illegal_reward`` (default -1) and ``info["illegal_action"] = True``, leaving the
-game unchanged.
+Rewards: with ``reward="win"`` (default) 1 when the game ends with the learner the winner, 1/*k* when it shares the
+victory with *k* - 1 others (Bamboo, B35), else 0; with ``reward="score"`` (also named by the game's unit, ``"vp"``
+for Bora Bora, ``"hp"`` for Bamboo) the points the learner gained since its previous action (its own action and
+the opponents' moves up to its next decision; the first step also counts the points it had at reset), so an
+episode's return is its final score. An illegal action ends the episode with ``illegal_reward`` (default -1) and
+``info["illegal_action"] = True``, leaving the game unchanged.
 
 >>> from borabora_sim.envs.gymnasium import BoraBoraEnv
 >>> env = BoraBoraEnv(opponents=["heuristic", "random"], seat=0)
 >>> obs, info = env.reset(seed=1)
 >>> int(info["action_mask"].sum()) >= 2
+True
+>>> from borabora_sim.envs.gymnasium import BambooEnv
+>>> obs, info = BambooEnv(opponents=["random"], mode="advanced", reward="hp").reset(seed=1)
+>>> info["seat"] in (0, 1)
 True
 """
 
@@ -34,49 +41,63 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
         "borabora_sim.envs.gymnasium needs Gymnasium: pip install 'borabora_sim[rl]'"
     ) from exc
 
-from borabora_sim.envs.observation import HIGH, LOW, SIZE, observation_tensor
-from borabora_sim.game import NUM_ACTIONS, PLAYER_COUNTS, BoraBora, ComponentSource
+from borabora_sim.envs import encoders
+from borabora_sim.envs.encoders import encoded_games, encoder_for, resolve_game, reward_kinds, win_shares
+from borabora_sim.game import ComponentSource
 from borabora_sim.players import make_player
-from borabora_sim.render import render as render_text
 
-ENV_ID = "borabora_sim/BoraBora-v0"
-REWARDS = ("win", "vp")
+REWARDS = reward_kinds(encoder_for("bora_bora"))
+"""Bora Bora's reward kinds; a game's are ``encoders.reward_kinds(encoder)`` ("win", "score" and its unit)."""
 
 
-class BoraBoraEnv(gymnasium.Env):
-    """The learner's seat against `opponents`. Arguments: ``opponents`` (specs or players), ``seat`` (the learner's
-    seat, or None for a random seat each episode), ``reward`` ("win" or "vp"), ``illegal_reward``, ``render_mode``
-    ("ansi" returns the learner's text board, "human" prints it), ``components`` (component data)."""
+def env_id(game: Any) -> str:
+    """The Gymnasium id of a game (name, spec or game object): ``borabora_sim/<Title>-v0``."""
+    return f"borabora_sim/{encoder_for(game).title.replace(' ', '')}-v0"
+
+
+ENV_ID = env_id("bora_bora")
+BAMBOO_ENV_ID = env_id("bamboo")
+
+
+class GameEnv(gymnasium.Env):
+    """The learner's seat in `game` against `opponents`. Arguments: ``game`` (a game spec such as "bamboo" or
+    "bamboo:mode=advanced", or a game object), ``opponents`` (specs or players), ``seat`` (the learner's seat, or
+    None for a random seat each episode), ``reward`` ("win", "score" or the game's unit), ``illegal_reward``,
+    ``render_mode`` ("ansi" returns the learner's text board, "human" prints it), ``components`` (component data)
+    and the game's options as keywords (``mode="advanced"``)."""
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "render_fps": 1}
 
-    def __init__(self, opponents: Sequence[Any] = ("heuristic", "heuristic", "heuristic"), seat: int | None = None,
-                 reward: str = "win", illegal_reward: float = -1.0, render_mode: str | None = None,
-                 components: ComponentSource = None) -> None:
+    def __init__(self, game: Any = "bora_bora", opponents: Sequence[Any] = ("heuristic", "heuristic", "heuristic"),
+                 seat: int | None = None, reward: str = "win", illegal_reward: float = -1.0,
+                 render_mode: str | None = None, components: ComponentSource = None, **options: Any) -> None:
+        self.game = resolve_game(game, components, options)
+        self.encoder = encoder_for(self.game)
         if isinstance(opponents, str):
             raise ValueError("opponents must be a list of player specs, one per other seat, e.g. ['heuristic']")
         self.opponents = list(opponents)
         self.players = len(self.opponents) + 1
-        if self.players not in PLAYER_COUNTS:
-            raise ValueError(f"opponents must fill 1 to 3 other seats (2-4 players); got {len(self.opponents)}")
+        counts = tuple(self.game.player_counts)
+        if self.players not in counts:
+            raise ValueError(f"opponents must fill {min(counts) - 1} to {max(counts) - 1} other seats "
+                             f"({min(counts)}-{max(counts)} players); got {len(self.opponents)}")
         for spec in self.opponents:
             if isinstance(spec, str):
-                make_player(spec)                      # reject a bad spec now, with make_player's message
+                make_player(spec, game=self.game)      # reject a bad spec now, with make_player's message
             elif not callable(getattr(spec, "choose", None)):
                 raise ValueError(f"an opponent must be a player spec or have choose(state); got {spec!r}")
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.players):
             raise ValueError(f"seat must be None or in 0..{self.players - 1}; got {seat!r}")
-        if reward not in REWARDS:
-            raise ValueError(f"reward must be one of {', '.join(REWARDS)}; got {reward!r}")
+        self._scored = encoders.check_reward(reward, self.encoder) == "score"
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}; got {render_mode!r}")
         self.fixed_seat = seat
         self.reward_kind = reward
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
-        self.game = BoraBora(components)
-        self.observation_space = spaces.Box(low=LOW, high=HIGH, shape=(SIZE,), dtype=np.float32)
-        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self.observation_space = spaces.Box(low=self.encoder.low, high=self.encoder.high, shape=(self.encoder.size,),
+                                            dtype=np.float32)
+        self.action_space = spaces.Discrete(self.game.num_actions)
         self.state: Any = None
         self.seat = 0
         self.seats: dict[int, Any] = {}
@@ -94,14 +115,14 @@ class BoraBoraEnv(gymnasium.Env):
         for seat, spec in zip(others, self.opponents, strict=True):
             player_seed = int(rng.integers(2**63))
             if isinstance(spec, str):
-                self.seats[seat] = make_player(spec, seed=player_seed)
+                self.seats[seat] = make_player(spec, seed=player_seed, game=self.game)
             else:
                 if callable(getattr(spec, "reset", None)):
                     spec.reset(player_seed)
                 self.seats[seat] = spec
         self._over = False
         self._play_opponents()
-        self._score = 0                         # the starting VP count as gained in the first step
+        self._score = 0                         # the starting points count as gained in the first step
         return self._observation(), self._info()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
@@ -119,10 +140,7 @@ class BoraBoraEnv(gymnasium.Env):
         self._play_opponents()
         score = self.state.scores()[self.seat]
         terminated = self.state.is_terminal()
-        if self.reward_kind == "vp":
-            reward = float(score - self._score)
-        else:
-            reward = 1.0 if terminated and self.state.winner() == self.seat else 0.0
+        reward = float(score - self._score) if self._scored else win_shares(self.state)[self.seat]
         self._score = score
         self._over = terminated
         if self.render_mode == "human":
@@ -135,16 +153,17 @@ class BoraBoraEnv(gymnasium.Env):
             self.state.apply(int(player.choose(self.state)))
 
     def _observation(self) -> np.ndarray:
-        return observation_tensor(self.state, self.seat)
+        return self.encoder.tensor(self.state, self.seat)
 
     def _info(self) -> dict[str, Any]:
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        mask = np.zeros(self.game.num_actions, dtype=np.int8)
         if not self.state.is_terminal():
             mask[self.state.legal_actions()] = 1
         info: dict[str, Any] = {"action_mask": mask, "seat": self.seat}
         if self.state.is_terminal():
             info["scores"] = self.state.scores()
             info["winner"] = self.state.winner()
+            info["ranks"] = self.state.ranks()
         return info
 
     def action_masks(self) -> np.ndarray:
@@ -154,7 +173,7 @@ class BoraBoraEnv(gymnasium.Env):
     def render(self) -> str | None:
         if self.render_mode is None or self.state is None:
             return None
-        text = render_text(self.state, self.seat)
+        text = self.game.render(self.state, self.seat)
         if self.render_mode == "human":
             print(text)
             return None
@@ -164,5 +183,42 @@ class BoraBoraEnv(gymnasium.Env):
         """Nothing to release."""
 
 
-if ENV_ID not in gymnasium.registry:
-    gymnasium.register(id=ENV_ID, entry_point="borabora_sim.envs.gymnasium:BoraBoraEnv")
+class BoraBoraEnv(GameEnv):
+    """Bora Bora: the learner's seat against `opponents`. Arguments: ``opponents`` (specs or players), ``seat`` (the
+    learner's seat, or None for a random seat each episode), ``reward`` ("win", "vp" or "score"),
+    ``illegal_reward``, ``render_mode`` ("ansi" returns the learner's text board, "human" prints it),
+    ``components`` (component data)."""
+
+    def __init__(self, opponents: Sequence[Any] = ("heuristic", "heuristic", "heuristic"), seat: int | None = None,
+                 reward: str = "win", illegal_reward: float = -1.0, render_mode: str | None = None,
+                 components: ComponentSource = None) -> None:
+        super().__init__("bora_bora", opponents, seat, reward, illegal_reward, render_mode, components)
+
+
+class BambooEnv(GameEnv):
+    """Bamboo: the learner's seat against `opponents`, in ``mode`` "normal" or "advanced"; ``reward`` is "win",
+    "hp" or "score"; the other arguments as for ``BoraBoraEnv``."""
+
+    def __init__(self, opponents: Sequence[Any] = ("heuristic", "heuristic", "heuristic"), seat: int | None = None,
+                 reward: str = "win", illegal_reward: float = -1.0, render_mode: str | None = None,
+                 components: Any = None, mode: str = "normal") -> None:
+        super().__init__("bamboo", opponents, seat, reward, illegal_reward, render_mode, components, mode=mode)
+
+
+_ENV_CLASSES: dict[str, type[GameEnv]] = {"bora_bora": BoraBoraEnv, "bamboo": BambooEnv}
+
+
+def _register() -> None:
+    """Registers ``borabora_sim/<Title>-v0`` for every game with an encoder (a game without its own class here is
+    made by GameEnv with ``game=<name>``)."""
+    for name in encoded_games():
+        if env_id(name) in gymnasium.registry:
+            continue
+        cls = _ENV_CLASSES.get(name)
+        if cls is not None:
+            gymnasium.register(id=env_id(name), entry_point=f"{__name__}:{cls.__name__}")
+        else:
+            gymnasium.register(id=env_id(name), entry_point=f"{__name__}:GameEnv", kwargs={"game": name})
+
+
+_register()

@@ -1,20 +1,31 @@
-"""Bora Bora as an OpenSpiel game: ``pyspiel.load_game("python_bora_bora(players=3,seed=7)")``.
+"""The library's games as OpenSpiel games: ``python_bora_bora`` and ``python_bamboo``.
 
-Importing this module registers the Python game ``python_bora_bora`` with OpenSpiel. Every rule (legal actions,
-transitions, scores, winner) comes from the compiled engine; this module only translates.
+Importing this module registers one Python game with OpenSpiel for every game that has an observation encoder
+(``borabora_sim.envs.encoders``), named ``python_<game>``: ``pyspiel.load_game("python_bora_bora(players=3,
+seed=7)")``, ``pyspiel.load_game("python_bamboo(players=2,mode=advanced)")``. Every rule (legal actions,
+transitions, scores, ranks) comes from the compiled engine; this module only translates, the same way for every
+game.
 
-- Chance is SAMPLED_STOCHASTIC: the engine draws dice, shuffles and God cards from its own seeded generator
-  inside ``apply``, so there are no chance nodes. Game ``k`` started by ``new_initial_state()`` is dealt from seed
+- Parameters: ``players`` (default 4), ``seed`` (-1, the default, picks a random base seed) and the game's own
+  options with their defaults (Bamboo: ``mode``, "normal" or "advanced").
+- Chance is SAMPLED_STOCHASTIC: the engine draws dice, shuffles and reveals from its own seeded generators inside
+  ``apply``, so there are no chance nodes. Game ``k`` started by ``new_initial_state()`` is dealt from seed
   ``derive_seed(seed, k)``; ``seed=-1`` (the default) picks a random base seed. OpenSpiel's ``clone()`` of a
   Python state also calls ``new_initial_state()``, so cloning advances ``k``; pass a seed to
   ``game.new_initial_state(seed)`` to deal one particular game.
-- Returns: 1 for the winner after the engine's tie-break (``State.winner()``), 0 for every other seat, given at
-  the end only. The returns always sum to 1, so the game is declared CONSTANT_SUM with utility sum 1 and
-  utilities in [0, 1].
-- Observations: ``observation_tensor`` is ``borabora_sim.envs.observation`` (docs/observation.md);
-  ``observation_string`` is the same filtered view as text. ``information_state_string`` adds perfect recall:
-  the action history and every chance outcome the seat saw (dice rolled, displays refilled, its own God cards).
+- Returns, given at the end only: 1 to the winner, 0 to every other seat; where a victory is shared (Bamboo, B35:
+  the seats ranked 1 after the comfort tie-break) each of the *k* winners gets 1/*k*, as Bamboo's compiled
+  ``returns()`` does. Bora Bora breaks every tie down to one seat, so there the winner of ``State.winner()`` gets
+  1. The returns always sum to 1: the game is declared CONSTANT_SUM with utility sum 1 and utilities in [0, 1],
+  and ``rewards()`` is 0 until the end and then the returns.
+- Observations: ``observation_tensor`` is the game's tensor (Bora Bora: ``borabora_sim.envs.observation``,
+  docs/observation.md; Bamboo: ``borabora_sim.envs.bamboo_observation``, docs/bamboo_observation.md);
+  ``observation_string`` is the same filtered view as text. ``information_state_string`` adds perfect recall: the
+  action history and every chance outcome the seat saw (Bora Bora: dice rolled, displays refilled, its own God
+  cards; Bamboo: set-up, tiles revealed in the markets, food revealed, gifts, spirits, the ghost's incense).
 - ``resample_from_infostate(player, sampler)`` uses the engine's ``determinize``, so OpenSpiel's IS-MCTS runs.
+- The 2-player game of Bamboo adds a ghost: it is not a player, has no seat and never decides; its incense is part
+  of every seat's observation.
 
 >>> import pyspiel
 >>> import borabora_sim.envs.openspiel
@@ -22,10 +33,13 @@ transitions, scores, winner) comes from the compiled engine; this module only tr
 >>> state = game.new_initial_state()
 >>> state.current_player() in (0, 1)
 True
+>>> pyspiel.load_game("python_bamboo", {"players": 3, "mode": "advanced"}).num_players()
+3
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import secrets
 from typing import Any
@@ -40,105 +54,106 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
         "pip install 'borabora_sim[openspiel]'"
     ) from exc
 
-from borabora_sim import _engine
-from borabora_sim.envs.observation import SIZE, SLICES, encode, observation_text
-from borabora_sim.game import NUM_ACTIONS, BoraBora, check_players
+from borabora_sim.envs.encoders import Encoder, encoded_games, encoder_for, game_name, win_shares
+from borabora_sim.errors import check_players
+from borabora_sim.games import get_game, parse_game_spec
+
+_BASE_PARAMETERS = ("players", "seed")
 
 SHORT_NAME = "python_bora_bora"
-MAX_GAME_LENGTH = 2000
-"""Decisions in one game, an upper bound measured with a wide margin: the longest of 20,000 uniformly random games
-per player count took 196 / 269 / 341 decisions (2 / 3 / 4 players) and of 1,000 heuristic games 210 / 312 / 378."""
-
-GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="Python Bora Bora",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.CONSTANT_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=4,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification={"players": 4, "seed": -1},
-)
+MAX_GAME_LENGTH = encoder_for("bora_bora").max_game_length
+"""Decisions in one game of Bora Bora, an upper bound measured with a wide margin: the longest of 20,000 uniformly
+random games per player count took 196 / 269 / 341 decisions (2 / 3 / 4 players) and of 1,000 heuristic games
+210 / 312 / 378. Each game's bound is its encoder's ``max_game_length``."""
 
 
-def game_info(players: int) -> pyspiel.GameInfo:
+def short_name(game: Any) -> str:
+    """The OpenSpiel name of a game (a name, spec or game object): ``python_<name>``."""
+    return f"python_{game_name(game)}"
+
+
+@functools.cache
+def game_type(game: str = "bora_bora") -> pyspiel.GameType:
+    """The OpenSpiel game type of a game: its parameters are players, seed and the game's options."""
+    name = game_name(game)
+    board = get_game(name)
+    options = {key: values[0] for key, values in board.options.items()}
+    return pyspiel.GameType(
+        short_name=short_name(name),
+        long_name=f"Python {encoder_for(name).title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=max(board.player_counts),
+        min_num_players=min(board.player_counts),
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={"players": max(board.player_counts), "seed": -1, **options},
+    )
+
+
+GAME_TYPE = game_type("bora_bora")
+
+
+def game_info(players: int, game: Any = "bora_bora") -> pyspiel.GameInfo:
+    """The sizes of a game (a name, spec or game object) with `players` seats."""
+    board = get_game(game) if isinstance(game, str) else game
     return pyspiel.GameInfo(
-        num_distinct_actions=NUM_ACTIONS,
+        num_distinct_actions=board.num_actions,
         max_chance_outcomes=0,
         num_players=players,
         min_utility=0.0,
         max_utility=1.0,
         utility_sum=1.0,
-        max_game_length=MAX_GAME_LENGTH,
+        max_game_length=encoder_for(board).max_game_length,
     )
 
 
 # =============================================================================
 # Perfect recall: what each seat saw happen by chance
 # =============================================================================
-def _chance_view(engine: Any) -> tuple[tuple[Any, ...], tuple[tuple[int, ...], ...]]:
-    """(public chance-dependent fields, each seat's God cards) of an engine state."""
-    d = engine.to_dict()["state"]
-    n = d["n_players"]
-    dice = tuple(tuple(d["pl"][i]["dice"]) for i in range(n))
-    public = (dice, tuple(map(tuple, d["person_display"])), tuple(d["task_display"]), tuple(d["god_display"]))
-    hands = tuple(tuple(d["pl"][i]["hand"]) for i in range(n))
-    return public, hands
-
-
-def _public_events(old: tuple[Any, ...] | None, new: tuple[Any, ...]) -> str:
-    """What everyone learnt by chance between two public views (everything when `old` is None): a dice roll,
-    new displayed tiles or cards."""
-    parts = []
-    if old is None or sum(v > 0 for p in new[0] for v in p) > sum(v > 0 for p in old[0] for v in p):
-        parts.append("dice " + "/".join("".join(map(str, p)) for p in new[0]))
-    shown = (("men", new[1][0]), ("women", new[1][1]), ("tasks", new[2]), ("gods", new[3]))
-    before_all = (None,) * 4 if old is None else (old[1][0], old[1][1], old[2], old[3])
-    for (name, after), before in zip(shown, before_all, strict=True):
-        if before is None or any(t != 255 and t != b for t, b in zip(after, before, strict=True)):
-            parts.append(f"{name} " + ",".join("-" if t == 255 else str(t) for t in after))
-    return "; ".join(parts)
+def _event(step: int, text: str) -> tuple[tuple[int, str], ...]:
+    return ((step, text),) if text else ()
 
 
 class _Record:
-    """Immutable record of the chance outcomes each seat has seen (shared by clones; never deep-copied)."""
+    """Immutable record of the chance outcomes each seat has seen (shared by clones; never deep-copied). What a
+    seat sees by chance is the game's (``Encoder.chance_view``, ``chance_events``, ``private_events``)."""
 
     __slots__ = ("hands", "last", "private", "public")
 
     def __init__(self, public: tuple[tuple[int, str], ...], private: tuple[tuple[tuple[int, str], ...], ...],
-                 last: tuple[Any, ...], hands: tuple[tuple[int, ...], ...]) -> None:
+                 last: tuple[Any, ...], hands: tuple[Any, ...]) -> None:
         self.public = public
         self.private = private
         self.last = last
-        self.hands = hands
+        self.hands = hands              # each seat's private view at the last step
 
     @staticmethod
-    def start(engine: Any) -> _Record:
-        public, hands = _chance_view(engine)
-        return _Record(((0, _public_events(None, public)),),
-                       tuple(((0, f"hand {_hand(h)}"),) for h in hands), public, hands)
+    def start(state: SpielState) -> _Record:
+        encoder = state.encoder
+        public, hands = encoder.chance_view(state.engine, state.observation_dict)
+        return _Record(_event(0, encoder.chance_events(None, public)),
+                       tuple(_event(0, encoder.private_events(None, h)) for h in hands), public, hands)
 
-    def after(self, step: int, engine: Any) -> _Record:
-        public, hands = _chance_view(engine)
-        events = self.public
-        text = _public_events(self.last, public)
-        if text:
-            events = (*events, (step, text))
-        private = tuple(seen if new == old else (*seen, (step, f"hand {_hand(new)}"))
+    def after(self, step: int, state: SpielState) -> _Record:
+        encoder = state.encoder
+        public, hands = encoder.chance_view(state.engine, state.observation_dict)
+        events = self.public + _event(step, encoder.chance_events(self.last, public))
+        private = tuple(seen + _event(step, encoder.private_events(old, new))
                         for seen, old, new in zip(self.private, self.hands, hands, strict=True))
         return _Record(events, private, public, hands)
 
-    def resampled(self, player: int, engine: Any, step: int) -> _Record:
-        """The record of a determinization for `player`: the other seats' private history is unknown to it, so
-        it is replaced by their sampled hands."""
-        public, hands = _chance_view(engine)
-        private = tuple(seen if seat == player else ((step, f"hand {_hand(hands[seat])}"),)
+    def resampled(self, player: int, state: SpielState, step: int) -> _Record:
+        """The record of `state`, a determinization for `player`: the other seats' private history is unknown to
+        it, so it is replaced by their sampled private views."""
+        encoder = state.encoder
+        public, hands = encoder.chance_view(state.engine, state.observation_dict)
+        private = tuple(seen if seat == player else _event(step, encoder.private_events(None, hands[seat]))
                         for seat, seen in enumerate(self.private))
         return _Record(self.public, private, public, hands)
 
@@ -151,10 +166,6 @@ class _Record:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_Record, (self.public, self.private, self.last, self.hands))
-
-
-def _hand(hand: tuple[int, ...]) -> str:
-    return "".join(map(str, hand))
 
 
 class _Cache:
@@ -175,25 +186,31 @@ class _Cache:
 # =============================================================================
 # Game and state
 # =============================================================================
-class BoraBoraGame(pyspiel.Game):
-    """The OpenSpiel game. Parameters: ``players`` (2-4, default 4), ``seed`` (-1 = random)."""
+class SpielGame(pyspiel.Game):
+    """One of the library's games in OpenSpiel. Parameters: ``players``, ``seed`` (-1 = random) and the game's
+    options (``mode`` for Bamboo); `game` is the registered name. ``self.game`` is the library's game object
+    (``borabora_sim.games.get_game``)."""
 
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        params = dict(GAME_TYPE.parameter_specification | (params or {}))
-        players = check_players(int(params["players"]))
+    def __init__(self, params: dict[str, Any] | None = None, game: str = "bora_bora") -> None:
+        kind = game_type(game_name(game))
+        params = dict(kind.parameter_specification | (params or {}))
+        options = {key: value for key, value in params.items() if key not in _BASE_PARAMETERS}
+        board = get_game(game_name(game), **options)
+        players = check_players(int(params["players"]), tuple(board.player_counts))
         seed = int(params["seed"])
-        super().__init__(GAME_TYPE, game_info(players), params)
-        self.bora = BoraBora()
+        super().__init__(kind, game_info(players, board), params)
+        self.game = board
+        self.encoder = encoder_for(board)
         self.players = players
         self.base_seed = seed if seed >= 0 else secrets.randbits(63)
         self.games_started = 0
 
-    def new_initial_state(self, seed: Any = None) -> BoraBoraState:
+    def new_initial_state(self, seed: Any = None) -> SpielState:
         """The next game of this game's seed stream, or the game dealt from `seed` (an int or its text)."""
         if seed is None:
-            seed = _engine.derive_seed(self.base_seed, self.games_started)
+            seed = self.game.derive_seed(self.base_seed, self.games_started)
             self.games_started += 1
-        return BoraBoraState(self, self.bora.new_initial_state(self.players, int(seed)))
+        return SpielState(self, self.game.new_initial_state(self.players, int(seed)))
 
     def make_py_observer(self, iig_obs_type: Any = None, params: dict[str, Any] | None = None) -> Any:
         if params:
@@ -208,15 +225,38 @@ class BoraBoraGame(pyspiel.Game):
         if not iig_obs_type.public_info or iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
             raise ValueError("observations are available with public information and the seat's own private "
                              "information (private_info SINGLE_PLAYER) or none of it (NONE)")
-        return TensorObserver(private=iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER)
+        return TensorObserver(private=iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER,
+                              encoder=self.encoder)
 
 
-class BoraBoraState(pyspiel.State):
+class BoraBoraGame(SpielGame):
+    """Bora Bora in OpenSpiel (``python_bora_bora``). Parameters: ``players`` (2-4, default 4), ``seed``
+    (-1 = random)."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        super().__init__(params, "bora_bora")
+
+    @property
+    def bora(self) -> Any:
+        """The game object (``borabora_sim.game.BoraBora``)."""
+        return self.game
+
+
+class BambooGame(SpielGame):
+    """Bamboo in OpenSpiel (``python_bamboo``). Parameters: ``players`` (2-4, default 4), ``seed`` (-1 = random),
+    ``mode`` ("normal", the default, or "advanced")."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        super().__init__(params, "bamboo")
+
+
+class SpielState(pyspiel.State):
     """An OpenSpiel state wrapping a compiled engine state (``self.engine``)."""
 
-    def __init__(self, game: BoraBoraGame, engine: Any) -> None:
+    def __init__(self, game: SpielGame, engine: Any) -> None:
         super().__init__(game)
         self.engine = engine
+        self.encoder = game.encoder
         self._record: _Record | None = None     # started at the first action or information-state query
         self._cache = _Cache()
 
@@ -232,8 +272,8 @@ class BoraBoraState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         record = self.record()
         self.engine.apply(int(action))
-        self._record = record.after(len(self.history()) + 1, self.engine)
         self._cache = _Cache()
+        self._record = record.after(len(self.history()) + 1, self)
 
     def _action_to_string(self, player: int, action: int) -> str:
         return self.engine.action_to_string(int(action))
@@ -242,66 +282,73 @@ class BoraBoraState(pyspiel.State):
         return self.engine.is_terminal()
 
     def returns(self) -> list[float]:
-        n = self.engine.num_players
-        if not self.engine.is_terminal():
-            return [0.0] * n
-        winner = self.engine.winner()
-        return [1.0 if seat == winner else 0.0 for seat in range(n)]
+        """0 for every seat until the end; then 1 to the winner, 1/k to each of k seats sharing a victory."""
+        return win_shares(self.engine)
 
     def __str__(self) -> str:
         return f"{self.engine!r}\n" + json.dumps(self.engine.to_dict()["state"], sort_keys=True,
                                                  separators=(",", ":"))
 
-    def resample_from_infostate(self, player_id: int, probability_sampler: Any = None) -> BoraBoraState:
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any = None) -> SpielState:
         """A state `player_id` cannot tell from this one, with everything hidden from it resampled by the engine
         (``State.determinize``); `probability_sampler()` (a uniform [0, 1) draw) seeds the sample."""
         draw = probability_sampler() if probability_sampler is not None else secrets.randbits(53) / 2**53
         record = self.record()
         state = self.clone()
         state.engine = self.engine.determinize(int(player_id), int(draw * 2**53))
-        state._record = record.resampled(int(player_id), state.engine, len(self.history()))
         state._cache = _Cache()
+        state._record = record.resampled(int(player_id), state, len(self.history()))
         return state
 
     # ---- views ----------------------------------------------------------------------
     def record(self) -> _Record:
         if self._record is None:
-            self._record = _Record.start(self.engine)
+            self._record = _Record.start(self)
         return self._record
 
     def observation_dict(self, player: int) -> dict[str, Any]:
-        """``engine.observation(player)``, cached until the next action (do not modify it)."""
-        obs = self._cache.obs.get(player)
+        """``engine.observation(player)``, cached until the next action (do not modify it). Where every seat sees
+        the same (``Encoder.views_alike``), one seat's observation is relabelled for the others."""
+        cache = self._cache.obs
+        obs = cache.get(player)
         if obs is None:
-            obs = self._cache.obs[player] = self.engine.observation(player)
+            if cache and self.encoder.views_alike:
+                obs = cache[player] = dict(next(iter(cache.values())), viewer=player)
+            else:
+                obs = cache[player] = self.engine.observation(player)
         return obs
 
     def information_state_text(self, player: int) -> str:
         history = " ".join(map(str, self.history()))
         seen = self.record().text(player)
-        return f"{observation_text(self.observation_dict(player))}\nactions: {history}\nseen: {seen}"
+        return f"{self.encoder.text(self.observation_dict(player))}\nactions: {history}\nseen: {seen}"
+
+
+BoraBoraState = SpielState
+"""The state class of every game (the name it had when Bora Bora was the only one)."""
 
 
 class TensorObserver:
-    """The observation tensor (``observation.SLICES``, one named view per slice) and its string."""
+    """The observation tensor (the encoder's slices, one named view per slice) and its string; without private
+    information (``private=False``) the encoder's private slices are zero and its private view is left out."""
 
-    def __init__(self, private: bool = True) -> None:
+    def __init__(self, private: bool = True, encoder: Encoder | None = None) -> None:
         self.private = private
-        self.tensor = np.zeros(SIZE, dtype=np.float32)
-        self.dict = {name: self.tensor[start:stop] for name, (start, stop) in SLICES.items()}
-        self._hand = SLICES["p0.god_hand"]
+        self.encoder = encoder if encoder is not None else encoder_for("bora_bora")
+        self.tensor = np.zeros(self.encoder.size, dtype=np.float32)
+        self.dict = self.encoder.names_of(self.tensor)
 
-    def set_from(self, state: BoraBoraState, player: int) -> None:
-        encode(state.observation_dict(player), state.engine.components, out=self.tensor)
+    def set_from(self, state: SpielState, player: int) -> None:
+        self.encoder.encode(state.observation_dict(player), state.engine.components, out=self.tensor)
         if not self.private:
-            self.tensor[self._hand[0]:self._hand[1]] = 0.0
+            for name in self.encoder.private_slices:
+                self.dict[name][:] = 0.0
 
-    def string_from(self, state: BoraBoraState, player: int) -> str:
+    def string_from(self, state: SpielState, player: int) -> str:
         obs = state.observation_dict(player)
         if not self.private:
-            obs = dict(obs, pl=[dict(p, hand=None, hand_size=sum(p["hand"])) if p["hand"] is not None else p
-                                for p in obs["pl"]])
-        return observation_text(obs)
+            obs = self.encoder.hide_private(obs)
+        return self.encoder.text(obs)
 
 
 class InfoStateObserver:
@@ -312,10 +359,10 @@ class InfoStateObserver:
     def __init__(self) -> None:
         self.dict: dict[str, np.ndarray] = {}
 
-    def set_from(self, state: BoraBoraState, player: int) -> None:
+    def set_from(self, state: SpielState, player: int) -> None:
         pass
 
-    def string_from(self, state: BoraBoraState, player: int) -> str:
+    def string_from(self, state: SpielState, player: int) -> str:
         return state.information_state_text(player)
 
 
@@ -323,31 +370,54 @@ class InfoStateObserver:
 # Search helpers
 # =============================================================================
 class CompiledRolloutEvaluator:
-    """An evaluator for OpenSpiel's MCTS / IS-MCTS bots: the value of a state is the mean return of uniformly
-    random playouts run inside the compiled engine (``State.step_random``); the prior is uniform."""
+    """An evaluator for OpenSpiel's MCTS / IS-MCTS bots: the value of a state is the mean return (1/k to each of k
+    winners) of uniformly random playouts of the engine state; the prior is uniform. A playout runs inside compiled
+    code where the engine has one (Bora Bora's ``State.step_random``), else one compiled ``apply`` per decision."""
 
     def __init__(self, n_rollouts: int = 1, seed: int | None = None) -> None:
         self.n_rollouts = n_rollouts
         self._rng = np.random.default_rng(seed)
 
-    def evaluate(self, state: BoraBoraState) -> np.ndarray:
-        n = state.engine.num_players
-        total = np.zeros(n)
+    def evaluate(self, state: SpielState) -> np.ndarray:
+        total = np.zeros(state.engine.num_players)
         for _ in range(self.n_rollouts):
             playout = state.engine.clone()
-            playout.step_random(int(self._rng.integers(2**63)))
-            total[playout.winner()] += 1.0
+            self._play_out(playout)
+            total += win_shares(playout)
         return total / self.n_rollouts
 
-    def prior(self, state: BoraBoraState) -> list[tuple[int, float]]:
+    def _play_out(self, engine: Any) -> None:
+        step_random = getattr(engine, "step_random", None)
+        if step_random is not None:
+            step_random(int(self._rng.integers(2**63)))
+            return
+        while not engine.is_terminal():
+            legal = engine.legal_actions()
+            engine.apply(legal[int(self._rng.integers(len(legal)))])
+
+    def prior(self, state: SpielState) -> list[tuple[int, float]]:
         legal = state.legal_actions()
         return [(a, 1.0 / len(legal)) for a in legal]
 
 
-def load(players: int = 4, seed: int = -1) -> BoraBoraGame:
-    """``pyspiel.load_game("python_bora_bora", {"players": players, "seed": seed})``."""
-    return pyspiel.load_game(SHORT_NAME, {"players": players, "seed": seed})
+def load(players: int = 4, seed: int = -1, game: str = "bora_bora", **options: Any) -> SpielGame:
+    """``pyspiel.load_game("python_<game>", {"players": players, "seed": seed, **options})``; `game` is a game
+    name or spec ("bamboo:mode=advanced"), `options` the game's options (``mode="advanced"``)."""
+    name, options = parse_game_spec(game, **options)
+    return pyspiel.load_game(short_name(name), {"players": players, "seed": seed, **options})
 
 
-if SHORT_NAME not in pyspiel.registered_names():
-    pyspiel.register_game(GAME_TYPE, BoraBoraGame)
+_GAME_CLASSES: dict[str, type[SpielGame]] = {"bora_bora": BoraBoraGame, "bamboo": BambooGame}
+
+
+def _register() -> None:
+    """Registers ``python_<game>`` for every game with an encoder (a game without its own class here is made by
+    SpielGame directly)."""
+    registered = set(pyspiel.registered_names())
+    for name in encoded_games():
+        if short_name(name) not in registered:
+            creator = _GAME_CLASSES.get(name) or functools.partial(SpielGame, game=name)
+            pyspiel.register_game(game_type(name), creator)
+
+
+_register()

@@ -1,12 +1,16 @@
-"""Bora Bora as a PettingZoo AEC environment (every seat an agent).
+"""The library's games as PettingZoo AEC environments: Bora Bora (``bora_bora_v0``, the default) and Bamboo
+(``bamboo_v0``, ``env(game="bamboo", mode="advanced")``).
 
-Agents are ``player_0`` .. ``player_{n-1}`` (seat order). Each observation is ``{"observation": float32 tensor,
-"action_mask": int8 mask}`` from that agent's point of view (``borabora_sim.envs.observation``; the mask is all
-zeros except for the agent to move). Actions are the engine's action ids (``Discrete(NUM_ACTIONS)``).
+Agents ``player_0`` .. ``player_{n-1}`` are the seats (Bamboo's 2-player ghost is not one: it never decides).
+Observations are ``{"observation": float32 tensor, "action_mask": int8}`` (the game's tensor,
+``borabora_sim.envs.observation`` for Bora Bora and ``borabora_sim.envs.bamboo_observation`` for Bamboo; the mask is
+all zeros except for the agent to move). Actions are the engine's action ids (``Discrete(game.num_actions)``).
 
-Rewards: with ``reward="win"`` (default) the winner after the engine's tie-break gets +1 when the game ends and
-everyone else 0; with ``reward="vp"`` every agent receives, after each step, the victory points it gained in that
-step (the first step also hands out the starting VP), so an episode's return is the agent's final score.
+Rewards: with ``reward="win"`` (default) the winner gets +1 when the game ends and everyone else 0; when a victory
+is shared (Bamboo, B35) each of the *k* winners gets 1/*k*. With ``reward="score"`` (also named by the game's unit:
+``"vp"`` for Bora Bora, ``"hp"`` for Bamboo) every agent receives, after each step, the points it gained (or lost)
+in that step (the first step also hands out the starting points), so an episode's return is the agent's final
+score.
 
 ``env()`` adds PettingZoo's standard wrappers (an illegal action ends the game with -1 for the agent that made it);
 ``raw_env`` is the bare environment, on which an illegal action raises ``IllegalActionError``.
@@ -17,6 +21,8 @@ step (the first step also hands out the starting VP), so an episode's return is 
 >>> obs, reward, termination, truncation, info = e.last()
 >>> obs["action_mask"].dtype.name
 'int8'
+>>> env(game="bamboo", players=3, mode="advanced").metadata["name"]
+'bamboo_v0'
 """
 
 from __future__ import annotations
@@ -34,53 +40,64 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
         "borabora_sim.envs.pettingzoo needs PettingZoo and Gymnasium: pip install 'borabora_sim[rl]'"
     ) from exc
 
-from borabora_sim.envs.observation import HIGH, LOW, SIZE, observation_tensor
-from borabora_sim.game import NUM_ACTIONS, BoraBora, ComponentSource, check_players
-from borabora_sim.render import render as render_text
+from borabora_sim.envs import encoders
+from borabora_sim.envs.encoders import encoder_for, resolve_game, reward_kinds, win_shares
+from borabora_sim.errors import check_players
+from borabora_sim.game import ComponentSource
 
-REWARDS = ("win", "vp")
+REWARDS = reward_kinds(encoder_for("bora_bora"))
+"""Bora Bora's reward kinds; a game's are ``encoders.reward_kinds(encoder)`` ("win", "score" and its unit)."""
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """The wrapped environment (illegal actions end the game; out-of-range actions and calls out of order raise)."""
+    """The wrapped environment (illegal actions end the game; out-of-range actions and calls out of order raise);
+    arguments as for ``raw_env``."""
     environment: AECEnv = raw_env(**kwargs)
     environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=-1)
     environment = wrappers.AssertOutOfBoundsWrapper(environment)
     return wrappers.OrderEnforcingWrapper(environment)
 
 
-def check_reward(reward: str) -> str:
-    if reward not in REWARDS:
-        raise ValueError(f"reward must be one of {', '.join(REWARDS)}; got {reward!r}")
+def check_reward(reward: str, game: Any = "bora_bora") -> str:
+    """`reward` if it is a reward kind of `game` (a name, spec or game object)."""
+    encoders.check_reward(reward, encoder_for(game))
     return reward
 
 
 class raw_env(AECEnv):
-    """The bare AEC environment. Arguments: ``players`` (2-4), ``reward`` ("win" or "vp"), ``render_mode``
-    ("ansi" returns the text board of the agent to move, "human" prints it), ``components`` (component data)."""
+    """The bare AEC environment. Arguments: ``players`` (2-4), ``reward`` ("win", "score" or the game's unit),
+    ``render_mode`` ("ansi" returns the text board of the agent to move, "human" prints it), ``components``
+    (component data), ``game`` (a game spec such as "bamboo" or "bamboo:mode=advanced", or a game object; default
+    Bora Bora) and the game's options as keywords (``mode="advanced"``). ``metadata["name"]`` is
+    ``<game>_v0``."""
 
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi", "human"], "name": "bora_bora_v0", "is_parallelizable": False, "render_fps": 1,
     }
 
     def __init__(self, players: int = 4, reward: str = "win", render_mode: str | None = None,
-                 components: ComponentSource = None) -> None:
+                 components: ComponentSource = None, game: Any = "bora_bora", **options: Any) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}; got {render_mode!r}")
-        self.players = check_players(players)
-        self.reward_kind = check_reward(reward)
+        self.game = resolve_game(game, components, options)
+        self.encoder = encoder_for(self.game)
+        self.metadata = {**type(self).metadata, "name": f"{self.game.name}_v0"}
+        self.players = check_players(players, tuple(self.game.player_counts))
+        self.reward_kind = reward
+        self._scored = encoders.check_reward(reward, self.encoder) == "score"
         self.render_mode = render_mode
-        self.game = BoraBora(components)
         self.possible_agents = [f"player_{seat}" for seat in range(self.players)]
+        n_actions = self.game.num_actions
         self.observation_spaces = {
             agent: spaces.Dict({
-                "observation": spaces.Box(low=LOW, high=HIGH, shape=(SIZE,), dtype=np.float32),
-                "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
+                "observation": spaces.Box(low=self.encoder.low, high=self.encoder.high, shape=(self.encoder.size,),
+                                          dtype=np.float32),
+                "action_mask": spaces.Box(low=0, high=1, shape=(n_actions,), dtype=np.int8),
             })
             for agent in self.possible_agents
         }
-        self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(n_actions) for agent in self.possible_agents}
         self._rng = np.random.default_rng()
         self.game_state: Any = None
 
@@ -103,15 +120,15 @@ class raw_env(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self._scores = [0] * self.players        # the starting VP count as gained in the first step
+        self._scores = [0] * self.players        # the starting points count as gained in the first step
         self.agent_selection = self.possible_agents[self.game_state.current_player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.possible_agents.index(agent)
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        mask = np.zeros(self.game.num_actions, dtype=np.int8)
         if not self.game_state.is_terminal() and self.game_state.current_player == seat:
             mask[self.game_state.legal_actions()] = 1
-        return {"observation": observation_tensor(self.game_state, seat), "action_mask": mask}
+        return {"observation": self.encoder.tensor(self.game_state, seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -122,13 +139,14 @@ class raw_env(AECEnv):
         self.game_state.apply(int(action))
         scores = self.game_state.scores()
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        if self.reward_kind == "vp":
+        if self._scored:
             for seat, name in enumerate(self.possible_agents):
                 self.rewards[name] = float(scores[seat] - self._scores[seat])
         self._scores = scores
         if self.game_state.is_terminal():
-            if self.reward_kind == "win":
-                self.rewards[self.possible_agents[self.game_state.winner()]] = 1.0
+            if not self._scored:
+                for name, share in zip(self.possible_agents, win_shares(self.game_state), strict=True):
+                    self.rewards[name] = share
             self.terminations = dict.fromkeys(self.agents, True)
         else:
             self.agent_selection = self.possible_agents[self.game_state.current_player]
@@ -140,7 +158,7 @@ class raw_env(AECEnv):
         if self.render_mode is None or self.game_state is None:
             return None
         seat = self.possible_agents.index(self.agent_selection)
-        text = render_text(self.game_state, seat)
+        text = self.game.render(self.game_state, seat)
         if self.render_mode == "human":
             print(text)
             return None

@@ -1,0 +1,259 @@
+"""What the adapters need to know about one game, in one place: its observation encoder.
+
+Every adapter (OpenSpiel, PettingZoo, Gymnasium) is written once, over any game of ``borabora_sim.games``; the
+only game-specific part is the game's ``Encoder``: the observation tensor (a ``Layout`` of named slices and the
+function that fills it from ``state.observation(viewer)``), the observation text, what of the view is private to
+the viewer, which outcomes of chance a seat sees (for OpenSpiel's information states), the unit of the score and a
+bound on a game's length. ``encoder_for(game)`` picks it by the game's registered name:
+
+>>> from borabora_sim.envs.encoders import encoder_for, encoded_games
+>>> encoded_games()
+('bora_bora', 'bamboo')
+>>> encoder_for("bamboo:mode=advanced").score_unit
+'hp'
+
+A new game adds a module that builds its ``Encoder`` and one line to ``_ENCODERS``; the adapters then serve it
+under names made from the game's name (``python_<name>``, ``<name>_v0``, ``borabora_sim/<Title>-v0``).
+
+This module needs only numpy.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import Any
+
+import numpy as np
+
+# game name -> "module:attribute" of its Encoder (imported on first use, so that only the games asked for load).
+_ENCODERS: dict[str, str] = {
+    "bora_bora": "borabora_sim.envs.observation:ENCODER",
+    "bamboo": "borabora_sim.envs.bamboo_observation:ENCODER",
+}
+_LOADED: dict[str, Encoder] = {}
+
+Bound = float | Sequence[float]
+# (name, size, high) or (name, size, high, low); high and low are one value for the whole part or one per entry.
+Part = tuple[str, int, Bound] | tuple[str, int, Bound, Bound]
+
+
+# =============================================================================
+# Tensor layout
+# =============================================================================
+class Layout:
+    """A flat float32 tensor cut into named parts: the global parts in order, then ``max_players`` player slots,
+    each the ``player_parts`` in order, named ``p{slot}.{name}``. Parts follow each other without gaps."""
+
+    def __init__(self, global_parts: Sequence[Part], player_parts: Sequence[Part], max_players: int) -> None:
+        parts = list(global_parts) + [(f"p{k}.{part[0]}", *part[1:]) for k in range(max_players)
+                                      for part in player_parts]
+        self.slices: dict[str, tuple[int, int]] = {}
+        highs, lows = [], []
+        at = 0
+        for name, size, high, *low in parts:
+            self.slices[name] = (at, at + size)
+            highs.append(np.broadcast_to(np.asarray(high, dtype=np.float32), (size,)))
+            lows.append(np.broadcast_to(np.asarray(low[0] if low else 0.0, dtype=np.float32), (size,)))
+            at += size
+        self.high = np.concatenate(highs)
+        self.low = np.concatenate(lows)
+        self.size = at
+        self.max_players = max_players
+        self.player_fields = tuple(part[0] for part in player_parts)
+
+    def player_slice(self, slot: int, name: str) -> tuple[int, int]:
+        """(start, stop) of field `name` of player slot `slot` (0 = the viewer)."""
+        return self.slices[f"p{slot}.{name}"]
+
+    def names_of(self, vector: np.ndarray) -> dict[str, np.ndarray]:
+        """The named parts of a tensor (views, not copies)."""
+        return {name: vector[start:stop] for name, (start, stop) in self.slices.items()}
+
+
+class Writer:
+    """Writes named parts of a tensor laid out by `slices`."""
+
+    def __init__(self, slices: Mapping[str, tuple[int, int]], out: np.ndarray) -> None:
+        self.slices = slices
+        self.out = out
+
+    def put(self, name: str, values: Any, offset: int = 0) -> None:
+        start, stop = self.slices[name]
+        values = np.asarray(values, dtype=np.float32).ravel()
+        assert start + offset + values.size <= stop, name
+        self.out[start + offset:start + offset + values.size] = values
+
+    def scalar(self, name: str, value: float) -> None:
+        self.out[self.slices[name][0]] = value
+
+    def one(self, name: str, index: int, offset: int = 0) -> None:
+        start, stop = self.slices[name]
+        assert start + offset + index < stop, name
+        self.out[start + offset + index] = 1.0
+
+
+def public_view(obs: Mapping[str, Any]) -> dict[str, Any]:
+    """The observation dict without the stale frames above the decision stack pointer."""
+    view = dict(obs)
+    view["stack"] = obs["stack"][:int(obs["sp"])]
+    return view
+
+
+def observation_text(obs: Mapping[str, Any], phases: Sequence[str], decisions: Sequence[str]) -> str:
+    """A canonical text of an observation dict: a readable header line, then the view as compact JSON (without the
+    stale frames above the decision stack pointer)."""
+    header = f"viewer {obs['viewer']}; round {obs['round']}; phase {phases[obs['phase']]}"
+    if obs["sp"]:
+        top = obs["stack"][obs["sp"] - 1]
+        header += f"; seat {top['player']} to decide {decisions[top['kind']]}"
+    else:
+        header += "; game over"
+    return header + "\n" + json.dumps(public_view(obs), sort_keys=True, separators=(",", ":"))
+
+
+# =============================================================================
+# A game's encoder
+# =============================================================================
+def _no_private(obs: dict[str, Any]) -> dict[str, Any]:
+    return obs
+
+
+def _no_private_events(old: Any, new: Any) -> str:
+    return ""
+
+
+@dataclass(frozen=True, eq=False)
+class Encoder:
+    """Everything game-specific the adapters use. The tensor functions need only numpy.
+
+    - ``encode(obs, components, out)``: the tensor of ``state.observation(viewer)`` (written into `out` if given);
+    - ``text(obs)``: the observation as text (OpenSpiel's ``observation_string``);
+    - ``private_slices`` / ``hide_private(obs)``: the parts of the tensor / the view that only the viewer sees
+      (zeroed / removed by OpenSpiel's public observer); none when no seat holds anything hidden;
+    - ``chance_view(engine, observe)``: ``(public, private by seat)``, what chance has put in view
+      (``observe(seat)`` gives a seat's observation dict, cached by the caller); ``chance_events(old, new)`` and
+      ``private_events(old, new)`` say in words what a seat learnt between two such views (``old`` None:
+      everything), "" when nothing (OpenSpiel's perfect-recall information state);
+    - ``views_alike``: no private slices, so every seat's observation is one view relabelled;
+    - ``score_unit``: the name of the score's unit, accepted as a reward kind beside "score" ("vp", "hp");
+    - ``max_game_length``: an upper bound on the decisions of one game (OpenSpiel's ``max_game_length``).
+    """
+
+    game: str
+    title: str
+    score_unit: str
+    layout: Layout
+    encode: Callable[..., np.ndarray]
+    text: Callable[[dict[str, Any]], str]
+    chance_view: Callable[[Any, Callable[[int], dict[str, Any]]], tuple[Any, tuple[Any, ...]]]
+    chance_events: Callable[[Any, Any], str]
+    max_game_length: int
+    private_slices: tuple[str, ...] = ()
+    hide_private: Callable[[dict[str, Any]], dict[str, Any]] = field(default=_no_private)
+    private_events: Callable[[Any, Any], str] = field(default=_no_private_events)
+
+    @property
+    def views_alike(self) -> bool:
+        """Whether every seat sees the same (no private slices): then one observation, relabelled with its viewer,
+        serves every seat."""
+        return not self.private_slices
+
+    @property
+    def size(self) -> int:
+        return self.layout.size
+
+    @property
+    def slices(self) -> dict[str, tuple[int, int]]:
+        return self.layout.slices
+
+    @property
+    def low(self) -> np.ndarray:
+        return self.layout.low
+
+    @property
+    def high(self) -> np.ndarray:
+        return self.layout.high
+
+    def tensor(self, state: Any, viewer: int, out: np.ndarray | None = None) -> np.ndarray:
+        """The float32 tensor of what `viewer` sees in `state`; written into `out` if given."""
+        return self.encode(state.observation(viewer), state.components, out)
+
+    def names_of(self, vector: np.ndarray) -> dict[str, np.ndarray]:
+        """The named parts of a tensor (views, not copies)."""
+        return self.layout.names_of(vector)
+
+    # An encoder is immutable and one per game: copies (OpenSpiel clones states with deepcopy) share it, and a
+    # pickle names it.
+    def __deepcopy__(self, memo: dict[int, Any]) -> Encoder:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (encoder_for, (self.game,))
+
+
+def encoded_games() -> tuple[str, ...]:
+    """The games that have an encoder, so every adapter serves them."""
+    return tuple(_ENCODERS)
+
+
+def game_name(game: Any) -> str:
+    """The registered name of a game object or of a game spec ("bamboo:mode=advanced" -> "bamboo")."""
+    if isinstance(game, str):
+        from borabora_sim.games import parse_game_spec
+        return parse_game_spec(game)[0]
+    return str(game.name)
+
+
+def encoder_for(game: Any) -> Encoder:
+    """The encoder of a game: a game object (``borabora_sim.games.get_game``), a game spec or a name."""
+    name = game_name(game)
+    encoder = _LOADED.get(name)
+    if encoder is None:
+        where = _ENCODERS.get(name)
+        if where is None:
+            raise ValueError(f"game {name!r} has no observation encoder; games with one: {', '.join(_ENCODERS)}")
+        module, _, attribute = where.partition(":")
+        encoder = _LOADED[name] = getattr(import_module(module), attribute)
+    return encoder
+
+
+# =============================================================================
+# Shared by the adapters: the game behind an adapter, its rewards
+# =============================================================================
+def resolve_game(game: Any, components: Any = None, options: Mapping[str, Any] | None = None) -> Any:
+    """The game object an adapter plays: `game` is a spec ("bamboo:mode=advanced") built with `components` and
+    `options` (``borabora_sim.games.get_game``), or a game object, which takes neither."""
+    options = dict(options or {})
+    if isinstance(game, str):
+        from borabora_sim.games import get_game
+        return get_game(game, components, **options)
+    if components is not None or options:
+        raise ValueError("give components and game options with a game spec, not with a game object")
+    encoder_for(game)                       # a game without an encoder is refused here
+    return game
+
+
+def reward_kinds(encoder: Encoder) -> tuple[str, ...]:
+    """The reward kinds of a game: "win", "score" and the score's own unit ("vp", "hp") for "score"."""
+    return ("win", "score", encoder.score_unit)
+
+
+def check_reward(reward: str, encoder: Encoder) -> str:
+    """The reward kind, "win" or "score" (the score's unit is another name for "score")."""
+    kinds = reward_kinds(encoder)
+    if reward not in kinds:
+        raise ValueError(f"reward must be one of {', '.join(kinds)}; got {reward!r}")
+    return "win" if reward == "win" else "score"
+
+
+def win_shares(state: Any) -> list[float]:
+    """1 to a sole winner, 1/k to each of k seats sharing the victory (rank 1 in ``ranks()``), 0 to the others;
+    all 0 before the end. Bora Bora always breaks ties down to one seat; Bamboo's victories can be shared (B35),
+    and this is its compiled ``returns()``."""
+    if not state.is_terminal():
+        return [0.0] * state.num_players
+    first = [rank == 1 for rank in state.ranks()]
+    return [1.0 / sum(first) if won else 0.0 for won in first]
