@@ -8,9 +8,11 @@ Where Playwright is not installed or no Chromium can be started, these tests are
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -70,7 +72,40 @@ def pick(page: Any, move: dict[str, Any]) -> bool:
     return False
 
 
-def test_a_whole_game_in_the_browser_ends_with_the_engine_scores(browser: Any, server: WebServer) -> None:
+def save_and_load(page: Any, errors: list[str], folder: Path) -> dict[str, Any]:
+    """Saves the position from the page, plays on, refuses a bad file (the game kept, the error shown) and loads
+    the saved one back; returns the saved position."""
+    with page.expect_download() as download:
+        page.locator("#save").click()
+    path = folder / "saved.json"
+    download.value.save_as(path)
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    legal_then = page.locator("#legal").inner_text()
+    old = version(page)
+    page.locator("#legal button").first.click()
+    settle(page, old)
+    bad = folder / "bad.json"
+    bad.write_text(json.dumps({**saved, "players": ["human"]}), encoding="utf-8")
+    old, log = version(page), page.locator("#log").inner_text()
+    seen = len(errors)
+    page.locator("#load").set_input_files(str(bad))
+    page.locator("#error").wait_for()
+    assert "the position has 2 seats but 1 player specs" in page.locator("#error").inner_text()
+    page.wait_for_function("old => document.body.dataset.version === old && !document.body.hasAttribute('data-busy')",
+                           arg=old)
+    assert page.locator("#log").inner_text() == log
+    # The browser logs the refused request (status 400) as an error of its own; nothing else may be logged.
+    assert all("status of 400" in error for error in errors[seen:]) and len(errors) == seen + 1, errors[seen:]
+    del errors[seen:]
+    page.locator("#load").set_input_files(str(path))
+    settle(page, old)
+    assert page.locator("#legal").inner_text() == legal_then and page.locator("#log .move").count() == 0
+    assert not page.locator("#error").is_visible()
+    return saved
+
+
+def test_a_whole_game_in_the_browser_ends_with_the_engine_scores(browser: Any, server: WebServer,
+                                                                 tmp_path: Path) -> None:
     page = browser.new_page(viewport={"width": 1700, "height": 1100})
     errors: list[str] = []
     page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
@@ -80,6 +115,7 @@ def test_a_whole_game_in_the_browser_ends_with_the_engine_scores(browser: Any, s
     rng = random.Random(3)
     decisions = by_board = 0
     explained = advised = undone = False
+    saved: dict[str, Any] = {}
     while page.evaluate("document.body.dataset.turn") == "human":
         with server.lock:
             view = server.game.view()
@@ -109,15 +145,17 @@ def test_a_whole_game_in_the_browser_ends_with_the_engine_scores(browser: Any, s
             settle(page, old)
             assert page.locator("#log .move").count() < before
             undone = True
+        if decisions == 20:
+            saved = save_and_load(page, errors, tmp_path)
         if decisions == 40:
             ARTIFACTS.mkdir(exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / "web_play_mid_game.png"))
             assert (ARTIFACTS / "web_play_mid_game.png").stat().st_size > 10_000
     assert page.evaluate("document.body.dataset.turn") == "over"
-    assert explained and advised and undone and decisions > 40 and by_board > 10
+    assert explained and advised and undone and saved and decisions > 40 and by_board > 10
     with server.lock:
         moves = server.game.view()["moves"]
-    final = borabora_sim.new_game(players=len(PLAYERS), seed=SEED)
+    final = borabora_sim.State.from_dict(saved["state"])         # the game went on from the loaded position
     for played in moves:
         final.apply(played["action"])
     assert final.is_terminal()
