@@ -8,6 +8,9 @@ from __future__ import annotations
 import http.client
 import json
 import random
+import signal
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -309,3 +312,27 @@ def test_the_command_line_refuses_web_options_without_web(capsys: pytest.Capture
     assert "--port and --no-browser are options of --web" in capsys.readouterr().err
     assert main(["play", "--web", "--no-browser", "--players", "human,nobody"]) == 2
     assert "unknown player 'nobody'" in capsys.readouterr().err
+
+
+def test_the_command_serves_the_game_until_interrupted() -> None:
+    command = [sys.executable, "-u", "-m", "borabora_sim", "play", "--web", "--no-browser", "--seed", "5",
+               "--players", "human,random"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        assert process.stdout.readline() == "game seed 5; seats: 0: human, 1: random\n"
+        address = process.stdout.readline()
+        assert address.startswith("playing at http://127.0.0.1:"), address
+        port = int(address.split()[2].rstrip("/").rsplit(":", 1)[1])
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        connection.request("GET", "/api/state")
+        view = json.loads(connection.getresponse().read())
+        connection.close()
+        assert view["seed"] == 5 and view["players"] == ["human", "random"]
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=20)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == 0 and out.strip() == "server stopped" and err == ""
