@@ -270,7 +270,9 @@ def test_a_saved_game_the_engine_refuses_is_refused_and_the_game_kept(client: Cl
     for bad, words in ((broken_state, "the saved game was refused"), (wrong_seats, "2 seats but 3 player specs"),
                        (bad_spec, "unknown player 'nobody'"), ({**saved, "game": "chess"}, "unknown game"),
                        ({**saved, "format_version": 99}, "not a saved game of this version"),
-                       ({k: v for k, v in saved.items() if k != "seed"}, "missing seed"), ([], "JSON object")):
+                       ({k: v for k, v in saved.items() if k != "seed"}, "missing seed"), ([], "JSON object"),
+                       ({**saved, "seed": None}, "'seed' must be the game's seed"),
+                       ({**saved, "seed": -1}, "seed must be an int in [0, 2**64)")):
         status, answer = client.call("POST", "/api/load", bad)
         assert status == 400 and words in answer["error"], (words, answer)
         assert client.state() == view and client.saved() == saved
@@ -285,6 +287,8 @@ def test_the_page_needs_nothing_but_this_server(client: Client) -> None:
     assert response.status == 200 and page.startswith("<!DOCTYPE html>")
     assert "connect-src 'self'" in response.getheader("Content-Security-Policy", "")
     assert "http://" not in page and "https://" not in page and "src=" not in page
+    assert client.call("GET", "/api/state", headers={"Host": f"localhost:{client.server.port}"})[0] == 200
+    assert client.call("GET", "/api/state", headers={"Host": "localhost"})[0] == 403
 
 
 def test_a_game_plays_in_the_browser_exactly_when_it_has_a_picture() -> None:

@@ -48,6 +48,12 @@ class WebServer(ThreadingHTTPServer):
         return int(self.server_address[1])
 
     @property
+    def hosts(self) -> tuple[str, ...]:
+        """The Host headers of requests to this server (port 80 may be left out)."""
+        names = (HOST, "localhost")
+        return tuple(f"{name}:{self.port}" for name in names) + (names if self.port == 80 else ())
+
+    @property
     def url(self) -> str:
         return f"http://{HOST}:{self.port}/"
 
@@ -87,7 +93,7 @@ class _Handler(BaseHTTPRequestHandler):
         parts = urlsplit(self.path)
         try:
             query = {key: values[-1] for key, values in parse_qs(parts.query, keep_blank_values=True).items()}
-            if self.headers.get("Host") not in (f"{HOST}:{self.server.port}", f"localhost:{self.server.port}"):
+            if self.headers.get("Host") not in self.server.hosts:
                 raise RequestError(403, f"this server answers only to {HOST}:{self.server.port}")
             with self.server.lock:
                 status, body, extra = route(parts.path, query)

@@ -235,13 +235,15 @@ class WebGame:
         if data["format"] != SAVE_FORMAT or data["format_version"] != SAVE_VERSION:
             raise RequestError(400, f"not a saved game of this version: format {data['format']!r} version "
                                     f"{data['format_version']!r}, expected {SAVE_FORMAT!r} version {SAVE_VERSION}")
-        players = data["players"]
+        players, seed = data["players"], data["seed"]
         if not isinstance(players, list) or not all(isinstance(spec, str) for spec in players):
             raise RequestError(400, f"'players' must be a list of player specs, got {players!r}")
+        if seed is None:                # the AI seats' seed: a file without one would not replay the same
+            raise RequestError(400, "'seed' must be the game's seed, an integer in [0, 2**64), got null")
         try:
             game = get_game(data["game"])
             start = game.state_from_dict(data["state"])
-            loaded = cls(game, players, data["seed"], start)
+            loaded = cls(game, players, seed, start)
         except (ValueError, TypeError, KeyError) as error:
             raise RequestError(400, f"the saved game was refused: {error}") from None
         loaded.version = version
