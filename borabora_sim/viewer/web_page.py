@@ -103,6 +103,10 @@ _SCRIPT = """
     busy = value;
     document.body.toggleAttribute("data-busy", value);
   }
+  // Runs `then` once no change is on its way (a file chosen while an AI move is asked for is not dropped).
+  function whenIdle(then) {
+    if (busy) { setTimeout(function () { whenIdle(then); }, 50); } else { then(); }
+  }
   function play(action) {
     change("/api/move", {version: view.version, seat: view.to_move, action: action});
   }
@@ -260,9 +264,11 @@ _SCRIPT = """
     var file = event.target.files[0];
     if (!file) { return; }
     file.text().then(function (text) {
-      reasons = {};
-      change("/api/load", text);
       event.target.value = "";
+      whenIdle(function () {
+        reasons = {};
+        change("/api/load", text);
+      });
     });
   });
   request("GET", "/api/state").then(show, function (error) { showError(error.message); });
