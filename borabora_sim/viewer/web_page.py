@@ -7,10 +7,8 @@ The script shows the position the server sends, plays a human's move from the li
 
 from __future__ import annotations
 
-from borabora_sim.viewer import layout as L
-
-_SEAT_CSS = "\n".join(f".s{seat} {{ background: {colour}; color: {text}; }}"
-                      for seat, (colour, text) in enumerate(zip(L.SEAT_COLOURS, L.SEAT_TEXT, strict=True)))
+# The seat chips' colours are the replay's.
+from borabora_sim.viewer.page import _SEAT_CSS
 
 _STYLE = """
 body { margin: 0; font-family: DejaVu Sans, Arial, Helvetica, sans-serif; background: #ece6d6; color: #222; }
