@@ -326,7 +326,7 @@ def test_the_replay_is_self_contained_with_the_log_of_borabora_replay(
     assert not re.search(r"<(script|link|img)[^>]+(src|href)=", page)
     assert "http://" not in page.replace("http://www.w3.org/2000/svg", "")
     assert "https://" not in page
-    moves = re.findall(r'<div class="move" data-step="\d+" data-seat="(\d)"><span[^>]*>\d</span> '
+    moves = re.findall(r'<div class="move(?: why)?" data-step="\d+" data-seat="(\d)"><span[^>]*>\d</span> '
                        r'<span class="decision">\[([^\]]+)\]</span> ([^<]+)</div>', page)
     logged = [f"  seat {seat} [{decision}] {move}" for seat, decision, move in moves]
     text_log = [line for line in replay(21, ["heuristic", "random"]) if line.startswith("  seat ") and "[" in line]
@@ -334,6 +334,43 @@ def test_the_replay_is_self_contained_with_the_log_of_borabora_replay(
     chart = ET.fromstring(re.search(r'(<svg[^>]*data-chart="scores".*?</svg>)', page, re.S).group(1))
     assert len([e for e in chart.iter() if e.attrib.get("class") == "cursor"]) == 2
     assert {e.attrib["data-source"] for e in chart.iter() if "data-source" in e.attrib} >= {"start"}
+
+
+def test_the_replay_shows_the_reasons_of_the_players_that_weigh_options() -> None:
+    """Each decision of the heuristic (its evaluation of each option) and of MCTS (visits and mean value of the
+    root actions) keeps its best options with the chosen one; a random player's keeps none."""
+    specs = ["heuristic", "mcts:iterations=40", "random"]
+    record = record_game(4, specs, reasons=3)
+    state = borabora_sim.new_game(players=3, seed=4)
+    kept = {0: 0, 1: 0, 2: 0}
+    for action, reasons in zip(record.actions, record.reasons, strict=True):
+        seat, legal = state.current_player, len(state.legal_actions())
+        if reasons is not None:
+            kept[seat] += 1
+            names = [name for name, _ in reasons.options]
+            assert names[reasons.chosen] == state.action_to_string(action)
+            assert len(names) == min(3, legal) == len(set(names)) and reasons.weighed == legal
+            first = [values[0] for _, values in reasons.options]
+            if seat == 0:
+                assert reasons.columns == ("evaluation (VP)",) and "highest evaluation" in reasons.why
+                assert first[:2] == sorted(first[:2], reverse=True)
+            else:
+                assert reasons.columns == ("visits", "mean value") and "after 40 iterations" in reasons.why
+                assert first[reasons.chosen] == max(first) and sum(first) <= 40
+        else:
+            assert seat == 2 or legal == 1
+        state.apply(action)
+    assert kept[0] > 20 and kept[1] > 20 and kept[2] == 0
+    page = replay_page(record)
+    data = replay_data(page)
+    assert len(data["reasons"]) == len(data["frames"]) and data["reasons"][0] is None
+    marked = [int(step) for step in re.findall(r'<div class="move why" data-step="(\d+)"', page)]
+    assert marked == [i for i, r in enumerate(data["reasons"]) if r is not None]
+    chosen = data["reasons"][marked[0]]
+    assert chosen["rows"][chosen["c"]][0] == record.reasons[marked[0] - 1].options[chosen["c"]][0]
+    assert record_game(4, specs[:2], reasons=0).reasons == ()
+    with pytest.raises(ValueError, match=r"reasons must be an integer in \[0, 10000\], got -1"):
+        record_game(4, specs, reasons=-1)
 
 
 def test_a_replay_seen_by_a_seat_shows_its_own_cards_and_no_other() -> None:

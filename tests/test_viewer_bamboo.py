@@ -147,8 +147,9 @@ def check_picture(state: Any, viewer: int | None) -> set[str]:
     gifts = sorted(e.attrib["data-gift"] for e in named(tree, "data-gift"))
     assert gifts == sorted(ACTIONS[int(c.gift_action[g])] for g in range(4) if view["gifts_up"] >> g & 1)
     seen |= {"gifts"} if gifts else set()
-    current = [e.attrib["data-season"] for e in named(tree, "data-current")]
-    assert len(current) == (1 if state.phase in ("spring", "summer", "wake", "feed") else 0)
+    current = [e.attrib["data-current-season"] for e in named(tree, "data-current-season")]
+    seasons = {"spring": "spring", "summer": "summer", "wake": "winter", "feed": "winter"}
+    assert current == ([f"{state.round}-{seasons[state.phase]}"] if state.phase in seasons else [])
     return seen
 
 
@@ -189,7 +190,7 @@ def test_pictures_are_well_formed_and_stable(players: int, mode: str) -> None:
             assert len({e.attrib["data-player"] for e in named(tree, "data-player")}) == players
             assert all(child.tag == "g" or child.attrib.get("data-panel") for child in tree)
             boards = {e.attrib["data-player"]: "(you)" in "".join(e.itertext()) for e in named(tree, "data-player")
-                      if e.attrib["data-panel"] == f"player-{e.attrib['data-player']}"}
+                      if e.attrib["data-panel"] == f"player-{e.attrib['data-player']}-score"}
             assert boards == {str(seat): seat == viewer for seat in range(players)}
 
 

@@ -70,7 +70,7 @@ def _shoot(parent: ET.Element, kind: int, x: float, y: float, r: float = B.SHOOT
     sub(group, "circle", cx=x, cy=y, r=r, fill=B.TEMPLE_COLOURS[colour], stroke="#1d3b1d")
     label(group, x, y + r * 0.42, B.ICON_LETTERS[icon], size=r * 1.1, anchor="middle", font_weight="bold",
           fill="#ffffff")
-    title(group, f"shoot of temple {colour + 1} ({COLOURS[colour]}): {ACTIONS[icon]}")
+    title(group, f"{COLOURS[colour]} {ACTIONS[icon]}")
 
 
 def _sticks(parent: ET.Element, x: float, y: float, count: int, colour: str, **data: object) -> None:
@@ -267,7 +267,6 @@ def _stalks(svg: ET.Element, view: dict[str, Any]) -> None:
     """The reed field: on each stalk its shaded spaces (bottom first) and the entry spaces of this turn."""
     x, y, _, h = B.STALKS
     frames = panel(svg, "stalks", B.STALKS, "Reed field")
-    shoots = sub(svg, "g", data_panel="stalk-shoots")
     depth, entries = len(view["stalk"][0]), len(view["stalk_new"][0])
     bottom = y + h - 26
     for s in range(len(view["stalk"])):
@@ -279,6 +278,7 @@ def _stalks(svg: ET.Element, view: dict[str, Any]) -> None:
             cy = bottom - level * B.STALK_SPACE
             sub(frames, "circle", cx=sx, cy=cy, r=B.SHOOT_RADIUS + 3, fill=B.SHADED if level < depth else B.ENTRY,
                 stroke="#8a7d55", stroke_dasharray=None if level < depth else "3 2")
+        shoots = sub(svg, "g", data_panel=f"stalk-{s + 1}")       # one a stalk: a turn changes one or two
         for level, kind in enumerate(view["stalk"][s]):
             _shoot(shoots, kind, sx, bottom - level * B.STALK_SPACE, data_shoot=f"stalk-{s + 1}-{level + 1}")
         for i, kind in enumerate(view["stalk_new"][s]):
@@ -291,12 +291,13 @@ def _markets(svg: ET.Element, c: BambooComponents, view: dict[str, Any]) -> None
     (the one that leaves first in Winter); of the stacks, only their size and how many of their tiles are known
     (sent under in a Winter, in view)."""
     x, y, _, _ = B.MARKETS
-    group = panel(svg, "markets", B.MARKETS, "Markets (lowest position first) and stacks")
+    frame = panel(svg, "markets", B.MARKETS, "Markets (lowest position first) and stacks")
     tw, th = B.HOME_TILE
     for cat, row in enumerate(view["home_market"]):
         ry = y + 24 + cat * (th + 8)
         name = "AB"[cat]
-        label(group, x + 8, ry + 18, name, size=14, font_weight="bold", fill=L.MUTED)
+        label(frame, x + 8, ry + 18, name, size=14, font_weight="bold", fill=L.MUTED)
+        group = sub(svg, "g", data_panel=f"home-market-{name}")
         for position, tile in enumerate(row):
             if tile != NO_TILE:
                 _home_tile(group, c, tile, x + 28 + position * (tw + 6), ry, tw, th, priced=True,
@@ -307,7 +308,8 @@ def _markets(svg: ET.Element, c: BambooComponents, view: dict[str, Any]) -> None
     by = y + 24 + 2 * (th + 8) + 12
     for side, row in enumerate(view["bal_market"]):
         sx = x + 8 + side * 236
-        label(group, sx, by - 2, f"balance: {SIDES[side]}", size=9, font_weight="bold", fill=L.MUTED)
+        label(frame, sx, by - 2, f"balance: {SIDES[side]}", size=9, font_weight="bold", fill=L.MUTED)
+        group = sub(svg, "g", data_panel=f"balance-market-{SIDES[side]}")
         for position, tile in enumerate(row):
             if tile != NO_TILE:
                 _balance_tile(group, c, tile, sx + position * (bw + 5), by + 4, data_balance_market=f"{SIDES[side]}-"
@@ -329,21 +331,24 @@ def _seasons(svg: ET.Element, c: BambooComponents, view: dict[str, Any]) -> None
     """The round and season track, the starting player marker, the gifts face up in Spring and the set-up draft
     pool."""
     x, y, _, _ = B.SEASONS
-    group = panel(svg, "seasons", B.SEASONS, "Rounds and seasons")
+    track = panel(svg, "seasons", B.SEASONS, "Rounds and seasons")
     phase = _bamboo.PHASES[view["phase"]]
     season = SEASON_OF_PHASE.get(phase)
+    now = sub(svg, "g", data_panel="season-now")          # the track never changes; only this mark moves
+    group = sub(svg, "g", data_panel="season-state")
     for rnd in range(c.setup["rounds"]):
         for k, name in enumerate(B.SEASON_NAMES):
             cx = x + 8 + rnd * 114 + k * 27
-            current = rnd + 1 == view["round"] and k == season
-            cell = sub(group, "g", data_season=f"{rnd + 1}-{name.lower()}", data_current=1 if current else None)
-            sub(cell, "rect", x=cx, y=y + 30, width=25, height=18, rx=2, fill=B.CURRENT if current else "#ffffff",
-                stroke="#d6b44a" if current else "#bbbbbb")
+            cell = sub(track, "g", data_season=f"{rnd + 1}-{name.lower()}")
+            sub(cell, "rect", x=cx, y=y + 30, width=25, height=18, rx=2, fill="#ffffff", stroke="#bbbbbb")
             label(cell, cx + 12.5, y + 43, name[:2], size=8, anchor="middle")
-        label(group, x + 8 + rnd * 114 + 54, y + 27, f"round {rnd + 1}", size=8, anchor="middle", fill=L.MUTED)
+            if rnd + 1 == view["round"] and k == season:
+                sub(now, "rect", x=cx, y=y + 30, width=25, height=18, rx=2, fill=B.CURRENT, fill_opacity=0.6,
+                    stroke="#d6b44a", stroke_width=2, data_current_season=f"{rnd + 1}-{name.lower()}")
+        label(track, x + 8 + rnd * 114 + 54, y + 27, f"round {rnd + 1}", size=8, anchor="middle", fill=L.MUTED)
     state_text = {"setup": "set-up: the draft", "end": "the game is over"}.get(phase, "")
     label(group, x + 300, y + 14, state_text, size=9, fill=L.MUTED)
-    label(group, x + 8, y + 68, "first player", size=9, fill=L.MUTED)
+    label(track, x + 8, y + 68, "first player", size=9, fill=L.MUTED)
     seat_chip(group, x + 80, y + 64, view["start_seat"], r=8, data_start_player=view["start_seat"])
     gifts = [g for g in range(len(c.gift_action)) if view["gifts_up"] >> g & 1]
     label(group, x + 110, y + 68, "gifts face up:" if gifts else "", size=9, fill=L.MUTED)
@@ -394,7 +399,8 @@ def _turn(svg: ET.Element, c: BambooComponents, view: dict[str, Any]) -> None:
     activate, the spirits' flags, the shoots received), a home tile waiting for its space, and the decisions
     pending."""
     x, y, w, _ = B.TURN
-    group = panel(svg, "turn", B.TURN, "Turn in progress and pending decisions")
+    panel(svg, "turn", B.TURN, "Turn in progress and pending decisions")
+    group = sub(svg, "g", data_panel="turn-state")
     stack = view["stack"]
     pending = " \u2192 ".join(f"{_bamboo.DECISIONS[f['kind']].replace('_', ' ')} (seat {f['player']})"
                               for f in reversed(stack)) or "none"
@@ -434,44 +440,50 @@ def _player_board(svg: ET.Element, c: BambooComponents, view: dict[str, Any], se
     tiles above its home; its spirits. Each part is a panel of its own (most moves change one or two)."""
     p = view["pl"][seat]
     y = B.BOARDS_TOP
-    group = sub(svg, "g", data_panel=f"player-{seat}", data_player=seat)
-    sub(group, "rect", x=x, y=y, width=w, height=B.BOARD_HEIGHT, rx=6, fill=L.PANEL_FILL,
+    board = sub(svg, "g", data_panel=f"player-{seat}", data_player=seat)
+    sub(board, "rect", x=x, y=y, width=w, height=B.BOARD_HEIGHT, rx=6, fill=L.PANEL_FILL,
         stroke=L.SEAT_COLOURS[seat], stroke_width=2.5)
-    sub(group, "rect", x=x, y=y, width=w, height=22, rx=6, fill=L.SEAT_COLOURS[seat])
+    sub(board, "rect", x=x, y=y, width=w, height=22, rx=6, fill=L.SEAT_COLOURS[seat])
+    label(board, x + w - 8, y + 16, "nighttime" if p["advanced"] else "daytime", size=9, anchor="end",
+          fill=L.SEAT_TEXT[seat])
+    label(board, x + 34, y + 42, "incense", size=8, fill=L.MUTED)
+    rounds = c.setup["rounds"]
+    rx = x + 70 + 7 * (B.STICK[0] + 2) + 6
+    fx = rx + rounds * 16 + 8
+    for k in range(rounds):
+        sub(board, "rect", x=rx + k * 16, y=y + 26, width=14, height=26, rx=2, fill="#ffffff", stroke="#bbbbbb")
+    for kind in range(len(c.food_names)):
+        _food_counter(board, c, kind, fx + kind * 34, y + 38)
+    # The HP, balance tiles scored and comfort; the incense (reserve, round spaces); coins and food: three
+    # panels, as each changes at other moves.
+    score = sub(svg, "g", data_panel=f"player-{seat}-score", data_player=seat)
     you = " (you)" if viewer == seat else ""
     first = ", first player" if view["start_seat"] == seat else ""
-    side = "nighttime" if p["advanced"] else "daytime"
     hp = sum(p["hp"])
-    heading = label(group, x + 8, y + 16, f"Seat {seat}{you}: {hp} HP{first}", size=12, font_weight="bold",
+    heading = label(score, x + 8, y + 16, f"Seat {seat}{you}: {hp} HP{first}", size=12, font_weight="bold",
                     fill=L.SEAT_TEXT[seat], data_hp_seat=seat, data_hp=hp)
     title(heading, ", ".join(f"{name.replace('_', ' ')} {v}" for name, v in zip(_bamboo.SOURCES, p["hp"],
                                                                                  strict=True) if v))
-    label(group, x + w - 8, y + 16, side, size=9, anchor="end", fill=L.SEAT_TEXT[seat])
-    # Coins, the incense reserve and the round spaces, food, balance tiles scored, comfort.
-    coins = sub(group, "g", data_coins=seat, data_count=p["coins"])
-    sub(coins, "circle", cx=x + 18, cy=y + 38, r=10, fill=B.COIN, stroke="#8a6d1b")
-    label(coins, x + 18, y + 41.5, p["coins"], size=10, anchor="middle", font_weight="bold")
-    label(group, x + 34, y + 42, "incense", size=8, fill=L.MUTED)
-    _sticks(group, x + 70, y + 50, p["incense"], L.SEAT_COLOURS[seat], data_incense_reserve=seat)
-    rounds = c.setup["rounds"]
-    rx = x + 70 + 7 * (B.STICK[0] + 2) + 6
+    left, right, total = _comfort(c, p["home"])
+    label(score, x + 8, y + 66, f"scored balance {p['n_scored']}", size=8, data_balance_scored=seat,
+          data_count=p["n_scored"])
+    label(score, x + w - 8, y + 66, f"comfort {total} (left {left}, right {right})", size=8, anchor="end",
+          fill=L.MUTED, data_comfort=seat, data_left=left, data_right=right)
+    incense = sub(svg, "g", data_panel=f"player-{seat}-incense", data_player=seat)
+    _sticks(incense, x + 70, y + 50, p["incense"], L.SEAT_COLOURS[seat], data_incense_reserve=seat)
     for k in range(rounds):
         stick = int(k >= rounds - p["track"])
-        space = sub(group, "g", data_round_space=f"{seat}-{k + 1}", data_stick=stick)
-        sub(space, "rect", x=rx + k * 16, y=y + 26, width=14, height=26, rx=2, fill="#ffffff", stroke="#bbbbbb")
+        space = sub(incense, "g", data_round_space=f"{seat}-{k + 1}", data_stick=stick)
         if stick:
             sub(space, "rect", x=rx + k * 16 + 4.5, y=y + 27, width=B.STICK[0], height=24, rx=1.5,
                 fill=L.SEAT_COLOURS[seat], stroke="#333333", stroke_width=0.5)
-    fx = rx + rounds * 16 + 8
+    goods = sub(svg, "g", data_panel=f"player-{seat}-goods", data_player=seat)
+    coins = sub(goods, "g", data_coins=seat, data_count=p["coins"])
+    sub(coins, "circle", cx=x + 18, cy=y + 38, r=10, fill=B.COIN, stroke="#8a6d1b")
+    label(coins, x + 18, y + 41.5, p["coins"], size=10, anchor="middle", font_weight="bold")
     for kind, name in enumerate(c.food_names):
-        food = sub(group, "g", data_player_food=f"{seat}-{name}", data_count=p["food"][kind])
-        _food_counter(food, c, kind, fx + kind * 34, y + 38)
-        label(food, fx + kind * 34 + 12, y + 42, f"\u00d7{p['food'][kind]}", size=8)
-    left, right, total = _comfort(c, p["home"])
-    label(group, x + 8, y + 66, f"scored balance {p['n_scored']}", size=8, data_balance_scored=seat,
-          data_count=p["n_scored"])
-    label(group, x + w - 8, y + 66, f"comfort {total} (left {left}, right {right})", size=8, anchor="end",
-          fill=L.MUTED, data_comfort=seat, data_left=left, data_right=right)
+        label(goods, fx + kind * 34 + 12, y + 42, f"\u00d7{p['food'][kind]}", size=8,
+              data_player_food=f"{seat}-{name}", data_count=p["food"][kind])
     _areas(svg, p, seat, x, y + 72, w)
     _home(svg, c, p, seat, x, y + 126, w)
     _spirits(svg, c, p, seat, x + 8 + c.home_cols * B.HOME_CELL + 12, y + 212, x + w - 8)

@@ -37,6 +37,14 @@ section h2 { font-size: 13px; margin: 0 0 4px 0; }
 #log .move:hover { background: #f0ead8; }
 #log .move.current { background: #ffe9a8; outline: 1px solid #d6b44a; }
 #log .decision { color: #777; }
+#log .move.why::after { content: " \\2139"; color: #3d5a6c; font-weight: bold; }
+#why { font-size: 12px; }
+#why p { margin: 0 0 4px 0; }
+#why table { border-collapse: collapse; width: 100%; }
+#why td, #why th { padding: 1px 4px; text-align: right; border-top: 1px solid #eee; }
+#why th { color: #555; font-weight: normal; font-size: 11px; }
+#why td:first-child, #why th:first-child { text-align: left; }
+#why tr.chosen td { background: #ffe9a8; font-weight: bold; }
 @media (max-width: 1300px) { main { flex-direction: column; } aside { width: auto; align-self: stretch; } }
 .seat { display: inline-block; min-width: 16px; text-align: center; border-radius: 8px; font-size: 11px;
         font-weight: bold; }
@@ -88,6 +96,40 @@ _SCRIPT = """
     }
     scores.push(row.map(function (r) { return r.slice(); }));
   }
+  var why = document.getElementById("why");
+  // The reasons of the move that led to the frame: the rule, then the best options with their values.
+  function showReasons(frameIndex) {
+    var reasons = data.reasons[frameIndex];
+    why.textContent = "";
+    var line = document.createElement("p");
+    why.appendChild(line);
+    if (!reasons) {
+      line.textContent = frameIndex === 0 ? "The start of the game." :
+        "No reasons for this move: its player does not weigh options, or the move was forced.";
+      return;
+    }
+    var move = moves[frameIndex], seat = Number(move.getAttribute("data-seat"));
+    line.textContent = "Seat " + seat + " (" + data.specs[seat] + ") chose " + reasons.rows[reasons.c][0] +
+      ": " + reasons.why + "; " + reasons.n + " options weighed, the best " + reasons.rows.length + " shown.";
+    var table = document.createElement("table"), head = document.createElement("tr");
+    ["option"].concat(reasons.cols).forEach(function (name) {
+      var th = document.createElement("th");
+      th.textContent = name;
+      head.appendChild(th);
+    });
+    table.appendChild(head);
+    reasons.rows.forEach(function (values, k) {
+      var tr = document.createElement("tr");
+      if (k === reasons.c) { tr.className = "chosen"; }
+      values.forEach(function (value) {
+        var td = document.createElement("td");
+        td.textContent = String(value);
+        tr.appendChild(td);
+      });
+      table.appendChild(tr);
+    });
+    why.appendChild(table);
+  }
   var current = -1;
   function show(frameIndex) {
     var target = Math.max(0, Math.min(last, frameIndex));
@@ -114,6 +156,7 @@ _SCRIPT = """
       totals[p].textContent = sum + " " + data.unit;
       parts[p].textContent = named.join(", ");
     }
+    showReasons(target);
     var x = plotLeft + plotWidth * target / Math.max(1, last);
     cursors.forEach(function (line) {
       line.setAttribute("x1", String(x));
@@ -165,7 +208,8 @@ PAGE = Template("""<!DOCTYPE html>
 <aside>
 <section id="scores"><h2>Scores</h2><table><tbody></tbody></table></section>
 <section id="chart"><h2>Scores by source over the game</h2>${chart}</section>
-<section><h2>Decisions</h2><div id="log">
+<section id="reasons"><h2>Why this move</h2><div id="why"></div></section>
+<section><h2>Decisions (&#x2139;: with reasons)</h2><div id="log">
 ${log}
 </div></section>
 </aside>

@@ -1,10 +1,11 @@
 """The HTML replay: one self-contained file that steps through a game, with the board picture of every
-decision, the decision log in words and a chart of the scores by source over time.
+decision, the decision log in words, the reasons of the players that weigh options, and a chart of the scores by
+source over time.
 
 The file needs no network: frames are inline SVG, the script and styles are inline. To keep it small, a frame is
 stored as the list of its panels (the top-level children of the picture), and each distinct panel once: a move
 changes a panel or two, so a whole 4-player game of several hundred decisions stays a few megabytes. The scores
-are stored as the changes of each seat's score by source.
+are stored as the changes of each seat's score by source, and the reasons as a few best options per decision.
 """
 
 from __future__ import annotations
@@ -18,56 +19,106 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from borabora_sim.errors import check_int
 from borabora_sim.games import DEFAULT_GAME, get_game
-from borabora_sim.players import make_player
+from borabora_sim.players import FlatMCPlayer, HeuristicPlayer, MCTSPlayer, make_player
+from borabora_sim.players.base import SeededPlayer
 from borabora_sim.protocol import Game, check_seed
 from borabora_sim.viewer import layout as L
 from borabora_sim.viewer.page import PAGE
 from borabora_sim.viewer.registry import check_viewer, renderer_for
 from borabora_sim.viewer.svg import label, open_tag, root, sub, to_string
 
+REASON_OPTIONS = 6              # options kept of each decision's reasons (the best ones, and the chosen one)
+
+
+@dataclass(frozen=True)
+class Reasons:
+    """Why a player that weighs options chose its move: the rule it chose by, the best options it weighed with
+    their values (best first; the chosen one is always among them) and how many options it weighed."""
+
+    why: str
+    columns: tuple[str, ...]                            # what each value of an option is
+    options: tuple[tuple[str, tuple[float, ...]], ...]  # (move, values)
+    chosen: int                                         # index of the chosen move in options
+    weighed: int
+
 
 @dataclass(frozen=True)
 class RecordedGame:
-    """A game to replay: the game object, the game seed, the player specs by seat and every action taken."""
+    """A game to replay: the game object, the game seed, the player specs by seat, every action taken and, by
+    decision, the reasons of the players that weigh options (None for the others and for forced moves; empty
+    when not recorded)."""
 
     game: Game
     seed: int
     players: tuple[str, ...]
     actions: tuple[int, ...]
+    reasons: tuple[Reasons | None, ...] = ()
 
 
 def record_game(game_seed: int, players: Sequence[str], components: str | os.PathLike[str] | None = None,
-                game: str = DEFAULT_GAME) -> RecordedGame:
+                game: str = DEFAULT_GAME, reasons: int = REASON_OPTIONS) -> RecordedGame:
     """Plays the game `borabora replay` and the simulator play for this seed and these specs (each player seeded
-    from the game seed; all-random games from the compiled playout's actions) and records its actions."""
+    from the game seed; all-random games from the compiled playout's actions) and records its actions, and the
+    `reasons` best options of each decision of a heuristic or search player (0: no reasons)."""
     from borabora_sim.simulate import player_seed
 
     specs = tuple(players)
     played = get_game(game, components)
     seed = check_seed(game_seed)
+    top = check_int(reasons, "reasons", 0, 10_000)
     state = played.new_initial_state(players=len(specs), seed=seed)
     if all(spec == "random" for spec in specs):
         return RecordedGame(played, seed, specs, tuple(played.random_game_actions(len(specs), seed)))
-    choosers = [make_player(spec, player_seed(seed, s, played), played).choose for s, spec in enumerate(specs)]
-    actions = []
+    seated = [make_player(spec, player_seed(seed, s, played), played) for s, spec in enumerate(specs)]
+    actions, why = [], []
     while not state.is_terminal():
-        action = choosers[state.current_player](state)
+        player = seated[state.current_player]
+        action = player.choose(state)
+        why.append(reasons_of(player, top) if top else None)
         state.apply(action)
         actions.append(action)
-    return RecordedGame(played, seed, specs, tuple(actions))
+    return RecordedGame(played, seed, specs, tuple(actions), tuple(why) if top else ())
+
+
+def reasons_of(player: SeededPlayer, top: int) -> Reasons | None:
+    """The reasons of `player`'s last decision with its `top` best options, from the values it exposes (the
+    heuristic's evaluation of each option, a search's root statistics); None for a player that does not weigh
+    options and for a move that needed no weighing."""
+    if isinstance(player, HeuristicPlayer) and player.last_decision is not None:
+        state, seed, action = player.last_decision
+        values = player.option_values(state, seed)
+        rows = [(o.name, (round(o.value, 2),), o.action == action) for o in values]
+        how = " after finishing its own compound action" if player.thorough else ""
+        why, columns = f"the highest evaluation{how}", (f"evaluation ({player.game.score_unit})",)
+    elif isinstance(player, FlatMCPlayer | MCTSPlayer) and player.last_stats and player.last_choice is not None:
+        action = player.last_choice[0]
+        rows = [(s.name, (s.visits, round(s.mean_value, 3)), s.action == action) for s in player.last_stats]
+        why = f"{player.last_choice[2]}, after {player.last_iterations} {player.budget_unit}"
+        columns = ("visits" if player.budget_unit == "iterations" else "rollouts", "mean value")
+    else:
+        return None
+    if len(rows) < 2:
+        return None
+    shown = rows[:top]
+    if not any(chosen for _, _, chosen in shown):
+        shown = [*rows[:top - 1], next(row for row in rows if row[2])]
+    return Reasons(why, columns, tuple((name, values) for name, values, _ in shown),
+                   next(k for k, row in enumerate(shown) if row[2]), len(rows))
 
 
 def replay_html(path: str | os.PathLike[str], game_seed: int, players: Sequence[str],
                 components: str | os.PathLike[str] | None = None, game: str = DEFAULT_GAME,
-                viewer: int | None = None) -> Path:
+                viewer: int | None = None, reasons: int = REASON_OPTIONS) -> Path:
     """Writes the replay of the game with seed `game_seed` and these player specs by seat (as `borabora replay`
-    plays it) to the HTML file `path`, seen by seat `viewer` (None: the public view); returns the path."""
+    plays it) to the HTML file `path`, seen by seat `viewer` (None: the public view), with the `reasons` best
+    options of each decision of a player that weighs options; returns the path."""
     target = Path(path)
     if not target.parent.is_dir():            # refused before the game is played, like a game without a picture
         raise FileNotFoundError(f"cannot write {target}: no such directory {target.parent}")
     renderer_for(get_game(game, components).name)
-    record = record_game(game_seed, players, components, game)
+    record = record_game(game_seed, players, components, game, reasons)
     target.write_text(replay_page(record, viewer), encoding="utf-8")
     return target
 
@@ -100,7 +151,8 @@ def replay_page(record: RecordedGame, viewer: int | None = None) -> str:
         "roots": list(roots), "pieces": list(pieces), "frames": frames,
         "sources": list(record.game.sources), "players": len(record.players), "unit": record.game.score_unit,
         "changes": _score_changes(breakdowns, list(record.game.sources)),
-        "colours": list(L.SEAT_COLOURS),
+        "colours": list(L.SEAT_COLOURS), "specs": list(record.players),
+        "reasons": [None, *(_reasons_data(r) for r in record.reasons)] if record.reasons else [],
     }
     seats = ", ".join(f"{s}: {spec}" for s, spec in enumerate(record.players))
     heading = f"{record.game.name.replace('_', ' ').title()}: game seed {record.seed}; seats {seats}"
@@ -111,10 +163,20 @@ def replay_page(record: RecordedGame, viewer: int | None = None) -> str:
         summary=html.escape(f"final {record.game.score_unit}: {final}; winner seat {state.winner()}"),
         view=html.escape("public view" if viewer is None else f"as seat {viewer} sees it"),
         last=len(frames) - 1,
-        log=_log_html(log),
+        log=_log_html(log, record.reasons),
         chart=to_string(score_chart(breakdowns, list(record.game.sources), record.game.score_unit)),
         data=json.dumps(data, separators=(",", ":")).replace("</", "<\\/"),
     )
+
+
+def _reasons_data(reasons: Reasons | None) -> dict[str, Any] | None:
+    """A decision's reasons as the page reads them: the rule, the columns, the rows (move, values...), the index
+    of the chosen row and the number of options weighed."""
+    if reasons is None:
+        return None
+    return {"why": reasons.why, "cols": list(reasons.columns), "rows": [[name, *values] for name, values in
+                                                                       reasons.options],
+            "c": reasons.chosen, "n": reasons.weighed}
 
 
 def _score_changes(breakdowns: list[list[dict[str, int]]], sources: list[str]) -> list[list[int]]:
@@ -131,8 +193,9 @@ def _score_changes(breakdowns: list[list[dict[str, int]]], sources: list[str]) -
     return changes
 
 
-def _log_html(log: list[dict[str, Any]]) -> str:
-    """The decision log: a heading at each new round and phase, then each move as `seat S [decision] move`."""
+def _log_html(log: list[dict[str, Any]], reasons: Sequence[Reasons | None] = ()) -> str:
+    """The decision log: a heading at each new round and phase, then each move as `seat S [decision] move`; a move
+    with reasons is of class "why"."""
     lines = ['<div class="move current" data-step="0">start of the game</div>']
     last = None
     for step, entry in enumerate(log, start=1):
@@ -140,7 +203,8 @@ def _log_html(log: list[dict[str, Any]]) -> str:
         if heading != last:
             lines.append(f'<div class="heading">round {entry["round"]}, phase {html.escape(entry["phase"])}</div>')
             last = heading
-        lines.append(f'<div class="move" data-step="{step}" data-seat="{entry["seat"]}">'
+        why = " why" if step <= len(reasons) and reasons[step - 1] is not None else ""
+        lines.append(f'<div class="move{why}" data-step="{step}" data-seat="{entry["seat"]}">'
                      f'<span class="seat s{entry["seat"]}">{entry["seat"]}</span> '
                      f'<span class="decision">[{html.escape(entry["decision"])}]</span> '
                      f'{html.escape(entry["move"])}</div>')
