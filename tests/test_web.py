@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import threading
+import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from typing import Any
 
@@ -20,7 +21,7 @@ import pytest
 import borabora_sim
 from borabora_sim.cli import main
 from borabora_sim.games import game_names, get_game
-from borabora_sim.viewer import renderer_names
+from borabora_sim.viewer import registry, renderer_names
 from borabora_sim.viewer.server import MAX_BODY, WebServer
 from borabora_sim.viewer.web_game import WebGame
 
@@ -309,6 +310,27 @@ def test_a_game_plays_in_the_browser_exactly_when_it_has_a_picture() -> None:
             with pytest.raises(ValueError, match="has no picture yet"):
                 WebGame(game, players, 1)
             assert main(["play", "--web", "--no-browser", "--game", name, "--players", ",".join(players)]) == 2
+
+
+def test_any_game_with_a_picture_plays_through_the_same_api(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bamboo, with its picture or (until it has one) a stand-in: a whole game from the list of moves alone, no
+    other change, ending with the engine's scores."""
+    if "bamboo" not in renderer_names():
+        monkeypatch.setitem(registry._RENDERERS, "bamboo", lambda state, viewer: ET.Element("svg", {"data-game": "x"}))
+    server = start(["human", "random", "heuristic"], seed=4, game="bamboo")
+    try:
+        web = Client(server)
+        rng = random.Random(2)
+        view = web.to_human(web.state())
+        while not view["terminal"]:
+            view = web.to_human(web.human_move(view, rng.choice(view["legal"])["action"]))
+    finally:
+        server.shutdown()
+        server.server_close()
+    state = get_game("bamboo").new_initial_state(players=3, seed=4)
+    for move in view["moves"]:
+        state.apply(move["action"])
+    assert state.is_terminal() and view["scores"] == state.scores() and view["unit"] == "HP"
 
 
 def test_the_command_line_refuses_web_options_without_web(capsys: pytest.CaptureFixture[str]) -> None:
