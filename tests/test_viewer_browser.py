@@ -1,7 +1,8 @@
 """The HTML replay in a real browser: headless Chromium (the system's `chromium`, or the one BORABORA_CHROMIUM
 names) driven by Playwright opens the file from disk, steps through the whole game with the keyboard, the
-slider and the log, and shows the engine's final scores, with no console error. Screenshots of the page and of
-the board in the middle of the game are written to tests/artifacts/ (not kept in git).
+slider and the log, and shows the engine's final scores and the players' reasons, with no console error; a game
+of Bamboo as well as one of Bora Bora. Screenshots of the page and of the board in the middle of the game are
+written to tests/artifacts/ (not kept in git).
 
 Where Playwright is not installed or no Chromium can be started, these tests are skipped and say why."""
 
@@ -17,7 +18,7 @@ from typing import Any
 import pytest
 
 import borabora_sim
-from borabora_sim.viewer import record_game, replay_page
+from borabora_sim.viewer import RecordedGame, record_game, replay_page
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 PLAYERS = ["heuristic", "heuristic:fishing=never", "random", "random"]
@@ -122,5 +123,58 @@ def test_stepping_through_a_whole_game_shows_the_engine_final_scores(
     # A move of the log is a way there too.
     page.locator('#log .move[data-step="7"]').click()
     assert position(page) == 7
+    assert errors == []
+    page.close()
+
+
+BAMBOO_PLAYERS = ["heuristic", "mcts:iterations=30", "random"]
+
+
+@pytest.fixture(scope="module")
+def bamboo_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Any, RecordedGame]:
+    """The replay file of a 3-player game of Bamboo on the nighttime side, its final state and its record."""
+    record = record_game(SEED, BAMBOO_PLAYERS, game="bamboo:mode=advanced")
+    path = tmp_path_factory.mktemp("browser") / "bamboo.html"
+    path.write_text(replay_page(record), encoding="utf-8")
+    state = record.game.new_initial_state(players=3, seed=SEED)
+    for action in record.actions:
+        state.apply(action)
+    return path, state, record
+
+
+def test_a_bamboo_replay_steps_to_its_end_and_shows_the_reasons(
+        browser: Any, bamboo_game: tuple[Path, Any, RecordedGame]) -> None:
+    path, final, record = bamboo_game
+    last = len(record.actions)
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(path.as_uri())
+    assert position(page) == 0
+    assert page.locator("#board svg[data-game='bamboo'] [data-shoot]").count() > 12
+    assert page.locator("#why").inner_text() == "The start of the game."
+    for _ in range(last // 20):
+        page.keyboard.press("PageDown")
+    assert position(page) == last // 20 * 10
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("#board").screenshot(path=str(ARTIFACTS / "bamboo_board.png"))
+    assert (ARTIFACTS / "bamboo_board.png").stat().st_size > 10_000
+    for _ in range(last // 10 + 2):
+        page.keyboard.press("PageDown")
+    assert position(page) == last
+    assert shown_scores(page) == final.scores()
+    assert f"winner seat {final.winner()}" in page.locator("#board svg").inner_html()
+    # A move with reasons shows the options the player weighed, the chosen one marked; a random move says why not.
+    step = next(k for k, reasons in enumerate(record.reasons, start=1) if reasons is not None)
+    page.locator(f'#log .move.why[data-step="{step}"]').click()
+    assert position(page) == step
+    reasons = record.reasons[step - 1]
+    assert reasons is not None
+    assert page.locator("#why tr.chosen td").first.inner_text() == reasons.options[reasons.chosen][0]
+    assert page.locator("#why tr").count() == len(reasons.options) + 1
+    random_step = next(k for k in range(1, last + 1) if record.reasons[k - 1] is None)
+    page.locator(f'#log .move[data-step="{random_step}"]').click()
+    assert "No reasons for this move" in page.locator("#why").inner_text()
     assert errors == []
     page.close()
