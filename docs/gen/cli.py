@@ -10,7 +10,7 @@ import mkdocs_gen_files
 
 from borabora_sim.cli import build_parser
 
-WIDTH = "100"           # argparse wraps help to the terminal's width: a fixed one gives the same page everywhere
+WIDTH = "80"           # argparse wraps help to the terminal's width: a fixed one gives the same page everywhere
 
 
 def subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:

@@ -32,7 +32,7 @@ for parts in public_modules():
     page = Path("reference", *parts, "index.md") if is_package else Path("reference", *parts).with_suffix(".md")
     name = ".".join(parts)
     with mkdocs_gen_files.open(page, "w") as out:
-        out.write(f"# `{name}`\n\n::: {name}\n")
+        out.write(f"::: {name}\n")                 # the module's heading is the page's title
     nav[parts] = page.relative_to("reference").as_posix()
 
 with mkdocs_gen_files.open("reference/SUMMARY.md", "w") as summary:
