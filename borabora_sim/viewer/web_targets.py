@@ -57,6 +57,12 @@ def _bora_bora(state: GameState, actions: Sequence[int]) -> dict[int, list[Targe
         (r"(?:complete|surrender) task (\d)", lambda m: [["data-player-task", f"{seat}-{m[1]}"]]),
         (r"take task (\d) from display", lambda m: [["data-task-display", m[1]]]),
     ]
+    return _by_name(state, actions, rules)
+
+
+def _by_name(state: GameState, actions: Sequence[int],
+             rules: list[tuple[str, Callable[[re.Match[str]], list[Target]]]]) -> dict[int, list[Target]]:
+    """The targets of each action by the first rule whose pattern matches the start of its name."""
     targets = {}
     for action in actions:
         name = state.action_to_string(action)
@@ -68,6 +74,23 @@ def _bora_bora(state: GameState, actions: Sequence[int]) -> dict[int, list[Targe
     return targets
 
 
+def _bamboo(state: GameState, actions: Sequence[int]) -> dict[int, list[Target]]:
+    seat = state.current_player
+    rules: list[tuple[str, Callable[[re.Match[str]], list[Target]]]] = [
+        (r"(?:visit|incense in) temple (\d)", lambda m: [["data-temple", m[1]]]),
+        (r"stalk (\d)", lambda m: [["data-panel", f"stalk-{m[1]}"]]),
+        (r"take (\w+)", lambda m: [["data-food-display", m[1]]]),
+        (r"pay (\w+)", lambda m: [["data-player-food", f"{seat}-{m[1]}"]]),
+        (r"buy home ([AB]) (\d)", lambda m: [["data-home-market", f"{m[1]}-{m[2]}"]]),
+        (r"obtain (\w+) balance (\d)", lambda m: [["data-balance-market", f"{m[1]}-{m[2]}"]]),
+        (r"gift (\w+)", lambda m: [["data-gift", m[1]]]),
+        (r"home space (r\d+c\d+)", lambda m: [["data-home-space", f"{seat}-{m[1]}"]]),
+        (r"keep shoot in area (\d)", lambda m: [["data-area", f"{seat}-{m[1]}"]]),
+        (r"(?:wake|use) (\w+)", lambda m: [["data-player-spirit", f"{seat}-{m[1]}"]]),
+    ]
+    return _by_name(state, actions, rules)
+
+
 # The action tiles by number of players (as drawn: viewer/layout.py), the fishing space first.
 def _action_tiles() -> dict[int, tuple[str, ...]]:
     from borabora_sim.viewer.layout import ACTION_TILE_NAMES
@@ -77,4 +100,4 @@ def _action_tiles() -> dict[int, tuple[str, ...]]:
 
 
 _ACTION_TILES = _action_tiles()
-_MAPPERS: dict[str, Mapper] = {"bora_bora": _bora_bora}
+_MAPPERS: dict[str, Mapper] = {"bora_bora": _bora_bora, "bamboo": _bamboo}
