@@ -337,12 +337,13 @@ def test_the_replay_is_self_contained_with_the_log_of_borabora_replay(
 
 
 def test_the_replay_shows_the_reasons_of_the_players_that_weigh_options() -> None:
-    """Each decision of the heuristic (its evaluation of each option) and of MCTS (visits and mean value of the
-    root actions) keeps its best options with the chosen one; a random player's keeps none."""
-    specs = ["heuristic", "mcts:iterations=40", "random"]
+    """Each decision of the heuristic (its evaluation of each option), of MCTS (visits and mean value of the root
+    actions) and of flat Monte Carlo (rollouts and mean value) keeps its best options with the chosen one; a random
+    player's keeps none."""
+    specs = ["heuristic", "mcts:iterations=40", "random", "flatmc:rollouts=3"]
     record = record_game(4, specs, reasons=3)
-    state = borabora_sim.new_game(players=3, seed=4)
-    kept = {0: 0, 1: 0, 2: 0}
+    state = borabora_sim.new_game(players=4, seed=4)
+    kept = {0: 0, 1: 0, 2: 0, 3: 0}
     for action, reasons in zip(record.actions, record.reasons, strict=True):
         seat, legal = state.current_player, len(state.legal_actions())
         if reasons is not None:
@@ -354,13 +355,17 @@ def test_the_replay_shows_the_reasons_of_the_players_that_weigh_options() -> Non
             if seat == 0:
                 assert reasons.columns == ("evaluation (VP)",) and "highest evaluation" in reasons.why
                 assert first[:2] == sorted(first[:2], reverse=True)
-            else:
+            elif seat == 1:
                 assert reasons.columns == ("visits", "mean value") and "after 40 iterations" in reasons.why
                 assert first[reasons.chosen] == max(first) and sum(first) <= 40
+            else:
+                assert reasons.columns == ("rollouts", "mean value") and "the best mean value" in reasons.why
+                means = [values[1] for _, values in reasons.options]
+                assert means[reasons.chosen] == max(means) and set(first) == {3}
         else:
             assert seat == 2 or legal == 1
         state.apply(action)
-    assert kept[0] > 20 and kept[1] > 20 and kept[2] == 0
+    assert kept[0] > 20 and kept[1] > 20 and kept[2] == 0 and kept[3] > 20
     page = replay_page(record)
     data = replay_data(page)
     assert len(data["reasons"]) == len(data["frames"]) and data["reasons"][0] is None

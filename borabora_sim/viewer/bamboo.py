@@ -20,6 +20,7 @@ from borabora_sim.viewer import bamboo_layout as B
 from borabora_sim.viewer import layout as L
 from borabora_sim.viewer.bora_bora import _panel as panel
 from borabora_sim.viewer.bora_bora import _seat_chip as seat_chip
+from borabora_sim.viewer.bora_bora import _seat_text as seat_text
 from borabora_sim.viewer.svg import label, root, sub, title
 
 NO_TILE = 255
@@ -40,7 +41,7 @@ def draw(state: _bamboo.State, viewer: int | None = None) -> ET.Element:
     c = state.components
     players = len(view["pl"])
     height = B.BOARDS_TOP + B.BOARD_HEIGHT + 10
-    svg = root(B.WIDTH, height, font_family=L.FONT, data_game="bamboo", data_viewer=_seat_text(viewer),
+    svg = root(B.WIDTH, height, font_family=L.FONT, data_game="bamboo", data_viewer=seat_text(viewer),
                data_players=players)
     sub(svg, "rect", x=0, y=0, width=B.WIDTH, height=height, fill=L.BACKGROUND, data_panel="background")
     _header(svg, state, viewer)
@@ -59,10 +60,6 @@ def draw(state: _bamboo.State, viewer: int | None = None) -> ET.Element:
 # ---------------------------------------------------------------------------------------------------------------
 # Pieces
 # ---------------------------------------------------------------------------------------------------------------
-def _seat_text(viewer: int | None) -> str:
-    return "public" if viewer is None else str(viewer)
-
-
 def _shoot(parent: ET.Element, kind: int, x: float, y: float, r: float = B.SHOOT_RADIUS, **data: object) -> None:
     """A bamboo shoot centred on (x, y): its temple's colour and its icon's letter."""
     colour, icon = divmod(kind, len(ACTIONS))
@@ -408,7 +405,7 @@ def _turn(svg: ET.Element, c: BambooComponents, view: dict[str, Any]) -> None:
     if view["visit"] < 0:
         label(group, x + 8, y + 52, "no Summer turn in progress", size=9, fill=L.MUTED)
     else:
-        seat = stack[0]["player"] if stack else -1
+        seat = stack[0]["player"]            # the turn's first decision is at the bottom of the stack
         flags = [name for name, on in (("Kitsune: activations are Wildcards", view["kitsune"]),
                                        ("Bakeneko: other temples free", view["bakeneko"])) if on]
         text = (f"seat {seat} visits temple area {view['visit'] + 1}; {view['sticks_placed']} stick(s) offered"
