@@ -17,6 +17,7 @@ from borabora_sim import _bamboo
 from borabora_sim.bamboo import new_game
 from borabora_sim.bamboo.components import ACTIONS, HOME_TYPES, SIDES
 from borabora_sim.cli import main
+from borabora_sim.games import get_game
 from borabora_sim.viewer import record_game, renderer_names, to_svg
 from borabora_sim.viewer.bamboo import shoot_name
 
@@ -192,6 +193,18 @@ def test_pictures_are_well_formed_and_stable(players: int, mode: str) -> None:
             boards = {e.attrib["data-player"]: "(you)" in "".join(e.itertext()) for e in named(tree, "data-player")
                       if e.attrib["data-panel"] == f"player-{e.attrib['data-player']}-score"}
             assert boards == {str(seat): seat == viewer for seat in range(players)}
+
+
+def test_the_end_names_the_winner_or_a_shared_victory() -> None:
+    game = get_game("bamboo")
+    for seed, text in ((80, "a shared victory of seats 0, 1"), (81, None)):
+        state = game.new_initial_state(players=2, seed=seed)
+        for action in game.random_game_actions(2, seed):
+            state.apply(action)
+        header = "".join(next(e for e in named(ET.fromstring(to_svg(state)), "data-panel")
+                              if e.attrib["data-panel"] == "header").itertext())
+        assert header.startswith(f"Bamboo: game over, {text or f'winner seat {state.winner()}'}")
+        assert (max(state.returns()) < 1) == (text is not None)
 
 
 @pytest.mark.parametrize(("players", "mode"), [(2, "advanced"), (3, "normal"), (4, "advanced")])

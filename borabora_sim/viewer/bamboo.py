@@ -182,9 +182,10 @@ def _spirit_tile(parent: ET.Element, c: BambooComponents, spirit: int, x: float,
 def _header(svg: ET.Element, state: _bamboo.State, viewer: int | None) -> None:
     group = sub(svg, "g", data_panel="header")
     if state.is_terminal():
-        winners = state.winner()
-        seats = winners if isinstance(winners, tuple) else (winners,)
-        line = f"Bamboo: game over, winner seat {', '.join(map(str, seats))}"
+        returns = state.returns()                  # a shared victory gives each winner an equal share (B35)
+        seats = [str(seat) for seat, share in enumerate(returns) if share == max(returns)]
+        line = (f"Bamboo: game over, winner seat {seats[0]}" if len(seats) == 1
+                else f"Bamboo: game over, a shared victory of seats {', '.join(seats)}")
     else:
         season = ("set-up" if state.phase == "setup"
                   else B.SEASON_NAMES[SEASON_OF_PHASE[state.phase]].lower())
