@@ -16,9 +16,15 @@ from typing import Any
 
 from borabora_sim.components import SEXES
 from borabora_sim.protocol import GameState
+from borabora_sim.viewer.layout import ACTION_TILE_NAMES
 
 Target = list[Any]          # [attribute, value or None]
+Rule = tuple[str, Callable[[re.Match[str]], list[Target]]]      # a pattern of action names, its targets
 Mapper = Callable[[GameState, Sequence[int]], dict[int, list[Target]]]
+
+# The action tiles by number of players, as drawn, the fishing space first.
+_ACTION_TILES = {players: ("fishing", *(name for name in names if name is not None))
+                 for players, names in ACTION_TILE_NAMES.items()}
 
 
 def click_targets(game_name: str, state: GameState, actions: Sequence[int]) -> dict[int, list[Target]]:
@@ -29,12 +35,14 @@ def click_targets(game_name: str, state: GameState, actions: Sequence[int]) -> d
 
 
 def _bora_bora(state: GameState, actions: Sequence[int]) -> dict[int, list[Target]]:
+    """The mover's things are found from its own observation: the values of its dice, and the sex of the display
+    a person decision takes from (the pending decision's `b`)."""
     seat = state.current_player
     view = state.observation(seat)           # type: ignore[attr-defined]
     dice = view["pl"][seat]["dice"]
     top = view["stack"][view["sp"] - 1]
     tiles = _ACTION_TILES[view["n_players"]]
-    rules: list[tuple[str, Callable[[re.Match[str]], list[Target]]]] = [
+    rules: list[Rule] = [
         (r"place (\d) on (\w+)", lambda m: [
             *(["data-player-die", f"{seat}-{i}"] for i, v in enumerate(dice) if v == int(m[1])),
             *(target for tile in tiles if m[2].removesuffix("_path") in tile.split("/")
@@ -60,8 +68,7 @@ def _bora_bora(state: GameState, actions: Sequence[int]) -> dict[int, list[Targe
     return _by_name(state, actions, rules)
 
 
-def _by_name(state: GameState, actions: Sequence[int],
-             rules: list[tuple[str, Callable[[re.Match[str]], list[Target]]]]) -> dict[int, list[Target]]:
+def _by_name(state: GameState, actions: Sequence[int], rules: list[Rule]) -> dict[int, list[Target]]:
     """The targets of each action by the first rule whose pattern matches the start of its name."""
     targets = {}
     for action in actions:
@@ -76,7 +83,7 @@ def _by_name(state: GameState, actions: Sequence[int],
 
 def _bamboo(state: GameState, actions: Sequence[int]) -> dict[int, list[Target]]:
     seat = state.current_player
-    rules: list[tuple[str, Callable[[re.Match[str]], list[Target]]]] = [
+    rules: list[Rule] = [
         (r"(?:visit|incense in) temple (\d)", lambda m: [["data-temple", m[1]]]),
         (r"stalk (\d)", lambda m: [["data-panel", f"stalk-{m[1]}"]]),
         (r"take (\w+)", lambda m: [["data-food-display", m[1]]]),
@@ -91,13 +98,4 @@ def _bamboo(state: GameState, actions: Sequence[int]) -> dict[int, list[Target]]
     return _by_name(state, actions, rules)
 
 
-# The action tiles by number of players (as drawn: viewer/layout.py), the fishing space first.
-def _action_tiles() -> dict[int, tuple[str, ...]]:
-    from borabora_sim.viewer.layout import ACTION_TILE_NAMES
-
-    return {players: ("fishing", *(name for name in names if name is not None))
-            for players, names in ACTION_TILE_NAMES.items()}
-
-
-_ACTION_TILES = _action_tiles()
 _MAPPERS: dict[str, Mapper] = {"bora_bora": _bora_bora, "bamboo": _bamboo}
