@@ -3,7 +3,8 @@ that plays it (viewer/web_page.py); the API is described in docs/web_play.md.
 
 It is built on the standard library's `http.server`: the server listens on 127.0.0.1 only, serves one person and
 one game, and answers a handful of JSON requests, so a web framework would add a dependency (and a server to run
-it) and nothing this needs. Requests are handled one at a time under a lock, so the game sees them in order.
+it) and nothing this needs. Each connection has a thread (a browser may open a connection it sends nothing on,
+which would stall a server of one thread), and the game is reached under a lock, one request at a time.
 
 Requests are checked before they reach the game: the Host header must name this server (a page of another site
 cannot reach it through a name that resolves to 127.0.0.1), a POST must carry a JSON object of at most
