@@ -1,6 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Compiled Bamboo engine: the C kernels and their thin Python wrapper `State`."""
 
+cimport cython
 from cpython.pycapsule cimport PyCapsule_New
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy
@@ -315,17 +316,22 @@ def _action_names(components):
 # =============================================================================
 # Python wrapper
 # =============================================================================
+@cython.freelist(8)
+@cython.no_gc
 cdef class State:
     """A Bamboo game in progress. Create one with `borabora_sim.bamboo.new_game()`.
 
     The state always waits on a real decision (two or more legal actions) or is terminal:
     decisions with a single legal action are taken automatically (ruling B38).
     """
+    # clone() is the hot path of searches driven from Python: a freed State (or ProtocolState, of the same size)
+    # is kept for reuse, and states stay out of the cycle collector, as they cannot be part of a cycle (their one
+    # reference is to Rules); built without arguments, so that a clone parses none
     cdef GameState s
     cdef Rules rules
 
-    def __cinit__(self, token=None):
-        if token is not _STATE_TOKEN:
+    def __cinit__(self):
+        if not _building:
             raise ArgumentTypeError("a State cannot be built directly: use borabora_sim.bamboo.new_game() "
                                     "or State.from_dict(saved)")
 
@@ -613,12 +619,18 @@ cdef class ProtocolState(State):
         return rows
 
 
-cdef object _STATE_TOKEN = object()       # only this module can build a State
+cdef bint _building = False               # only this module can build a State
 
 
 cdef inline State _blank_state(Rules rules, type cls):
     """A State (of class `cls`) to be filled at once by the caller (a struct copy, start() or a checked load)."""
-    cdef State st = cls.__new__(cls, _STATE_TOKEN)
+    global _building
+    cdef State st
+    _building = True
+    try:
+        st = cls.__new__(cls)
+    finally:
+        _building = False
     st.rules = rules
     return st
 
