@@ -251,10 +251,12 @@ def _temples(svg: ET.Element, c: BambooComponents, view: dict[str, Any]) -> None
             _sticks(incense, tx + 26, ry + 2, count, colour, data_incense=f"{t + 1}-{_seat_name(seat)}",
                     data_level=level + 1)
     gone = [(name, n) for name, n in zip(c.spirit_names, view["spirit_gone"], strict=True) if n]
-    label(spirits, x + 8, y + h - 8, "left the game:" if gone else "no spirit has left the game", size=8,
+    label(spirits, x + 8, y + h - 14, "left the game:" if gone else "no spirit has left the game", size=8,
           fill=L.MUTED)
-    for i, (name, n) in enumerate(gone):
-        label(spirits, x + 78 + i * 76, y + h - 8, f"{name} {n}", size=8, data_spirit_gone=name, data_count=n)
+    for i, (name, n) in enumerate(gone):            # four a line, two lines for all seven
+        row, col = divmod(i, 4)
+        label(spirits, x + 78 + col * 96, y + h - 14 + row * 10, f"{name} {n}", size=8, data_spirit_gone=name,
+              data_count=n)
 
 
 def _seat_name(seat: int) -> str:
@@ -556,8 +558,9 @@ def _spirits(svg: ET.Element, c: BambooComponents, p: dict[str, Any], seat: int,
     group = sub(svg, "g", data_panel=f"player-{seat}-spirits", data_player=seat)
     label(group, x, y - 4, "spirits (zz: asleep)" if any(p["spirits"]) else "no spirit yet", size=8, fill=L.MUTED)
     held = [(spirit, n, asleep) for spirit, (n, asleep) in enumerate(zip(p["spirits"], p["asleep"], strict=True)) if n]
-    tw = (right - x - 4) / 2
+    per_row = max(2, int((right - x + 4) // 104))
+    tw = min(100.0, (right - x + 4) / per_row - 4)
     for k, (spirit, n, asleep) in enumerate(held):
-        row, col = divmod(k, 2)
+        row, col = divmod(k, per_row)
         tile = sub(group, "g", data_player_spirit=f"{seat}-{c.spirit_names[spirit]}", data_count=n, data_asleep=asleep)
         _spirit_tile(tile, c, spirit, x + col * (tw + 4), y + row * 21, tw, 18, copies=n, asleep=asleep)
