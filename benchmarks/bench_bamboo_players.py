@@ -12,6 +12,11 @@ Rows (the tested player against opponents of one spec, in a game of `players`):
 | builder4, spirits4 | heuristic:style=builder / spirits | 3 x random | 4 |
 | mcts1000 | mcts:iterations=1000 (random rollouts) | 3 x heuristic | 4 |
 | mcts1000cut | mcts:iterations=1000,rollout=heuristic,rollout_depth=30 | 3 x heuristic | 4 |
+| mcts1000two | mcts:iterations=1000 (random rollouts) | heuristic (and the ghost) | 2 |
+
+`--speed` also times one `choose()` from Python on every decision state of 10 balanced-heuristic 4-player games
+(CPU µs per decision, best of 3; the heuristic's includes its determinization and, with `thorough`, finishing its own
+step greedily for every candidate).
 
 A game won by the tested player counts 1, a shared victory (B35) 1/k for k winners, as the compiled reward does.
 Game i seats the tested player in seat i mod players; every seed derives from (--seed, i).
@@ -45,6 +50,8 @@ from borabora_sim.match import play_game
 from borabora_sim.players import make_player
 from borabora_sim.stats import wilson_interval
 
+from timing import best_of
+
 
 @dataclass(frozen=True)
 class Row:
@@ -61,6 +68,7 @@ ROWS = {row.name: row for row in (
     Row("spirits4", "heuristic:style=spirits", "random", 4),
     Row("mcts1000", "mcts:iterations=1000", "heuristic", 4),
     Row("mcts1000cut", "mcts:iterations=1000,rollout=heuristic,rollout_depth=30", "heuristic", 4),
+    Row("mcts1000two", "mcts:iterations=1000", "heuristic", 2),
 )}
 DEFAULT_ROWS = ("heuristic4", "heuristic2", "builder4", "spirits4")
 
@@ -103,6 +111,40 @@ def run_row(row: Row, games: int, base_seed: int, pool: ProcessPoolExecutor | No
     }
 
 
+def decision_states(base_seed: int, games: int = 10) -> list:
+    """Every decision state of `games` 4-player games between balanced heuristic players."""
+    game = get_game("bamboo")
+    states = []
+    for index in range(games):
+        seed = game.derive_seed(base_seed ^ 0xDEC, index)
+        seats = [make_player("heuristic", seed=game.derive_seed(seed, 1 + s), game=game) for s in range(4)]
+        state = game.new_initial_state(players=4, seed=seed)
+        while not state.is_terminal():
+            states.append(state.clone())
+            state.apply(seats[state.current_player].choose(state))
+    return states
+
+
+def bench_decisions(base_seed: int, repeats: int = 3) -> list[dict]:
+    """Best-of-`repeats` CPU µs per choose() over the decision states, for each heuristic style and random."""
+    game = get_game("bamboo")
+    states = decision_states(base_seed)
+    rows = []
+    for spec in ("heuristic", "heuristic:style=builder", "heuristic:style=spirits", "heuristic:thorough=false",
+                 "random"):
+        player = make_player(spec, seed=1, game=game)
+
+        def run(player=player) -> float:
+            t0 = time.process_time()                # CPU time: the machine is shared
+            for state in states:
+                player.choose(state)
+            return time.process_time() - t0
+
+        rows.append({"player": spec, "decisions": len(states), "us_per_decision": 1e6 * best_of(repeats, run)
+                     / len(states)})
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rows", default=",".join(DEFAULT_ROWS), help=f"comma-separated: {', '.join(ROWS)}")
@@ -110,6 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--json", help="also write the rows to this file")
+    parser.add_argument("--speed", action="store_true", help="also time the decisions of the heuristic players")
     args = parser.parse_args(argv)
     names = [name.strip() for name in args.rows.split(",") if name.strip()]
     unknown = [name for name in names if name not in ROWS]
@@ -129,9 +172,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {r['row']:<12} | {r['tested']:<56} | {opponents:<13} | {r['games']:>5} | {r['wins']:>5.1f} | "
               f"{r['win_rate']:.3f} | {r['wilson_lo']:.3f}-{r['wilson_hi']:.3f} | {r['mean_margin']:>+6.1f} | "
               f"{r['cpu_seconds_per_game']:>6.3f} |")
+    speed = bench_decisions(args.seed) if args.speed else []
+    if speed:
+        print(f"\n| {'player':<26} | decisions | us/decision |\n|{'-' * 28}|-----------|-------------|")
+        for r in speed:
+            print(f"| {r['player']:<26} | {r['decisions']:>9} | {r['us_per_decision']:>11.1f} |")
     if args.json:
         with open(args.json, "w") as out:
-            json.dump(results, out, indent=2)
+            json.dump({"rows": results, "speed": speed} if speed else results, out, indent=2)
     return 0
 
 
