@@ -69,6 +69,10 @@ class SeededPlayer:
             return settings[name]
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
+    def choose(self, state: GameState) -> int:
+        """A legal action for the player to move in `state`."""
+        raise NotImplementedError
+
     def explain(self, top: int = 10) -> str:
         """The last decision in words: the action chosen and, for the players that weigh options, the `top`
         options with the value each was given."""
