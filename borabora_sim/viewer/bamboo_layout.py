@@ -7,7 +7,6 @@ Positions are in SVG user units (about pixels). The seat colours, fonts and pane
 from __future__ import annotations
 
 WIDTH = 1480
-HEADER_HEIGHT = 34
 
 # Panels: (x, y, width, height). Player boards follow below them, one per seat in a row.
 TEMPLES = (10, 44, 470, 262)
@@ -22,7 +21,6 @@ BOARD_HEIGHT = 318
 
 # The 2-player ghost's colour (its brown sticks) and the colour of each temple, its shoots and its area (C1-C4).
 GHOST = "#7b4a2a"
-GHOST_TEXT = "#ffffff"
 TEMPLE_COLOURS = ("#2e8b57", "#e07b00", "#1b8fb0", "#b0357c")
 TEMPLE_FILLS = ("#dcefe3", "#fbe6cc", "#d5ecf3", "#f3d9e7")
 # Shoot icons (ACTIONS order) as one letter on the piece.
