@@ -33,10 +33,14 @@ EXAMPLES = {
   borabora report runs/m --plot summary.png""",
     "play": """examples:
   borabora play --players human,mcts,heuristic,heuristic
-  borabora play --players human,heuristic:style=temple --seed 7""",
+  borabora play --players human,heuristic:style=temple --seed 7
+  borabora play --web --players human,mcts:iterations=300,heuristic   # in the browser
+  borabora play --web --game bamboo --players human,heuristic""",
     "replay": """examples:
   borabora replay --seed 12345 --players heuristic,random,random
-  borabora replay --run runs/m --game 17""",
+  borabora replay --run runs/m --game 17
+  borabora replay --seed 7 --players heuristic,mcts:iterations=200,random --html game.html
+  borabora replay --game bamboo --seed 7 --players heuristic,random --html bamboo.html""",
     "analyze": """examples:
   borabora analyze fishing --out reports/fishing              # default size: under 10 minutes on 2 cores
   borabora analyze fishing --size full --out reports/fishing  # a real answer (hours)
