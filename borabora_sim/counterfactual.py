@@ -21,10 +21,9 @@ import pandas as pd
 from borabora_sim import _engine, _search
 from borabora_sim.errors import check_players
 from borabora_sim.games import get_game
-from borabora_sim.players import make_player
 from borabora_sim.players.heuristic import weights_for
 from borabora_sim.protocol import Game, GameState
-from borabora_sim.simulate import player_seed
+from borabora_sim.simulate import seated_players
 
 TILE_NAMES = ("helper", "temple", "build", "man", "woman", "land", "water")
 
@@ -94,7 +93,7 @@ def judge_game(game: Game, game_id: int, specs: Sequence[str], seed: int, is_stu
     judge = judge or RolloutJudge()
     focus = list(range(len(specs))) if focus is None else list(focus)
     game_seed = int(game.derive_seed(seed, game_id))
-    actors = [make_player(spec, player_seed(game_seed, s, game), game=game) for s, spec in enumerate(specs)]
+    actors = seated_players(specs, game_seed, game)
     state = game.new_initial_state(players=len(specs), seed=game_seed)
     rows: list[dict[str, Any]] = []
     decision_index = 0

@@ -34,6 +34,7 @@ from borabora_sim.errors import ArgumentTypeError
 from borabora_sim.games import DEFAULT_GAME, canonical_game_spec, game_names, game_spec, get_game
 from borabora_sim.match import DEFAULT_PLAYERS, play_game
 from borabora_sim.players import make_player, split_spec
+from borabora_sim.players.base import SeededPlayer
 from borabora_sim.protocol import Game, check_seed
 
 SCHEMA_VERSION = 2
@@ -182,6 +183,13 @@ def player_seed(game_seed: int, seat: int, game: Game | None = None) -> int:
     return (get_game() if game is None else game).derive_seed(game_seed, seat + 1)
 
 
+def seated_players(specs: Sequence[str], game_seed: int, game: Game | None = None) -> list[SeededPlayer]:
+    """The players of these specs by seat as the simulator seats them for the game with seed `game_seed`, each
+    seeded by player_seed (`game`: the default game when None)."""
+    game = get_game() if game is None else game
+    return [make_player(spec, player_seed(game_seed, seat, game), game) for seat, spec in enumerate(specs)]
+
+
 # =============================================================================
 # Schema
 # =============================================================================
@@ -247,8 +255,7 @@ def _chunk_arrays(config: RunConfig, game: Game, start: int, end: int) -> dict[s
         out = {key: [] for key in ("scores", "ranks", "breakdown", "counters", "winner", "decisions", "wall_time",
                                    "start_position")}
         for seed, seat_spec in zip(seeds, specs, strict=True):
-            seats = [make_player(spec, player_seed(int(seed), s, game), game) for s, spec in enumerate(seat_spec)]
-            record = play_game(seats, int(seed), game)
+            record = play_game(seated_players(seat_spec, int(seed), game), int(seed), game)
             out["scores"].append(record.scores)
             out["ranks"].append(record.ranks)
             out["breakdown"].append([[row[name] for name in game.sources] for row in record.breakdown])
@@ -704,7 +711,7 @@ def replay(game_seed: int, players: Sequence[str], components: str | os.PathLike
         actions = iter(played.random_game_actions(len(specs), game_seed))
         choose = [lambda _state: next(actions)] * len(specs)
     else:
-        choose = [make_player(spec, player_seed(game_seed, s, played), played).choose for s, spec in enumerate(specs)]
+        choose = [player.choose for player in seated_players(specs, game_seed, played)]
     start = [row["start_position"] for row in state.counters()]
     lines = [f"game seed {game_seed}, players {', '.join(f'{s}: {spec}' for s, spec in enumerate(specs))}",
              f"turn order: {sorted(range(len(specs)), key=start.__getitem__)}"]

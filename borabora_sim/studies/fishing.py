@@ -25,8 +25,7 @@ from borabora_sim import _engine, stats
 from borabora_sim.counterfactual import RolloutJudge, choice_values, die_situation
 from borabora_sim.game import is_fishing
 from borabora_sim.match import play_game
-from borabora_sim.players import make_player
-from borabora_sim.simulate import player_seed
+from borabora_sim.simulate import seated_players
 from borabora_sim.studies.progress import step_bar
 from borabora_sim.studies.report_md import markdown_table, section
 from borabora_sim.studies.variants import VARIANTS, write_variant
@@ -78,7 +77,7 @@ def fishing_frequency(study: FishingStudy, players: int = 4,
                 rows.append({"game_id": game_id, "round": state.round, "die": placement[0],
                              "fished": placement[1] == "fishing"})
 
-        play_game([make_player(spec, player_seed(game_seed, s)) for s, spec in enumerate(specs)], game_seed,
+        play_game(seated_players(specs, game_seed), game_seed,
                   on_decision=log)
         if progress is not None:
             progress(game_id)

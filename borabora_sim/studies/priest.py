@@ -25,7 +25,7 @@ import pandas as pd
 from borabora_sim import _engine, stats
 from borabora_sim.game import BoraBora
 from borabora_sim.players import make_player
-from borabora_sim.simulate import player_seed
+from borabora_sim.simulate import seated_players
 from borabora_sim.studies.progress import step_bar
 from borabora_sim.studies.report_md import markdown_table, section
 
@@ -70,7 +70,7 @@ def round_starts(game_seed: int, specs: list[str]) -> list[_engine.State]:
     """Copies of the game at the first die decision of each round."""
     game = BoraBora()
     state = game.new_initial_state(players=len(specs), seed=game_seed)
-    players = [make_player(spec, player_seed(game_seed, s)) for s, spec in enumerate(specs)]
+    players = seated_players(specs, game_seed)
     starts: dict[int, _engine.State] = {}
     while not state.is_terminal():
         if state.decision == "die" and state.round not in starts:

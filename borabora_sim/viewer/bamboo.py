@@ -18,10 +18,7 @@ from borabora_sim import _bamboo
 from borabora_sim.bamboo.components import ACTIONS, COLOURS, HOME_TYPES, SIDES, SPIRIT_EFFECTS, BambooComponents
 from borabora_sim.viewer import bamboo_layout as B
 from borabora_sim.viewer import layout as L
-from borabora_sim.viewer.bora_bora import _panel as panel
-from borabora_sim.viewer.bora_bora import _seat_chip as seat_chip
-from borabora_sim.viewer.bora_bora import _seat_text as seat_text
-from borabora_sim.viewer.svg import label, root, sub, title
+from borabora_sim.viewer.svg import label, panel, root, seat_chip, seat_text, sub, title
 
 NO_TILE = 255
 GHOST = 4                        # the ghost's column of the temples' incense

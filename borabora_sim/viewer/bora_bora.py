@@ -26,7 +26,7 @@ from borabora_sim.components import (
     Components,
 )
 from borabora_sim.viewer import layout as L
-from borabora_sim.viewer.svg import label, root, sub, title
+from borabora_sim.viewer.svg import label, panel, root, seat_chip, seat_text, sub, title
 
 NO_TILE = 255
 NO_DIE = 7                      # tile_low of an action tile without a die
@@ -53,7 +53,7 @@ def draw(state: _engine.State, viewer: int | None = None) -> ET.Element:
     players = len(view["pl"])
     width = L.WIDTH
     height = L.BOARDS_TOP + L.BOARD_HEIGHT + 10
-    svg = root(width, height, font_family=L.FONT, data_game="bora_bora", data_viewer=_seat_text(viewer),
+    svg = root(width, height, font_family=L.FONT, data_game="bora_bora", data_viewer=seat_text(viewer),
                data_players=players)
     sub(svg, "rect", x=0, y=0, width=width, height=height, fill=L.BACKGROUND, data_panel="background")
     _header(svg, state, viewer)
@@ -75,19 +75,6 @@ def draw(state: _engine.State, viewer: int | None = None) -> ET.Element:
 # ---------------------------------------------------------------------------------------------------------------
 # Shared pieces
 # ---------------------------------------------------------------------------------------------------------------
-def _seat_text(viewer: int | None) -> str:
-    return "public" if viewer is None else str(viewer)
-
-
-def _panel(svg: ET.Element, name: str, box: tuple[float, float, float, float], heading: str) -> ET.Element:
-    """A framed panel with its heading; its children are positioned in the picture's coordinates."""
-    x, y, w, h = box
-    group = sub(svg, "g", data_panel=name)
-    sub(group, "rect", x=x, y=y, width=w, height=h, rx=6, fill=L.PANEL_FILL, stroke=L.PANEL_STROKE)
-    label(group, x + 8, y + 15, heading, size=12, font_weight="bold", fill=L.TEXT)
-    return group
-
-
 def _die(parent: ET.Element, x: float, y: float, value: int, colour: str = "#ffffff", **data: object) -> None:
     """A die showing `value` with its pips, top-left corner at (x, y)."""
     group = sub(parent, "g", data_value=value, **data)
@@ -95,13 +82,6 @@ def _die(parent: ET.Element, x: float, y: float, value: int, colour: str = "#fff
     pip = "#ffffff" if colour != "#ffffff" else "#222222"
     for px, py in L.PIPS[value]:
         sub(group, "circle", cx=x + px * L.DIE, cy=y + py * L.DIE, r=2.2, fill=pip)
-
-
-def _seat_chip(parent: ET.Element, x: float, y: float, seat: int, r: float = 8, **data: object) -> None:
-    """A round marker in the seat's colour with its number."""
-    group = sub(parent, "g", data_seat=seat, **data)
-    sub(group, "circle", cx=x, cy=y, r=r, fill=L.SEAT_COLOURS[seat], stroke="#222222")
-    label(group, x, y + r * 0.45, seat, size=r * 1.2, anchor="middle", fill=L.SEAT_TEXT[seat])
 
 
 def _hut(parent: ET.Element, x: float, y: float, seat: int, **data: object) -> None:
@@ -228,7 +208,7 @@ def _hexagon(x: float, y: float, r: float) -> str:
 
 def _map(svg: ET.Element, c: Components, view: dict[str, Any]) -> None:
     x, y, w, h = L.MAP
-    group = _panel(svg, "map", L.MAP, "Islands")
+    group = panel(svg, "map", L.MAP, "Islands")
     positions, boxes = map_layout(c)
     x0 = min(b[0] for b in boxes)
     y0 = min(b[1] for b in boxes)
@@ -312,7 +292,7 @@ def _shifted(p: tuple[float, float], q: tuple[float, float], shift: float
 def _temple(svg: ET.Element, c: Components, view: dict[str, Any]) -> None:
     x, y, w, _ = L.TEMPLE
     per_priest = int(c.temple_vp_by_round[view["round"] - 1])
-    group = _panel(svg, "temple", L.TEMPLE, f"Temple ({per_priest} VP per priest this round)")
+    group = panel(svg, "temple", L.TEMPLE, f"Temple ({per_priest} VP per priest this round)")
     space = 50
     for t, (value, seat) in enumerate(zip(c.temple_values, view["temple"], strict=True)):
         sx = x + 12 + t * (space + 6)
@@ -320,7 +300,7 @@ def _temple(svg: ET.Element, c: Components, view: dict[str, Any]) -> None:
         sub(cell, "rect", x=sx, y=y + 24, width=space, height=60, rx=4, fill="#efe6cf", stroke="#8f7a48")
         label(cell, sx + space / 2, y + 38, f"value {int(value)}", size=9, anchor="middle", fill=L.MUTED)
         if seat >= 0:
-            _seat_chip(cell, sx + space / 2, y + 60, seat, r=12, data_priest=t)
+            seat_chip(cell, sx + space / 2, y + 60, seat, r=12, data_priest=t)
     gx = x + w - 70
     tiles = sub(group, "g", data_temple_god_tiles=view["temple_god_tiles"])
     sub(tiles, "rect", x=gx, y=y + 30, width=56, height=48, rx=6, fill="#d9c27a", stroke="#8f7a48")
@@ -330,7 +310,7 @@ def _temple(svg: ET.Element, c: Components, view: dict[str, Any]) -> None:
 
 def _action_tiles(svg: ET.Element, view: dict[str, Any]) -> None:
     x, y, _, _ = L.ACTION_TILES
-    group = _panel(svg, "action_tiles", L.ACTION_TILES, "Action tiles (lowest die on each)")
+    group = panel(svg, "action_tiles", L.ACTION_TILES, "Action tiles (lowest die on each)")
     tiles = [(slot, name) for slot, name in enumerate(L.ACTION_TILE_NAMES[len(view["pl"])]) if name is not None]
     dice = sub(svg, "g", data_panel="action_dice")     # apart from the tiles, which never change
     width = 44
@@ -351,7 +331,7 @@ def _action_tiles(svg: ET.Element, view: dict[str, Any]) -> None:
 
 def _status_track(svg: ET.Element, c: Components, view: dict[str, Any]) -> None:
     x, y, _, _ = L.STATUS_TRACK
-    group = _panel(svg, "status_track", L.STATUS_TRACK, "Status track (space, VP in phase C)")
+    group = panel(svg, "status_track", L.STATUS_TRACK, "Status track (space, VP in phase C)")
     cell = 24.5
     for s in range(len(c.status_vp)):
         sx = x + 8 + s * cell
@@ -366,12 +346,12 @@ def _status_track(svg: ET.Element, c: Components, view: dict[str, Any]) -> None:
     for status, seats in stacks.items():
         for level, (_, seat) in enumerate(sorted(seats)):       # higher stamp: on top, drawn last
             sx = x + 8 + status * cell + cell / 2 - 1
-            _seat_chip(markers, sx, y + 66 + 14 * level, seat, r=7, data_status_seat=seat, data_status=status)
+            seat_chip(markers, sx, y + 66 + 14 * level, seat, r=7, data_status_seat=seat, data_status=status)
 
 
 def _score_track(svg: ET.Element, state: _engine.State, view: dict[str, Any]) -> None:
     x, y, w, _ = L.SCORE_TRACK
-    group = _panel(svg, "score_track", L.SCORE_TRACK, "Victory points and turn order")
+    group = panel(svg, "score_track", L.SCORE_TRACK, "Victory points and turn order")
     scores = state.scores()
     top = max(50, *scores)
     for seat, score in enumerate(scores):
@@ -385,7 +365,7 @@ def _score_track(svg: ET.Element, state: _engine.State, view: dict[str, Any]) ->
     ox = x + w - 60
     label(group, ox - 6, y + 33, "order", size=9, anchor="end", fill=L.MUTED)
     for position, seat in enumerate(order):
-        _seat_chip(group, ox + 12, y + 30 + position * 17, seat, r=7, data_turn_position=position + 1)
+        seat_chip(group, ox + 12, y + 30 + position * 17, seat, r=7, data_turn_position=position + 1)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -393,7 +373,7 @@ def _score_track(svg: ET.Element, state: _engine.State, view: dict[str, Any]) ->
 # ---------------------------------------------------------------------------------------------------------------
 def _persons(svg: ET.Element, c: Components, view: dict[str, Any]) -> None:
     x, y, _, _ = L.PERSONS
-    group = _panel(svg, "persons", L.PERSONS, "Man and woman displays")
+    group = panel(svg, "persons", L.PERSONS, "Man and woman displays")
     w, h = 60, 64
     for sex, name in enumerate(SEXES):
         ry = y + 26 + sex * (h + 20)
@@ -412,7 +392,7 @@ def _persons(svg: ET.Element, c: Components, view: dict[str, Any]) -> None:
 
 def _tasks(svg: ET.Element, c: Components, view: dict[str, Any]) -> None:
     x, y, _, _ = L.TASKS
-    group = _panel(svg, "tasks", L.TASKS, f"Task display (pile {view['task_pile']})")
+    group = panel(svg, "tasks", L.TASKS, f"Task display (pile {view['task_pile']})")
     w, h = 70, 84
     for position, task in enumerate(view["task_display"]):
         tx = x + 8 + position * (w + 4)
@@ -425,7 +405,7 @@ def _tasks(svg: ET.Element, c: Components, view: dict[str, Any]) -> None:
 
 def _jewelry(svg: ET.Element, c: Components, view: dict[str, Any]) -> None:
     x, y, _, _ = L.JEWELRY
-    group = _panel(svg, "jewelry", L.JEWELRY, "Jewelry (rounds 1-6)")
+    group = panel(svg, "jewelry", L.JEWELRY, "Jewelry (rounds 1-6)")
     w, h = 38, 22
     for rnd, column in enumerate(view["jewelry_display"]):
         cx = x + 8 + rnd * (w + 3)
@@ -449,7 +429,7 @@ def _jewelry(svg: ET.Element, c: Components, view: dict[str, Any]) -> None:
 
 def _gods(svg: ET.Element, view: dict[str, Any]) -> None:
     x, y, _, _ = L.GODS
-    group = _panel(svg, "gods", L.GODS, "God cards")
+    group = panel(svg, "gods", L.GODS, "God cards")
     for position, colour in enumerate(view["god_display"]):
         gx = x + 8 + position * 36
         if colour == NO_TILE:

@@ -7,7 +7,7 @@ from string import Template
 
 from borabora_sim.viewer import layout as L
 
-_SEAT_CSS = "\n".join(f".s{seat} {{ background: {colour}; color: {text}; }}"
+SEAT_CSS = "\n".join(f".s{seat} {{ background: {colour}; color: {text}; }}"
                       for seat, (colour, text) in enumerate(zip(L.SEAT_COLOURS, L.SEAT_TEXT, strict=True)))
 
 _STYLE = """
@@ -189,7 +189,7 @@ PAGE = Template("""<!DOCTYPE html>
 <head>
 <meta charset="utf-8">
 <title>${title}</title>
-<style>""" + _STYLE + _SEAT_CSS + """
+<style>""" + _STYLE + SEAT_CSS + """
 </style>
 </head>
 <body>

@@ -21,7 +21,8 @@ from typing import Any
 
 from borabora_sim.errors import check_int
 from borabora_sim.games import DEFAULT_GAME, get_game
-from borabora_sim.players import FlatMCPlayer, HeuristicPlayer, MCTSPlayer, make_player
+from borabora_sim.match import play_game
+from borabora_sim.players import FlatMCPlayer, HeuristicPlayer, MCTSPlayer
 from borabora_sim.players.base import SeededPlayer
 from borabora_sim.protocol import Game, check_seed
 from borabora_sim.viewer import layout as L
@@ -62,24 +63,19 @@ def record_game(game_seed: int, players: Sequence[str], components: str | os.Pat
     """Plays the game `borabora replay` and the simulator play for this seed and these specs (each player seeded
     from the game seed; all-random games from the compiled playout's actions) and records its actions, and the
     `reasons` best options of each decision of a heuristic or search player (0: no reasons)."""
-    from borabora_sim.simulate import player_seed
+    from borabora_sim.simulate import seated_players
 
     specs = tuple(players)
     played = get_game(game, components)
     seed = check_seed(game_seed)
     top = check_int(reasons, "reasons", 0, 10_000)
-    state = played.new_initial_state(players=len(specs), seed=seed)
     if all(spec == "random" for spec in specs):
         return RecordedGame(played, seed, specs, tuple(played.random_game_actions(len(specs), seed)))
-    seated = [make_player(spec, player_seed(seed, s, played), played) for s, spec in enumerate(specs)]
-    actions, why = [], []
-    while not state.is_terminal():
-        player = seated[state.current_player]
-        action = player.choose(state)
-        why.append(reasons_of(player, top) if top else None)
-        state.apply(action)
-        actions.append(action)
-    return RecordedGame(played, seed, specs, tuple(actions), tuple(why) if top else ())
+    seated = seated_players(specs, seed, played)
+    why: list[Reasons | None] = []
+    keep_reasons = (lambda _state, seat, _action: why.append(reasons_of(seated[seat], top))) if top else None
+    record = play_game(seated, seed, played, keep_actions=True, on_decision=keep_reasons)
+    return RecordedGame(played, seed, specs, tuple(record.actions), tuple(why) if top else ())
 
 
 def reasons_of(player: SeededPlayer, top: int) -> Reasons | None:

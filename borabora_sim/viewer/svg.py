@@ -8,6 +8,8 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from functools import cache
 
+from borabora_sim.viewer import layout as L
+
 SVG_NS = "http://www.w3.org/2000/svg"
 
 
@@ -87,3 +89,25 @@ def to_string(element: ET.Element) -> str:
     out: list[str] = []
     _write(element, out)
     return "".join(out)
+
+
+# Pieces every game's picture draws alike (sizes and colours from layout.py).
+def seat_text(viewer: int | None) -> str:
+    """The viewer as the pictures' data attributes name it."""
+    return "public" if viewer is None else str(viewer)
+
+
+def panel(svg: ET.Element, name: str, box: tuple[float, float, float, float], heading: str) -> ET.Element:
+    """A framed panel with its heading; its children are positioned in the picture's coordinates."""
+    x, y, w, h = box
+    group = sub(svg, "g", data_panel=name)
+    sub(group, "rect", x=x, y=y, width=w, height=h, rx=6, fill=L.PANEL_FILL, stroke=L.PANEL_STROKE)
+    label(group, x + 8, y + 15, heading, size=12, font_weight="bold", fill=L.TEXT)
+    return group
+
+
+def seat_chip(parent: ET.Element, x: float, y: float, seat: int, r: float = 8, **data: object) -> None:
+    """A round marker in the seat's colour with its number."""
+    group = sub(parent, "g", data_seat=seat, **data)
+    sub(group, "circle", cx=x, cy=y, r=r, fill=L.SEAT_COLOURS[seat], stroke="#222222")
+    label(group, x, y + r * 0.45, seat, size=r * 1.2, anchor="middle", fill=L.SEAT_TEXT[seat])

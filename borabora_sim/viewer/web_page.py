@@ -8,7 +8,7 @@ The script shows the position the server sends, plays a human's move from the li
 from __future__ import annotations
 
 # The seat chips' colours are the replay's.
-from borabora_sim.viewer.page import _SEAT_CSS
+from borabora_sim.viewer.page import SEAT_CSS
 
 _STYLE = """
 body { margin: 0; font-family: DejaVu Sans, Arial, Helvetica, sans-serif; background: #ece6d6; color: #222; }
@@ -278,7 +278,7 @@ _PAGE = """<!DOCTYPE html>
 <head>
 <meta charset="utf-8">
 <title>borabora play</title>
-<style>""" + _STYLE + _SEAT_CSS + """
+<style>""" + _STYLE + SEAT_CSS + """
 </style>
 </head>
 <body>
