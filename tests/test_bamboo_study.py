@@ -90,7 +90,7 @@ def _summary_rows() -> pd.DataFrame:
         gain = 1 if pair < 7 else -1 if pair == 7 else 0          # Wilcoxon p about 0.04 alone
         rows.append({"game_id": pair, "rung": "heuristic", "round": 1, "spirit": "Tanuki", "seat": 1,
                      "hp_with": 40 + gain, "hp_without": 40, "win_with": pair < 3, "win_without": pair < 3,
-                     "variety_hp": 2})
+                     "variety_hp": 0})
         rows.append({"game_id": pair, "rung": "heuristic", "round": 2, "spirit": "Tanuki", "seat": 1,
                      "hp_with": 40, "hp_without": 40, "win_with": False, "win_without": False, "variety_hp": 0})
     return pd.DataFrame(rows)
@@ -101,21 +101,28 @@ def test_answer_sentences_follow_the_holm_corrected_verdicts() -> None:
     kappa, tanuki = table.iloc[0], table.iloc[1]
     assert kappa["vp_verdict"] == kappa["win_verdict"] == "A better"
     assert tanuki["wilcoxon_p"] < 0.05 and tanuki["vp_verdict"] == "no detectable difference"
+    assert kappa["use_verdict"] == "A better" and kappa["use_hp"] == pytest.approx(3.0)
     lines = spirits.spirit_words(table)
-    assert lines[0].startswith("Kappa: won in round 1: worth +5.0 HP (95% CI")
-    assert "+60.0 points of first place (95% CI" in lines[0]
-    assert lines[1] == ("Tanuki: no detectable difference in HP or first place when won in round(s) 1, 2 "
-                        "(60 pairs).")
-    # a spirit whose HP verdict is "A worse" is worded as a cost, never as a gain
+    assert lines[0] == ("1 of the 3 spirit x round cells show a detectable HP gain for the seat that won the "
+                        "spirit, and 1 a detectable gain of first place.")
+    assert lines[1].startswith("Beyond the variety bonus, 1 cell(s) show a detectable gain; the largest: Kappa won in "
+                               "round 1, +3.0 HP (95% CI")
+    kappa_line = next(line for line in lines if line.startswith("Kappa:"))
+    assert kappa_line.startswith("Kappa: won in round 1: +5.0 HP (+4.")
+    assert "+3.0 HP beyond its variety bonus (" in kappa_line and "+60.0 points of first place (" in kappa_line
+    assert "Tanuki: nothing detectable when won in round(s) 1, 2 (60 pairs)." in lines
+    # a spirit whose HP verdict is "A worse" is worded as a loss, never as a gain
     worse = table.copy()
     worse.loc[0, "vp_verdict"], worse.loc[0, "vp_diff"] = "A worse", -3.0
-    assert "Kappa: won in round 1: costs 3.0 HP (95% CI" in spirits.spirit_words(worse)[0]
+    worded = spirits.spirit_words(worse)
+    assert worded[0].startswith("0 of the 3 spirit x round cells show a detectable HP gain")
+    assert any(line.startswith("Kappa: won in round 1: 3.0 HP fewer (") for line in worded)
     # the strength and variant sentences compare verdicts, not estimates
     first = table[table["round"] == 1]
     pooled = pd.concat([first.assign(rung="heuristic"), first.assign(rung="mcts seat")], ignore_index=True)
     pooled.loc[pooled.index[-1], "vp_verdict"] = "A better"             # Tanuki, mcts seat
     words = spirits.strength_words(pooled, ["heuristic", "mcts seat"], (3, 8))
-    assert words[0].startswith("The mcts seat took first place in 3 of its 8 games (95% CI")
+    assert words[0] == "The mcts seat took first place in 3 of its 8 games (95% CI 14%-69%; an equal player: 25%)."
     assert "same HP verdict as the heuristic rung for 1 of 2 spirits; it differs for Tanuki (no detectable " \
            "difference -> A better)" in words[1]
 
@@ -203,3 +210,11 @@ def test_unknown_size_and_variant_are_refused() -> None:
         spirits.sized("huge")
     with pytest.raises(ValueError, match="unknown Bamboo variant 'nope'; variants: balance_hp_high"):
         bamboo_variants.variant_document("nope")
+
+
+def test_pooled_keeps_one_pair_per_rung_game_and_spirit() -> None:
+    pairs = pd.DataFrame({"rung": ["heuristic", "heuristic", "mcts seat", "heuristic"], "game_id": [0, 0, 0, 1],
+                          "round": [3, 1, 2, 2], "spirit": ["Kappa"] * 4})
+    kept = spirits.pooled(pairs)
+    assert sorted(zip(kept["rung"], kept["game_id"], kept["round"], strict=True)) == [
+        ("heuristic", 0, 1), ("heuristic", 1, 2), ("mcts seat", 0, 2)]

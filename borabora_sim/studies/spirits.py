@@ -13,7 +13,8 @@ choice? (Bamboo)
 2. Fallbacks. In other heuristic games, at every decision where "balance 1 HP" or "improve 1 coin" is legal
    beside other options, every legal option is judged by the same paired heuristic rollouts
    (borabora_sim.counterfactual): is the fallback strictly the best, tied for best, and by how much, by round and
-   situation.
+   situation. The fallback and the best other option are then judged again on fresh rollouts, which gives its
+   advantage without the bias of having picked the best of several noisy values.
 3. INVENTED data. Parts 1 (heuristic) and 2 run again on component files where one family of INVENTED values is
    replaced (borabora_sim.studies.bamboo_variants).
 
@@ -28,7 +29,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -43,6 +44,9 @@ from borabora_sim.studies.bamboo_variants import VARIANTS, write_variant
 from borabora_sim.studies.progress import step_bar
 from borabora_sim.studies.report_md import markdown_table, section
 
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
 FALLBACKS = ("balance 1 HP", "improve 1 coin")
 BUILT_IN = "built-in"
 
@@ -54,15 +58,15 @@ class SpiritsStudy:
     with `rollouts` paired rollouts per option; each variant repeats both at `variant_games` and
     `variant_counterfactual_games`."""
 
-    games: int = 1000
+    games: int = 800
     players: int = 4
     spec: str = "heuristic"
     strong_spec: str = "mcts:iterations=1000"
-    strong_games: int = 20
-    counterfactual_games: int = 20
+    strong_games: int = 16
+    counterfactual_games: int = 16
     rollouts: int = 48
-    variant_games: int = 300
-    variant_counterfactual_games: int = 5
+    variant_games: int = 250
+    variant_counterfactual_games: int = 4
     variants: tuple[str, ...] = ("balance_hp_high", "balance_mirrored", "home_costly", "wildcards_on_board")
     jobs: int = -1
     seed: int = 2023
@@ -229,19 +233,36 @@ def pair_frame(study: SpiritsStudy, rung: str, games: int, strong: bool, compone
     return pairs, outcomes.reset_index(drop=True)
 
 
+def verdict(estimate: float, p_holm: float, alpha: float) -> str:
+    """One of stats.VERDICTS for an effect (A - B) with its Holm-adjusted p-value, as paired_table words them."""
+    if p_holm >= alpha:
+        return stats.VERDICTS[2]
+    return stats.VERDICTS[0] if estimate > 0 else stats.VERDICTS[1]
+
+
 def _paired_row(group: pd.DataFrame, players: int) -> dict[str, Any]:
     per_pair = pd.DataFrame({"win_a": group["win_with"], "win_b": group["win_without"],
                              "vp_a": group["hp_with"], "vp_b": group["hp_without"]})
     result = stats.paired_outcomes(per_pair, "with the spirit", "without", baseline=1 / players, unit="HP")
-    return {"variety_hp": float(group["variety_hp"].mean()), **asdict(result)}
+    beyond = (group["hp_with"] - group["hp_without"] - group["variety_hp"]).to_numpy(dtype=float)
+    mean, lo, hi = stats.mean_interval(beyond)
+    return {"variety_hp": float(group["variety_hp"].mean()), "use_hp": mean, "use_hp_ci": (lo, hi),
+            "use_wilcoxon_p": stats.wilcoxon_signed_rank(beyond), **asdict(result)}
 
 
 def summary(pairs: pd.DataFrame, keys: Sequence[str], players: int) -> pd.DataFrame:
     """One paired comparison (A = with the spirit, B = without) per group of `keys`, as a `paired_table`: Holm's
-    correction over its rows, one family per test; the verdicts the report prints and words."""
+    correction over its rows, one family per test; the verdicts the report prints and words. `use_hp` is the HP
+    gain beyond the spirit's variety bonus at the end (each pair's gain less the 2 HP or 0 the tile adds to the
+    variety), with its own test, Holm correction and `use_verdict`: what the spirit's power brought."""
     rows = [{**dict(zip(keys, key if isinstance(key, tuple) else (key,), strict=True)), **_paired_row(group, players)}
             for key, group in pairs.groupby(list(keys), sort=False)]
-    return stats.paired_table(pd.DataFrame(rows))
+    table = stats.paired_table(pd.DataFrame(rows))
+    if len(table):
+        table["use_wilcoxon_p_holm"] = stats.holm(table["use_wilcoxon_p"].to_numpy(dtype=float))
+        table["use_verdict"] = [verdict(d, p, a) for d, p, a in
+                                zip(table["use_hp"], table["use_wilcoxon_p_holm"], table["alpha"], strict=True)]
+    return table
 
 
 def spirit_order(pairs: pd.DataFrame, names: Sequence[str], first: Sequence[str] = ()) -> pd.DataFrame:
@@ -256,58 +277,82 @@ def spirit_order(pairs: pd.DataFrame, names: Sequence[str], first: Sequence[str]
 
 
 def pooled(pairs: pd.DataFrame) -> pd.DataFrame:
-    """One pair per game and spirit (the earliest round's), so that pooled rows hold independent pairs."""
-    return pairs.sort_values(["game_id", "round"], kind="stable").drop_duplicates(["game_id", "spirit"])
+    """One pair per rung, game and spirit (the earliest round's), so that pooled rows hold independent pairs."""
+    return pairs.sort_values(["rung", "game_id", "round"], kind="stable").drop_duplicates(["rung", "game_id",
+                                                                                            "spirit"])
 
 
-NAMES = {"games": "pairs", "vp_diff": "hp_gain", "vp_diff_ci": "hp_ci", "wilcoxon_p": "wilcoxon_p",
-         "vp_verdict": "hp_verdict", "win_diff": "win_gain", "win_diff_ci": "win_ci"}
+NAMES = {"games": "pairs", "vp_diff": "hp_gain", "vp_diff_ci": "hp_ci", "vp_verdict": "hp_verdict",
+         "use_hp_ci": "use_ci", "win_diff": "win_gain", "win_diff_ci": "win_ci"}
 CSV_COLUMNS = ("games", "vp_diff", "vp_diff_ci", "wilcoxon_p", "wilcoxon_p_holm", "vp_verdict", "variety_hp",
-               "win_a", "win_b", "win_diff", "win_diff_ci", "mcnemar_p", "mcnemar_p_holm", "win_verdict", "alpha")
-PRINTED = ("pairs", "hp_gain", "hp_ci_low", "hp_ci_high", "wilcoxon_p_holm", "hp_verdict", "variety_hp", "win_gain",
-           "win_ci_low", "win_ci_high", "mcnemar_p_holm", "win_verdict")
-FORMATS = {"hp_gain": "+.2f", "hp_ci_low": "+.2f", "hp_ci_high": "+.2f", "variety_hp": ".2f", "win_gain": "+.1%",
-           "win_ci_low": "+.1%", "win_ci_high": "+.1%", "wilcoxon_p_holm": ".3g", "mcnemar_p_holm": ".3g"}
+               "use_hp", "use_hp_ci", "use_wilcoxon_p", "use_wilcoxon_p_holm", "use_verdict", "win_a", "win_b",
+               "win_diff", "win_diff_ci", "mcnemar_p", "mcnemar_p_holm", "win_verdict", "alpha")
+PRINTED = ("pairs", "hp_gain", "hp_ci_low", "hp_ci_high", "hp_verdict", "variety_hp", "use_hp", "use_ci_low",
+           "use_ci_high", "use_verdict", "win_gain", "win_ci_low", "win_ci_high", "win_verdict")
+FORMATS = {"hp_gain": "+.2f", "hp_ci_low": "+.2f", "hp_ci_high": "+.2f", "variety_hp": ".2f", "use_hp": "+.2f",
+           "use_ci_low": "+.2f", "use_ci_high": "+.2f", "win_gain": "+.1%", "win_ci_low": "+.1%",
+           "win_ci_high": "+.1%"}
 
 
 def summary_view(table: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
     """A summary under the report's names (HP, not the statistics module's generic vp), interval bounds as
-    numbers: the CSV file; the report prints its key columns and PRINTED."""
+    numbers: the CSV file (raw and Holm-adjusted p-values); the report prints its key columns and PRINTED."""
     return stats.interval_columns(table[[*keys, *CSV_COLUMNS]].rename(columns=NAMES))
 
 
 # Each wording opens the parenthesis that holds the interval, with the estimate where the words do not say it.
-HP_WORDS = {"A better": "worth {hp:+.1f} HP (", "A worse": "costs {loss:.1f} HP (",
-            "no detectable difference": "no detectable difference in HP ({hp:+.1f} HP, "}
+HP_WORDS = {"A better": "{hp:+.1f} HP (", "A worse": "{loss:.1f} HP fewer (",
+            "no detectable difference": "no detectable HP ({hp:+.1f} HP, "}
+USE_WORDS = {"A better": "{use:+.1f} HP beyond its variety bonus (",
+             "A worse": "{loss:.1f} HP less than its variety bonus alone (",
+             "no detectable difference": "nothing detectable beyond its variety bonus ({use:+.1f} HP, "}
 WIN_WORDS = {"A better": "{win:+.1f} points of first place (", "A worse": "{loss:.1f} points of first place fewer (",
-             "no detectable difference": "no detectable difference in first place ({win:+.1f} points, "}
+             "no detectable difference": "no detectable change of first place ({win:+.1f} points, "}
 
 
 def effect_words(row: pd.Series) -> str:
-    """Both effects of one row of a `summary`, worded from its Holm-corrected verdicts (never from raw p-values
-    or interval signs), with the estimates, intervals and pairs."""
-    (hlo, hhi), (wlo, whi) = row["vp_diff_ci"], row["win_diff_ci"]
+    """The three effects of one row of a `summary` (HP, HP beyond the variety bonus, first place), each worded
+    from its Holm-corrected verdict (never from raw p-values or interval signs), with estimates, intervals and
+    Holm p-values, and the pairs."""
+    (hlo, hhi), (ulo, uhi), (wlo, whi) = row["vp_diff_ci"], row["use_hp_ci"], row["win_diff_ci"]
     hp = HP_WORDS[row["vp_verdict"]].format(hp=row["vp_diff"], loss=-row["vp_diff"])
+    use = USE_WORDS[row["use_verdict"]].format(use=row["use_hp"], loss=-row["use_hp"])
     win = WIN_WORDS[row["win_verdict"]].format(win=100 * row["win_diff"], loss=-100 * row["win_diff"])
-    return (f"{hp}95% CI {hlo:+.1f} to {hhi:+.1f}, Holm p = {row['wilcoxon_p_holm']:.2g}) and {win}95% CI "
-            f"{100 * wlo:+.1f} to {100 * whi:+.1f}, Holm p = {row['mcnemar_p_holm']:.2g}), {int(row['games'])} pairs")
+    return (f"{hp}{hlo:+.1f} to {hhi:+.1f}, p = {row['wilcoxon_p_holm']:.2g}), {use}{ulo:+.1f} to {uhi:+.1f}, "
+            f"p = {row['use_wilcoxon_p_holm']:.2g}), {win}{100 * wlo:+.1f} to {100 * whi:+.1f}, "
+            f"p = {row['mcnemar_p_holm']:.2g}); {int(row['games'])} pairs")
 
 
 def _detectable(row: pd.Series) -> bool:
-    """Either effect of a summary row detectable after Holm's correction."""
-    return row["vp_verdict"] != stats.VERDICTS[2] or row["win_verdict"] != stats.VERDICTS[2]
+    """Any effect of a summary row detectable after Holm's correction."""
+    return any(row[c] != stats.VERDICTS[2] for c in ("vp_verdict", "use_verdict", "win_verdict"))
 
 
 def spirit_words(table: pd.DataFrame) -> list[str]:
-    """Part 1's answer from the spirit x round summary: per spirit, the rounds where a verdict is detectable
-    worded with it, the others gathered as not detectable."""
+    """Part 1's answer from the spirit x round summary: a count of the detectable cells, where the spirit's power
+    (beyond the variety bonus) was worth most, then per spirit the rounds with a detectable effect, worded with
+    their verdicts, the others gathered as not detectable."""
+    if table.empty:
+        return ["No spirit was won by a studied seat: nothing can be said about the spirits."]
     lines = []
+    gains = table[table["vp_verdict"] == stats.VERDICTS[0]]
+    lines.append(f"{len(gains)} of the {len(table)} spirit x round cells show a detectable HP gain for the seat that "
+                 f"won the spirit, and {int((table['win_verdict'] == stats.VERDICTS[0]).sum())} a detectable gain "
+                 "of first place.")
+    powers = table[table["use_verdict"] == stats.VERDICTS[0]]
+    if len(powers):
+        top = powers.loc[powers["use_hp"].idxmax()]
+        lines.append(f"Beyond the variety bonus, {len(powers)} cell(s) show a detectable gain; the largest: "
+                     f"{top['spirit']} won in round {int(top['round'])}, {top['use_hp']:+.1f} HP (95% CI "
+                     f"{top['use_hp_ci'][0]:+.1f} to {top['use_hp_ci'][1]:+.1f}).")
+    else:
+        lines.append("No cell shows a detectable gain beyond the variety bonus: what the spirits do in play "
+                     "brought no HP these samples can tell apart from zero.")
     for spirit, rows in table.groupby("spirit", sort=False):
-        found = [f"won in round {int(r['round'])}: {effect_words(r)}, the end's variety bonus being "
-                 f"{r['variety_hp']:.1f} HP of it" for _, r in rows.iterrows() if _detectable(r)]
+        found = [f"won in round {int(r['round'])}: {effect_words(r)}" for _, r in rows.iterrows() if _detectable(r)]
         quiet = [int(r["round"]) for _, r in rows.iterrows() if not _detectable(r)]
-        rest = (f"no detectable difference in HP or first place when won in round(s) "
-                f"{', '.join(map(str, quiet))} ({int(rows.loc[rows['round'].isin(quiet), 'games'].sum())} pairs)")
+        rest = (f"nothing detectable when won in round(s) {', '.join(map(str, quiet))} "
+                f"({int(rows.loc[rows['round'].isin(quiet), 'games'].sum())} pairs)")
         lines.append(f"{spirit}: " + "; ".join(found + ([rest] if quiet else [])) + ".")
     return lines
 
@@ -319,7 +364,7 @@ def strength_words(table: pd.DataFrame, rungs: Sequence[str], strong_wins: tuple
         wins, games = strong_wins
         lo, hi = stats.wilson_interval(wins, games)
         lines.append(f"The {rungs[1]} took first place in {wins} of its {games} games (95% CI {lo:.0%}-{hi:.0%}; "
-                     f"an equal player: 25%), so it is a different player more than a proven stronger one.")
+                     f"an equal player: 25%).")
     base = table[table["rung"] == rungs[0]].set_index("spirit")
     for rung in rungs[1:]:
         other = table[table["rung"] == rung].set_index("spirit")
@@ -330,12 +375,12 @@ def strength_words(table: pd.DataFrame, rungs: Sequence[str], strong_wins: tuple
                      f"as the {rungs[0]} rung for {len(same)} of {len(common)} spirits"
                      + (f"; it differs for {', '.join(moved)}." if moved else "."))
         detected = [f"{s}: {effect_words(other.loc[s])}" for s in other.index if _detectable(other.loc[s])]
-        lines.append(f"With {rung}: " + ("; ".join(detected) if detected else
-                                         "no spirit has a detectable effect on HP or first place") + ".")
+        lines.append(f"With the {rung}: " + ("; ".join(detected) if detected else
+                                              "no spirit has a detectable effect on HP or first place") + ".")
     return lines
 
 
-def heat_figure(table: pd.DataFrame, names: Sequence[str], title: str):
+def heat_figure(table: pd.DataFrame, names: Sequence[str], title: str) -> Figure:
     """HP gain by spirit (rows) and round (columns), the detectable cells (Holm) in bold with a star."""
     from borabora_sim import plots
 
@@ -436,8 +481,8 @@ def fallback_verdicts(values: pd.DataFrame, by: Sequence[str] = (), alpha: float
         table["wilcoxon_p"] = [stats.wilcoxon_signed_rank(group["recheck_advantage"])
                                for _, group in values.groupby(["option", *by], sort=True)]
         table["wilcoxon_p_holm"] = stats.holm(table["wilcoxon_p"].to_numpy(dtype=float))
-        table["verdict"] = [stats.VERDICTS[2] if p >= alpha else stats.VERDICTS[0] if d > 0 else stats.VERDICTS[1]
-                            for d, p in zip(table["advantage"], table["wilcoxon_p_holm"], strict=True)]
+        table["verdict"] = [verdict(d, p, alpha) for d, p in zip(table["advantage"], table["wilcoxon_p_holm"],
+                                                                    strict=True)]
     return table
 
 
@@ -447,6 +492,8 @@ FALLBACK_FORMATS = {"best_share": ".1%", "best_ci_low": ".1%", "best_ci_high": "
                     "confirmed_share": ".1%", "advantage": "+.3f", "advantage_ci_low": "+.3f",
                     "advantage_ci_high": "+.3f", "advantage_when_best": "+.3f", "taken_share": ".1%",
                     "wilcoxon_p_holm": ".3g"}
+ADVANTAGE_SHORT = {"A better": "ahead on average", "A worse": "behind on average",
+                   "no detectable difference": "not detectably ahead or behind"}
 ADVANTAGE_WORDS = {"A better": "better on average than the best other option",
                    "A worse": "worse on average than the best other option",
                    "no detectable difference": "not detectably better or worse on average than the best other option"}
@@ -481,7 +528,7 @@ def fallback_words(verdicts: pd.DataFrame, values: pd.DataFrame, rollouts: int) 
                 top = table.loc[table["best_share"].idxmax()]
                 low = table.loc[table["best_share"].idxmin()]
                 lines.append(f"By {by}, the share where '{option}' was best ranged from {_share_text(low)} "
-                             f"({by} {low[by]}) to {_share_text(top)} ({by} {top[by]}).")
+                             f"({by}: {low[by]}) to {_share_text(top)} ({by}: {top[by]}).")
     lines.append(f"Values are shares of {rollouts} paired heuristic rollouts won. The first pass picks the best "
                  "other option as the largest of several noisy values, which leans against the fallback; the "
                  "fresh rollouts that judge the fallback and that option again do not, so the advantages above "
@@ -492,21 +539,26 @@ def fallback_words(verdicts: pd.DataFrame, values: pd.DataFrame, rollouts: int) 
 # =============================================================================
 # 3. Variants
 # =============================================================================
+VERDICT_SHORT = {"A better": "a gain", "A worse": "a loss", "no detectable difference": "nothing detectable"}
+
+
 def variant_spirit_words(table: pd.DataFrame) -> list[str]:
-    """How each variant's pooled verdicts (one pair per game and spirit) differ from the built-in data's."""
+    """How each variant's pooled verdicts (one pair per game and spirit) differ from the built-in data's, and how
+    far its HP estimates move."""
     lines = []
     base = table[table["variant"] == BUILT_IN].set_index("spirit")
+    columns = {"vp_verdict": "HP", "use_verdict": "HP beyond the variety bonus", "win_verdict": "first place"}
     for variant, rows in table[table["variant"] != BUILT_IN].groupby("variant", sort=False):
         rows = rows.set_index("spirit")
         common = [s for s in base.index if s in rows.index]
-        moved = [f"{s} (HP: {base.loc[s, 'vp_verdict']} -> {rows.loc[s, 'vp_verdict']}, {rows.loc[s, 'vp_diff']:+.1f} "
-                 f"HP vs {base.loc[s, 'vp_diff']:+.1f})" for s in common
-                 if (base.loc[s, "vp_verdict"], base.loc[s, "win_verdict"])
-                 != (rows.loc[s, "vp_verdict"], rows.loc[s, "win_verdict"])]
-        change = VARIANTS[variant].change
-        lines.append(f"{variant} ({change}): the verdicts on HP and first place are those of the built-in data for "
-                     f"{len(common) - len(moved)} of {len(common)} spirits" + (f"; they move for {'; '.join(moved)}."
-                                                                                 if moved else "."))
+        moved = [f"{s}, {name}: {VERDICT_SHORT[base.loc[s, c]]} -> {VERDICT_SHORT[rows.loc[s, c]]}"
+                 for s in common for c, name in columns.items() if base.loc[s, c] != rows.loc[s, c]]
+        shift = rows.loc[common, "vp_diff"] - base.loc[common, "vp_diff"]
+        lines.append(f"{variant} ({VARIANTS[variant].change}, {int(rows['games'].sum())} pairs): "
+                     + (f"the verdicts move for {'; '.join(moved)}" if moved else
+                        f"every verdict of the {len(common)} spirits is the built-in data's")
+                     + (f"; the HP estimates move by {shift.min():+.1f} to {shift.max():+.1f} HP." if len(common)
+                        else "."))
     return lines
 
 
@@ -519,10 +571,10 @@ def variant_fallback_words(verdicts: pd.DataFrame) -> list[str]:
         parts = []
         for _, row in rows.iterrows():
             option = row["option"]
-            before = (f" (built-in: {base.loc[option, 'best_share']:.0%}, {base.loc[option, 'verdict']})"
-                      if option in base.index else "")
-            parts.append(f"'{option}' best in {_share_text(row)}, {ADVANTAGE_WORDS[row['verdict']]} "
-                         f"({row['advantage']:+.3f}, Holm p = {row['wilcoxon_p_holm']:.2g}){before}")
+            before = (f"; built-in: {base.loc[option, 'best_share']:.0%}, "
+                      f"{ADVANTAGE_SHORT[base.loc[option, 'verdict']]}" if option in base.index else "")
+            parts.append(f"'{option}' best in {_share_text(row)}, {ADVANTAGE_SHORT[row['verdict']]} "
+                         f"({row['advantage']:+.3f}, p = {row['wilcoxon_p_holm']:.2g}{before})")
         lines.append(f"{variant}: " + "; ".join(parts) + ".")
     return lines
 
@@ -540,15 +592,16 @@ def answer(cells: pd.DataFrame, strength: pd.DataFrame, rungs: Sequence[str], st
     lines += [f"- {line}" for line in spirit_words(cells)]
     if len(cells):
         lines.append(f"Verdicts are at the {cells['alpha'].iloc[0]:.0%} level after Holm's correction over the "
-                     f"{len(cells)} spirit x round cells (HP: Wilcoxon signed-rank; first place: exact McNemar); the "
-                     "intervals are not adjusted.")
+                     f"{len(cells)} spirit x round cells, one family per effect (HP and HP beyond the variety bonus: "
+                     "Wilcoxon signed-rank; first place: exact McNemar); p are Holm-adjusted, intervals 95% and not "
+                     "adjusted.")
     lines.append("**With player strength:**")
     lines += [f"- {line}" for line in strength_words(strength, rungs, strong_wins)]
     lines.append("**The fallbacks** (every legal option judged by paired heuristic rollouts; Holm over the "
                  "fallbacks):")
     lines += [f"- {line}" for line in fallback_words(fallback_verdicts(values), values, rollouts)]
-    lines.append("**With the INVENTED data** (one family replaced at a time; pooled spirit verdicts, Holm over the "
-                 "variant table):")
+    lines.append("**With the INVENTED data** (one family replaced at a time; spirits pooled over rounds; Holm over "
+                 "each variant table, built-in rows included):")
     lines += [f"- {line}" for line in variant_spirit_words(variants)]
     lines += [f"- {line}" for line in variant_fallback_words(variant_fallbacks)]
     lines.append("These players are imperfect: the values say what a spirit brings to players who decide as these "
