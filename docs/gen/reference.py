@@ -8,7 +8,15 @@ from pathlib import Path
 
 import mkdocs_gen_files
 
+import borabora_sim
+
 PACKAGE = Path(__file__).resolve().parents[2] / "borabora_sim"
+
+# mkdocstrings reads the package in this tree and its compiled modules (the State class) beside it; another
+# installed copy would leave the compiled classes out of the reference without a warning.
+if Path(borabora_sim.__file__).resolve().parent != PACKAGE:
+    raise RuntimeError(f"Python imports borabora_sim from {Path(borabora_sim.__file__).parent}, not from {PACKAGE}: "
+                       "install this tree in editable mode (pip install -e '.[docs]') before building the site")
 
 
 def public_modules() -> list[tuple[str, ...]]:
