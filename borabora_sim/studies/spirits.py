@@ -381,26 +381,30 @@ def strength_words(table: pd.DataFrame, rungs: Sequence[str], strong_wins: tuple
 
 
 def heat_figure(table: pd.DataFrame, names: Sequence[str], title: str) -> Figure:
-    """HP gain by spirit (rows) and round (columns), the detectable cells (Holm) in bold with a star."""
+    """The HP gain (left) and the gain beyond the variety bonus (right) by spirit (rows) and round (columns),
+    the cells detectable after Holm's correction in bold with a star."""
     from borabora_sim import plots
 
-    grid = table.pivot(index="spirit", columns="round", values="vp_diff").reindex(names)
-    verdict = table.pivot(index="spirit", columns="round", values="vp_verdict").reindex(names)
-    fig = plots.new_figure(7.5, 4.8)
-    ax = fig.subplots()
-    values = grid.to_numpy(dtype=float)
+    panels = (("vp_diff", "vp_verdict", "HP gain"), ("use_hp", "use_verdict", "beyond the variety bonus"))
+    grids = [table.pivot(index="spirit", columns="round", values=v).reindex(names) for v, _, _ in panels]
+    values = np.array([grid.to_numpy(dtype=float) for grid in grids])
     bound = max(1.0, float(np.nanmax(np.abs(values)))) if np.isfinite(values).any() else 1.0
-    image = ax.imshow(values, cmap="RdBu", vmin=-bound, vmax=bound, aspect="auto")
-    for i in range(grid.shape[0]):
-        for j in range(grid.shape[1]):
-            if np.isfinite(values[i, j]):
-                star = verdict.iat[i, j] != stats.VERDICTS[2]
-                ax.text(j, i, f"{values[i, j]:+.1f}" + ("*" if star else ""), ha="center", va="center", fontsize=8,
-                        fontweight="bold" if star else "normal")
-    ax.set_xticks(range(grid.shape[1]), [f"round {c}" for c in grid.columns])
-    ax.set_yticks(range(grid.shape[0]), list(grid.index))
-    fig.colorbar(image, ax=ax, label="mean HP gain (* detectable, Holm)")
-    ax.set_title(title, fontsize=9)
+    fig = plots.new_figure(11, 4.8)
+    axes = fig.subplots(1, 2, sharey=True)
+    for ax, grid, cells, (_, verdict_column, name) in zip(axes, grids, values, panels, strict=True):
+        verdicts = table.pivot(index="spirit", columns="round", values=verdict_column).reindex(names)
+        image = ax.imshow(cells, cmap="RdBu", vmin=-bound, vmax=bound, aspect="auto")
+        for i in range(grid.shape[0]):
+            for j in range(grid.shape[1]):
+                if np.isfinite(cells[i, j]):
+                    star = verdicts.iat[i, j] != stats.VERDICTS[2]
+                    ax.text(j, i, f"{cells[i, j]:+.1f}" + ("*" if star else ""), ha="center", va="center",
+                            fontsize=8, fontweight="bold" if star else "normal")
+        ax.set_xticks(range(grid.shape[1]), [f"round {c}" for c in grid.columns])
+        ax.set_title(name, fontsize=9)
+    axes[0].set_yticks(range(len(names)), list(names))
+    fig.colorbar(image, ax=list(axes), label="mean HP (* detectable, Holm)")
+    fig.suptitle(title, fontsize=10)
     return fig
 
 
@@ -689,8 +693,10 @@ def run(study: SpiritsStudy, out: str | Path, log: Callable[[str], None] = print
     part2 = section("2. When the fallbacks are the best choice", *parts)
 
     log("3/3 INVENTED data: variants")
-    variant_pairs = [pooled(pairs).assign(variant=BUILT_IN)]
-    variant_values = {BUILT_IN: values}
+    # the built-in rows from the same seeds and as many games as each variant, so that only the data differ
+    variant_pairs = [pooled(pairs[pairs["game_id"] < study.variant_games]).assign(variant=BUILT_IN)]
+    variant_values = {BUILT_IN: values[values["game_id"] < study.variant_counterfactual_games] if len(values)
+                      else values}
     with step_bar(len(study.variants) * (study.variant_games + study.variant_counterfactual_games), "3/3 variants",
                   "game", progress) as bar:
         for name in study.variants:
@@ -712,8 +718,9 @@ def run(study: SpiritsStudy, out: str | Path, log: Callable[[str], None] = print
     part3 = section(
         "3. Sensitivity to the INVENTED data",
         f"Each variant replaces one family of INVENTED values and plays {study.variant_games} heuristic games for "
-        f"the spirits and {study.variant_counterfactual_games} judged games for the fallbacks, on the same seeds as "
-        "the built-in rows (pooled over rounds, one pair per game and spirit; Holm over this table). The temple "
+        f"the spirits and {study.variant_counterfactual_games} judged games for the fallbacks; the built-in rows are "
+        "the first games of parts 1 and 2, with the same seeds and numbers of games (pooled over rounds, one pair "
+        "per game and spirit; Holm over each table). The temple "
         "tiles are used only with 2 players, so their variant cannot move this 4-player study and is not run.",
         described,
         markdown_table(vview[["variant", "spirit", *PRINTED]], FORMATS, index=False),
