@@ -3,6 +3,7 @@
 the site:
 
 - the Markdown files of `PAGES` (the benchmark tables) become pages of the site, read when the site is built;
+  their own relative links are read from where they lie in the repository;
 - a link that leaves docs/ for one of those files is pointed at its page, a link to any other file of the
   repository at a copy of that file published with the site (under `repository/`).
 
@@ -19,6 +20,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 PAGES = {"benchmarks/README.md": "benchmarks/engine.md", "benchmarks/README_players.md": "benchmarks/players.md"}
+SOURCES = {page: source for source, page in PAGES.items()}
 COPIES = "repository"
 LINK = re.compile(r"\]\((?P<target>[^)\s#:]+)(?P<anchor>#[^)\s]*)?\)")
 
@@ -27,19 +29,20 @@ def _root(config: MkDocsConfig) -> Path:
     return Path(config.config_file_path).resolve().parent
 
 
-def _repository_file(config: MkDocsConfig, page_uri: str, target: str) -> str | None:
-    """The path in the repository of a link `target` of the page `page_uri` that leaves the docs directory to an
-    existing file of the repository, else None."""
-    docs = Path(config.docs_dir).resolve()
-    path = (docs / posixpath.dirname(page_uri) / target).resolve()
-    root = _root(config)
-    if path.is_relative_to(docs) or not path.is_relative_to(root) or not path.is_file():
+def _site_target(config: MkDocsConfig, page_uri: str, target: str) -> str | None:
+    """Where in the site the link `target` of the page `page_uri` leads when it needs pointing (None: it does
+    not): a repository file outside docs/ (its page, or its published copy), or a page of docs/ linked from a page
+    made from a repository file."""
+    root, docs = _root(config), Path(config.docs_dir).resolve()
+    source = SOURCES.get(page_uri)
+    base = (root / source).parent if source is not None else docs / posixpath.dirname(page_uri)
+    path = (base / target).resolve()
+    if path.is_relative_to(docs):
+        return path.relative_to(docs).as_posix() if source is not None else None
+    if not path.is_relative_to(root) or not path.is_file():
         return None
-    return path.relative_to(root).as_posix()
-
-
-def _site_uri(repository_path: str) -> str:
-    return PAGES.get(repository_path, f"{COPIES}/{repository_path}")
+    found = path.relative_to(root).as_posix()
+    return PAGES.get(found, f"{COPIES}/{found}")
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
@@ -47,21 +50,18 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     for source, page in PAGES.items():
         files.append(File.generated(config, page, content=(root / source).read_text(encoding="utf-8")))
     for file in list(files.documentation_pages()):
-        if file.generated_by is not None:
-            continue
         for link in LINK.finditer(file.content_string):
-            found = _repository_file(config, file.src_uri, link["target"])
-            if found is not None and found not in PAGES and files.get_file_from_path(_site_uri(found)) is None:
-                files.append(File.generated(config, _site_uri(found), abs_src_path=str(root / found)))
+            uri = _site_target(config, file.src_uri, link["target"])
+            if uri is not None and uri.startswith(f"{COPIES}/") and files.get_file_from_path(uri) is None:
+                files.append(File.generated(config, uri, abs_src_path=str(root / uri.removeprefix(f"{COPIES}/"))))
     return files
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     def point(link: re.Match[str]) -> str:
-        found = _repository_file(config, page.file.src_uri, link["target"])
-        if found is None:
+        uri = _site_target(config, page.file.src_uri, link["target"])
+        if uri is None:
             return link[0]
-        target = posixpath.relpath(_site_uri(found), posixpath.dirname(page.file.src_uri) or ".")
-        return f"]({target}{link['anchor'] or ''})"
+        return f"]({posixpath.relpath(uri, posixpath.dirname(page.file.src_uri) or '.')}{link['anchor'] or ''})"
 
     return LINK.sub(point, markdown)
