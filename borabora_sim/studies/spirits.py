@@ -9,7 +9,8 @@ choice? (Bamboo)
    continuations are played by the same players with the same seeds on the same chance stream, so the pair
    differs only by the spirit. The paired differences in final HP (t interval, Wilcoxon test) and in first place
    (Newcombe interval, exact McNemar test) are what a spirit won in that round's Autumn is worth to the seat that
-   won it, its variety HP at the end included. Each game gives at most one pair per spirit and round.
+   won it, its variety HP at the end included; the gain less the difference in variety HP is what its power
+   brought. Each game gives at most one pair per spirit and round.
 2. Fallbacks. In other heuristic games, at every decision where "balance 1 HP" or "improve 1 coin" is legal
    beside other options, every legal option is judged by the same paired heuristic rollouts
    (borabora_sim.counterfactual): is the fallback strictly the best, tied for best, and by how much, by round and
@@ -187,7 +188,6 @@ def spirit_pairs(ids: Iterable[int], specs: Sequence[str], seed: int, rung: str,
     (by game_id), so that a game gives at most one pair per spirit and round."""
     game = get_game("bamboo", components=components)
     names = game.rules.components.spirit_names
-    variety = game.rules.components.scoring["spirit_type_hp"]
     rows = []
     for game_id in ids:
         game_seed = int(game.derive_seed(seed, game_id))
@@ -203,7 +203,6 @@ def spirit_pairs(ids: Iterable[int], specs: Sequence[str], seed: int, rung: str,
         for round_, cut, won in cuts:
             seeds = [int(game.derive_seed(game_seed, 100 * round_ + s)) for s in range(n)]
             base: GameState | None = None
-            held = _held(cut)
             for spirit, name in enumerate(names):
                 winners = [s for s in studied if won[s][spirit] > 0]
                 if not winners:
@@ -215,7 +214,8 @@ def spirit_pairs(ids: Iterable[int], specs: Sequence[str], seed: int, rung: str,
                 rows.append({"game_id": game_id, "rung": rung, "round": round_, "spirit": name, "seat": seat,
                              "spec": seats[seat], "hp_with": base.scores()[seat], "hp_without": less.scores()[seat],
                              "win_with": base.ranks()[seat] == 1, "win_without": less.ranks()[seat] == 1,
-                             "variety_hp": variety if held[seat][spirit] == 1 else 0})
+                             "variety_hp": (base.score_breakdown()[seat]["spirit_types"]
+                                            - less.score_breakdown()[seat]["spirit_types"])})
     return rows
 
 
@@ -253,8 +253,8 @@ def _paired_row(group: pd.DataFrame, players: int) -> dict[str, Any]:
 def summary(pairs: pd.DataFrame, keys: Sequence[str], players: int) -> pd.DataFrame:
     """One paired comparison (A = with the spirit, B = without) per group of `keys`, as a `paired_table`: Holm's
     correction over its rows, one family per test; the verdicts the report prints and words. `use_hp` is the HP
-    gain beyond the spirit's variety bonus at the end (each pair's gain less the 2 HP or 0 the tile adds to the
-    variety), with its own test, Holm correction and `use_verdict`: what the spirit's power brought."""
+    gain beyond the spirit's variety bonus (each pair's gain less its difference in the end's spirit-variety HP),
+    with its own test, Holm correction and `use_verdict`: what the spirit's power brought."""
     rows = [{**dict(zip(keys, key if isinstance(key, tuple) else (key,), strict=True)), **_paired_row(group, players)}
             for key, group in pairs.groupby(list(keys), sort=False)]
     table = stats.paired_table(pd.DataFrame(rows))
@@ -648,9 +648,10 @@ def run(study: SpiritsStudy, out: str | Path, log: Callable[[str], None] = print
     part1 = section(
         "1. What each spirit is worth, by round",
         f"{study.games} games of {study.players} `{study.spec}` players: {len(pairs)} pairs (every seat studied; at "
-        "most one pair per game, spirit and round). A = with the spirit, B = without; `variety_hp` is the mean of "
-        "the 2 HP the tile adds at the end when it is the seat's only one of its kind. p-values and verdicts are "
-        "Holm-adjusted over the cells of this table (`spirits_by_round.csv` has the raw p-values too).",
+        "most one pair per game, spirit and round). A = with the spirit, B = without; `variety_hp` is the mean "
+        "difference in the end's spirit-variety HP (2 HP when the tile stays the seat's only one of its kind), "
+        "`use_hp` the HP gain beyond it: what the spirit's power brought. p-values and verdicts are Holm-adjusted "
+        "over the cells of this table, one family per effect (`spirits_by_round.csv` has the raw p-values too).",
         markdown_table(view[["spirit", "round", *PRINTED]], FORMATS, index=False),
         "![HP by spirit and round](spirits_by_round.png)")
     sview = summary_view(strength, ("rung", "spirit"))
