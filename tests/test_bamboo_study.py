@@ -39,7 +39,8 @@ def test_quick_study_runs_and_its_report_has_the_stated_sections(tmp_path: Path,
     heuristic = pairs[pairs["rung"] == study.spec]
     assert cells["pairs"].sum() == len(heuristic)
     assert (heuristic.groupby(["game_id", "spirit", "round"]).size() == 1).all()      # one pair per game and cell
-    assert set(heuristic["variety_hp"]) <= {-2, 0, 2, 4} and (heuristic["variety_hp"] == 2).mean() > 0.5
+    # the end's variety HP differ by the tile's 2 HP in most pairs; play that drifts apart can move them either way
+    assert (heuristic["variety_hp"] % 2 == 0).all() and (heuristic["variety_hp"] == 2).mean() > 0.5
     beyond = (heuristic["hp_gain"] - heuristic["variety_hp"]).groupby([heuristic["spirit"], heuristic["round"]]).mean()
     assert cells.set_index(["spirit", "round"])["use_hp"].to_dict() == pytest.approx(beyond.to_dict())
     for _, row in cells.iterrows():
