@@ -109,7 +109,9 @@ def test_answer_sentences_follow_the_holm_corrected_verdicts() -> None:
     lines = spirits.spirit_words(table)
     assert lines[0] == ("1 of the 3 spirit x round cells show a detectable HP gain for the seat that won the "
                         "spirit, and 1 a detectable gain of first place.")
-    assert lines[1].startswith("Beyond the variety bonus, 1 cell(s) show a detectable gain; the largest: Kappa won in "
+    assert lines[1].startswith("A spirit won in round 1 is worth +5.0 to +5.0 HP by the end (1 of 2 spirits "
+                               "detectable), of which 2.0 to 2.0 HP is the variety bonus.")
+    assert lines[2].startswith("Beyond the variety bonus, 1 cell(s) show a detectable gain; the largest: Kappa won in "
                                "round 1, +3.0 HP (95% CI")
     kappa_line = next(line for line in lines if line.startswith("Kappa:"))
     assert kappa_line.startswith("Kappa: won in round 1: +5.0 HP (+4.")
@@ -127,8 +129,8 @@ def test_answer_sentences_follow_the_holm_corrected_verdicts() -> None:
     pooled.loc[pooled.index[-1], "vp_verdict"] = "A better"             # Tanuki, mcts seat
     words = spirits.strength_words(pooled, ["heuristic", "mcts seat"], (3, 8))
     assert words[0] == "The mcts seat took first place in 3 of its 8 games (95% CI 14%-69%; an equal player: 25%)."
-    assert "same HP verdict as the heuristic rung for 1 of 2 spirits; it differs for Tanuki (no detectable " \
-           "difference -> A better)" in words[1]
+    assert "same HP verdict as the heuristic rung for 1 of 2 spirits; it differs for Tanuki (nothing detectable " \
+           "-> a gain)" in words[1]
 
 
 def _fallback_values(rechecked: list[float], option: str = "balance 1 HP") -> pd.DataFrame:

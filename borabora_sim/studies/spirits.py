@@ -300,6 +300,7 @@ def summary_view(table: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
     return stats.interval_columns(table[[*keys, *CSV_COLUMNS]].rename(columns=NAMES))
 
 
+VERDICT_SHORT = {"A better": "a gain", "A worse": "a loss", "no detectable difference": "nothing detectable"}
 # Each wording opens the parenthesis that holds the interval, with the estimate where the words do not say it.
 HP_WORDS = {"A better": "{hp:+.1f} HP (", "A worse": "{loss:.1f} HP fewer (",
             "no detectable difference": "no detectable HP ({hp:+.1f} HP, "}
@@ -339,6 +340,11 @@ def spirit_words(table: pd.DataFrame) -> list[str]:
     lines.append(f"{len(gains)} of the {len(table)} spirit x round cells show a detectable HP gain for the seat that "
                  f"won the spirit, and {int((table['win_verdict'] == stats.VERDICTS[0]).sum())} a detectable gain "
                  "of first place.")
+    for round_, rows in gains.groupby("round"):
+        lines.append(f"A spirit won in round {round_} is worth {rows['vp_diff'].min():+.1f} to "
+                     f"{rows['vp_diff'].max():+.1f} HP by the end ({len(rows)} of "
+                     f"{int((table['round'] == round_).sum())} spirits detectable), of which "
+                     f"{rows['variety_hp'].min():.1f} to {rows['variety_hp'].max():.1f} HP is the variety bonus.")
     powers = table[table["use_verdict"] == stats.VERDICTS[0]]
     if len(powers):
         top = powers.loc[powers["use_hp"].idxmax()]
@@ -370,7 +376,8 @@ def strength_words(table: pd.DataFrame, rungs: Sequence[str], strong_wins: tuple
         other = table[table["rung"] == rung].set_index("spirit")
         common = [s for s in base.index if s in other.index]
         same = [s for s in common if base.loc[s, "vp_verdict"] == other.loc[s, "vp_verdict"]]
-        moved = [f"{s} ({base.loc[s, 'vp_verdict']} -> {other.loc[s, 'vp_verdict']})" for s in common if s not in same]
+        moved = [f"{s} ({VERDICT_SHORT[base.loc[s, 'vp_verdict']]} -> {VERDICT_SHORT[other.loc[s, 'vp_verdict']]})"
+                 for s in common if s not in same]
         lines.append(f"Pooled over rounds, the {rung} rung ({int(other['games'].sum())} pairs) has the same HP verdict "
                      f"as the {rungs[0]} rung for {len(same)} of {len(common)} spirits"
                      + (f"; it differs for {', '.join(moved)}." if moved else "."))
@@ -543,9 +550,6 @@ def fallback_words(verdicts: pd.DataFrame, values: pd.DataFrame, rollouts: int) 
 # =============================================================================
 # 3. Variants
 # =============================================================================
-VERDICT_SHORT = {"A better": "a gain", "A worse": "a loss", "no detectable difference": "nothing detectable"}
-
-
 def variant_spirit_words(table: pd.DataFrame) -> list[str]:
     """How each variant's pooled verdicts (one pair per game and spirit) differ from the built-in data's, and how
     far its HP estimates move."""
