@@ -128,7 +128,8 @@ def test_answer_sentences_follow_the_holm_corrected_verdicts() -> None:
     pooled = pd.concat([first.assign(rung="heuristic"), first.assign(rung="mcts seat")], ignore_index=True)
     pooled.loc[pooled.index[-1], "vp_verdict"] = "A better"             # Tanuki, mcts seat
     words = spirits.strength_words(pooled, ["heuristic", "mcts seat"], (3, 8))
-    assert words[0] == "The mcts seat took first place in 3 of its 8 games (95% CI 14%-69%; an equal player: 25%)."
+    assert words[0] == ("The mcts seat took first place in 3 of its 8 games (95% CI 14%-69%; an equal player: 25%): "
+                        "not detectably more or less often than an equal player.")
     assert "same HP verdict as the heuristic rung for 1 of 2 spirits; it differs for Tanuki (nothing detectable " \
            "-> a gain)" in words[1]
 

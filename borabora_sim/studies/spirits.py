@@ -363,14 +363,19 @@ def spirit_words(table: pd.DataFrame) -> list[str]:
     return lines
 
 
-def strength_words(table: pd.DataFrame, rungs: Sequence[str], strong_wins: tuple[int, int] | None) -> list[str]:
-    """How the pooled verdicts (one pair per game and spirit) move from the first rung to the others."""
+def strength_words(table: pd.DataFrame, rungs: Sequence[str], strong_wins: tuple[int, int] | None,
+                   players: int = 4) -> list[str]:
+    """How the pooled verdicts (one pair per game and spirit) move from the first rung to the others, after how
+    often the second rung's seat took first place in its own games (`strong_wins`: first places, games)."""
     lines = []
     if strong_wins is not None and strong_wins[1]:
         wins, games = strong_wins
         lo, hi = stats.wilson_interval(wins, games)
+        equal = 1 / players
+        shown = ("more often than an equal player would" if lo > equal else "less often than an equal player would"
+                 if hi < equal else "not detectably more or less often than an equal player")
         lines.append(f"The {rungs[1]} took first place in {wins} of its {games} games (95% CI {lo:.0%}-{hi:.0%}; "
-                     f"an equal player: 25%).")
+                     f"an equal player: {equal:.0%}): {shown}.")
     base = table[table["rung"] == rungs[0]].set_index("spirit")
     for rung in rungs[1:]:
         other = table[table["rung"] == rung].set_index("spirit")
@@ -591,7 +596,8 @@ def variant_fallback_words(verdicts: pd.DataFrame) -> list[str]:
 # The whole study
 # =============================================================================
 def answer(cells: pd.DataFrame, strength: pd.DataFrame, rungs: Sequence[str], strong_wins: tuple[int, int] | None,
-           values: pd.DataFrame, rollouts: int, variants: pd.DataFrame, variant_fallbacks: pd.DataFrame) -> list[str]:
+           values: pd.DataFrame, rollouts: int, variants: pd.DataFrame, variant_fallbacks: pd.DataFrame,
+           players: int = 4) -> list[str]:
     """The study's answer in plain words, every effect worded from the Holm-corrected verdicts of the tables the
     report prints (`cells`: spirit x round; `strength`: pooled by rung; the fallbacks' verdicts; `variants`:
     pooled by variant; `variant_fallbacks`: the fallbacks by variant)."""
@@ -604,7 +610,7 @@ def answer(cells: pd.DataFrame, strength: pd.DataFrame, rungs: Sequence[str], st
                      "Wilcoxon signed-rank; first place: exact McNemar); p are Holm-adjusted, intervals 95% and not "
                      "adjusted.")
     lines.append("**With player strength:**")
-    lines += [f"- {line}" for line in strength_words(strength, rungs, strong_wins)]
+    lines += [f"- {line}" for line in strength_words(strength, rungs, strong_wins, players)]
     lines.append("**The fallbacks** (every legal option judged by paired heuristic rollouts; Holm over the "
                  "fallbacks):")
     lines += [f"- {line}" for line in fallback_words(fallback_verdicts(values), values, rollouts)]
@@ -741,7 +747,7 @@ def run(study: SpiritsStudy, out: str | Path, log: Callable[[str], None] = print
         "# What is each Spirit of the Forest worth? Are the fallbacks ever best? (Bamboo)",
         f"Study settings: `{asdict(study)}`.",
         section("Answer", answer(cells, strength, rungs, strong_wins, values, study.rollouts, variants,
-                                 fallbacks_by_variant)),
+                                 fallbacks_by_variant, study.players)),
         method, part1, part1b, part2, part3,
         f"Total run time: {time.perf_counter() - began:.0f} s.",
     ]) + "\n"
