@@ -20,8 +20,9 @@ class GameState(Protocol):
 
     `winner()` is always a single seat once the game is over: the first by the game's own ranking and
     tie-breaks. Where a game lets players share a victory (Bamboo, B35), it is the lowest of the seats sharing
-    it; those seats all have rank 1 in `ranks()`, the compiled reward (`returns`) splits the win among them, and
-    the simulator marks such games `tied_first`. Bora Bora always breaks ties down to one seat.
+    it; those seats all have rank 1 in `ranks()`, the game's state names them in `winners()`, the compiled reward
+    (`returns`) splits the win among them, and the simulator marks such games `tied_first`. Bora Bora always
+    breaks ties down to one seat.
     """
 
     @property

@@ -19,6 +19,40 @@ def record_to_python(value: Any, dtype: np.dtype) -> Any:
     return value.tolist()
 
 
+SAVED_KEYS = ("format", "version", "components", "state")        # a saved state's keys (to_dict)
+SEED_MAX = 2**64 - 1
+
+
+def record_from_saved(data: Any, fmt: str, version: int, fingerprint: str, dtype: np.dtype,
+                      seed_fields: tuple[str, ...]) -> np.ndarray:
+    """The state record (one of `dtype`) of a saved state (`to_dict()`): its format, version and component
+    fingerprint checked, no key missing or unknown, seeds given as 64-bit hex strings and every field within its
+    C type; the first that fails is named in a StateFormatError. The laws of the game are the engine's to check."""
+    if not isinstance(data, dict):
+        raise StateFormatError(f"state must be a dict, got {type(data).__name__}")
+    for key, want in zip(SAVED_KEYS, (fmt, version, fingerprint), strict=False):
+        if data.get(key) != want:
+            raise StateFormatError(f"field '{key}' is {data.get(key)!r}; expected {want!r}")
+    unknown = [key for key in data if key not in SAVED_KEYS]
+    if unknown:
+        raise StateFormatError(f"unknown field(s) {', '.join(map(repr, unknown))}; a saved state has "
+                               f"{', '.join(SAVED_KEYS)}")
+    body = data.get("state")
+    if not isinstance(body, dict):
+        raise StateFormatError("field 'state' must be an object")
+    seeds = {}
+    for name in seed_fields:
+        try:
+            seeds[name] = int(body[name], 16)
+        except (KeyError, TypeError, ValueError):
+            raise StateFormatError(f"field 'state.{name}' must be a hex string of a 64-bit seed") from None
+        if not 0 <= seeds[name] <= SEED_MAX:
+            raise StateFormatError(f"field 'state.{name}' must be a hex string of a 64-bit seed")
+    record = np.zeros(1, dtype=dtype)
+    record_from_python(record[0], dict(body, **seeds), dtype, "state")
+    return record
+
+
 def record_from_python(target: Any, value: Any, dtype: np.dtype, path: str) -> None:
     """Fills a numpy record from dicts / lists / ints, naming the first field that does not fit its C type."""
     if not isinstance(value, dict):

@@ -20,7 +20,7 @@ import operator
 import numpy as np
 
 from borabora_sim.errors import ArgumentTypeError, IllegalActionError, StateFormatError, check_int, check_players
-from borabora_sim.records import record_from_python, record_to_python
+from borabora_sim.records import record_from_saved, record_to_python
 
 include "bamboo_layout.pxi"
 
@@ -324,8 +324,7 @@ cdef class State:
     The state always waits on a real decision (two or more legal actions) or is terminal:
     decisions with a single legal action are taken automatically (ruling B38).
     """
-    # clone() is the hot path of searches driven from Python: a freed State (or ProtocolState, of the same size)
-    # is kept for reuse, and states stay out of the cycle collector, as they cannot be part of a cycle (their one
+    # clone() is the hot path of searches driven from Python: a freed State is kept for reuse, and states stay out of the cycle collector, as they cannot be part of a cycle (their one
     # reference is to Rules); built without arguments, so that a clone parses none
     cdef GameState s
     cdef Rules rules
@@ -337,7 +336,7 @@ cdef class State:
 
     @classmethod
     def _new(cls, Rules rules not None, players, seed, mode):
-        cdef State st = _blank_state(rules, cls)
+        cdef State st = _blank_state(rules)
         cdef int buf[NUM_ACTIONS]
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
@@ -435,7 +434,7 @@ cdef class State:
                 + self._legal_text(legal))
 
     def clone(self):
-        cdef State st = _blank_state(self.rules, type(self))
+        cdef State st = _blank_state(self.rules)
         st.s = self.s
         return st
 
@@ -469,9 +468,15 @@ cdef class State:
         return [total_comfort(&self.rules.c, &self.s.pl[i]) for i in range(self.s.n_players)]
 
     def winner(self):
-        """The winning seats as a tuple (more than one when the victory is shared, B35); None until the end."""
+        """The winning seat, None until the end; when the victory is shared (B35), the lowest of the seats
+        sharing it (winners() names them all; ranks() gives each rank 1, returns() splits the win)."""
+        seat = first_winner(&self.rules.c, &self.s)
+        return None if seat < 0 else seat
+
+    def winners(self):
+        """The winning seats as a tuple, more than one when the victory is shared (B35); () until the end."""
         if self.s.phase != PH_END:
-            return None
+            return ()
         return tuple(seat for seat in range(self.s.n_players) if rank_of(&self.rules.c, &self.s, seat) == 1)
 
     def ranks(self):
@@ -479,12 +484,15 @@ cdef class State:
         return [rank_of(&self.rules.c, &self.s, seat) for seat in range(self.s.n_players)]
 
     def counters(self):
-        """Behaviour counters per seat: {name: count} for each name in rules.counter_names."""
+        """Behaviour counters per seat: {name: count} for each name in rules.counter_names, and start_position
+        (the seat's place in the first turn order, 0 = first)."""
         cdef int16_t out[N_COUNTERS]
         rows = []
         for seat in range(self.s.n_players):
             fill_counters(&self.s.pl[seat], out)
-            rows.append({self.rules.counter_names[k]: out[k] for k in range(N_COUNTERS)})
+            row = {self.rules.counter_names[k]: out[k] for k in range(N_COUNTERS)}
+            row["start_position"] = start_position(&self.s, seat)
+            rows.append(row)
         return rows
 
     def returns(self):
@@ -561,25 +569,8 @@ cdef class State:
         checked, and the first that fails is named in a StateFormatError."""
         from borabora_sim.bamboo.game import rules_for
         cdef Rules rules = rules_for(components)
-        if not isinstance(data, dict):
-            raise StateFormatError(f"state must be a dict, got {type(data).__name__}")
-        for key, want in (("format", FORMAT), ("version", FORMAT_VERSION), ("components", rules.fingerprint)):
-            if data.get(key) != want:
-                raise StateFormatError(f"field '{key}' is {data.get(key)!r}; expected {want!r}")
-        body = data.get("state")
-        if not isinstance(body, dict):
-            raise StateFormatError("field 'state' must be an object")
-        seeds = {}
-        for name in SEED_FIELDS:
-            try:
-                seeds[name] = int(body[name], 16)
-            except (KeyError, TypeError, ValueError):
-                raise StateFormatError(f"field 'state.{name}' must be a hex string of a 64-bit seed") from None
-            if not 0 <= seeds[name] <= SEED_MAX:
-                raise StateFormatError(f"field 'state.{name}' must be a hex string of a 64-bit seed")
-        record = np.zeros(1, dtype=GAME_DTYPE)
-        record_from_python(record[0], dict(body, **seeds), GAME_DTYPE, "state")
-        cdef State st = _blank_state(rules, cls)
+        record = record_from_saved(data, FORMAT, FORMAT_VERSION, rules.fingerprint, GAME_DTYPE, SEED_FIELDS)
+        cdef State st = _blank_state(rules)
         cdef const unsigned char[:] raw = record.view(np.uint8)
         memcpy(&st.s, &raw[0], sizeof(GameState))
         code = check_state(&rules.c, &st.s, True)
@@ -602,43 +593,20 @@ cdef class State:
                 f"player={self.current_player} decision={self.decision}>")
 
 
-cdef class ProtocolState(State):
-    """A Bamboo state as the game protocol has it (borabora_sim.protocol.GameState), the states of the game
-    object `borabora_sim.bamboo.game.Bamboo`: `winner()` is one seat, the lowest of those sharing the victory
-    (ranks() and returns() carry the sharing, B35), and the behaviour counters add `start_position`."""
-
-    def winner(self):
-        """The winning seat (the lowest one when the victory is shared); None until the end."""
-        seat = first_winner(&self.rules.c, &self.s)
-        return None if seat < 0 else seat
-
-    def counters(self):
-        rows = State.counters(self)
-        for seat, row in enumerate(rows):
-            row["start_position"] = start_position(&self.s, seat)
-        return rows
-
-
 cdef bint _building = False               # only this module can build a State
 
 
-cdef inline State _blank_state(Rules rules, type cls):
-    """A State (of class `cls`) to be filled at once by the caller (a struct copy, start() or a checked load)."""
+cdef inline State _blank_state(Rules rules):
+    """A State to be filled at once by the caller (a struct copy, start() or a checked load)."""
     global _building
     cdef State st
     _building = True
     try:
-        st = cls.__new__(cls)
+        st = State.__new__(State)
     finally:
         _building = False
     st.rules = rules
     return st
-
-
-
-
-
-
 
 
 def derive_seed(seed, index):

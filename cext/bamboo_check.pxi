@@ -20,6 +20,8 @@ cdef int check_frame(const BComp* c, const GameState* g, int i) noexcept nogil:
                 n += 1
         if g.visit < 0 or not (1 <= f.a <= AREA_CAP) or n != f.a or not (0 <= f.b < N_STALKS):
             return 1
+        if (i + 1 >= g.sp or g.stack[i + 1].kind != F_OFFER) and g.sticks_placed != g.stack[i - 1].a:
+            return 1                            # the offering is over: every stick of the visit is placed
         n = 0
         for k in range(f.b, N_STALKS):
             n += stalk_free(g, k)
@@ -146,6 +148,8 @@ cdef int check_state(const BComp* c, const GameState* g, bint loaded) noexcept n
         if g.to_place[i] != NO_TILE and (g.to_place[i] >= N_KINDS or (i > 0 and g.to_place[i - 1] == NO_TILE)):
             return 6
     if not n and (placed or total or g.to_place[0] != NO_TILE or g.sticks_placed or g.kitsune or g.bakeneko):
+        return 6
+    if (g.to_place[0] != NO_TILE) != (g.sp >= 2 and g.stack[1].kind == F_STALK):    # shoots wait on the stalks
         return 6
     if total > placed or g.kitsune > 1 or g.bakeneko > 1 or g.sticks_placed > AREA_CAP:
         return 6

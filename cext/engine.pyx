@@ -19,7 +19,7 @@ import operator
 import numpy as np
 
 from borabora_sim.errors import ArgumentTypeError, IllegalActionError, StateFormatError, check_int, check_players
-from borabora_sim.records import record_from_python, record_to_python
+from borabora_sim.records import record_from_saved, record_to_python
 
 include "engine_layout.pxi"
 
@@ -530,23 +530,8 @@ cdef class State:
     def from_dict(data, components=None):
         from borabora_sim.game import rules_for
         cdef Rules rules = rules_for(components)
-        if not isinstance(data, dict):
-            raise StateFormatError(f"state must be a dict, got {type(data).__name__}")
-        for key, want in (("format", "borabora_sim.state"), ("version", FORMAT_VERSION),
-                          ("components", rules.fingerprint)):
-            if data.get(key) != want:
-                raise StateFormatError(f"field '{key}' is {data.get(key)!r}; expected {want!r}")
-        body = data.get("state")
-        if not isinstance(body, dict):
-            raise StateFormatError("field 'state' must be an object")
-        seeds = {}
-        for name in SEED_FIELDS:
-            try:
-                seeds[name] = int(body[name], 16)
-            except (KeyError, TypeError, ValueError):
-                raise StateFormatError(f"field 'state.{name}' must be a hex string of a 64-bit seed") from None
-        record = np.zeros(1, dtype=GAME_DTYPE)
-        record_from_python(record[0], dict(body, **seeds), GAME_DTYPE, "state")
+        record = record_from_saved(data, "borabora_sim.state", FORMAT_VERSION, rules.fingerprint, GAME_DTYPE,
+                                   SEED_FIELDS)
         cdef State st = _blank_state(rules)
         cdef const unsigned char[:] raw = record.view(np.uint8)
         memcpy(&st.s, &raw[0], sizeof(GameState))

@@ -43,7 +43,7 @@ def play_trace(players: int, seed: int, mode: str) -> dict[str, Any]:
         state.apply(action)
     return {"players": players, "seed": seed, "mode": mode, "legal_counts": "".join(counts),
             "actions": ";".join(taken), "moves": state.move_count, "scores": state.scores(),
-            "breakdown": state.score_breakdown(), "comfort": state.comfort(), "winner": list(state.winner())}
+            "breakdown": state.score_breakdown(), "comfort": state.comfort(), "winner": list(state.winners())}
 
 
 def path_for(mode: str) -> Path:

@@ -136,6 +136,7 @@ MALFORMED: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     ("duplicate_person_tile", lambda d: d["state"]["person_display"][0].__setitem__(
         1, d["state"]["person_display"][0][0]), "person tiles"),
     ("empty_stack_mid_game", lambda d: bad_top(d["state"], "sp", 0), "stack: the pending decisions"),
+    ("unknown_top_level_key", lambda d: bad_top(d, "current_player", 0), "unknown field(s) 'current_player'"),
 ]
 
 

@@ -122,6 +122,34 @@ def test_from_dict_names_the_broken_field_or_law() -> None:
         _bamboo.State.from_dict(bad)
     with pytest.raises(StateFormatError, match="format"):
         _bamboo.State.from_dict(dict(data, format="borabora_sim.state"))
+    with pytest.raises(StateFormatError, match=r"unknown field\(s\) 'current_player'; a saved state has format, "):
+        _bamboo.State.from_dict(dict(data, current_player=0))
+
+
+def test_shoots_waiting_for_the_stalks_without_their_stalk_decision_are_refused_B40() -> None:
+    """A turn whose shoots are still to be placed is waiting on the stalk decision; a saved state that dropped that
+    decision from its stack (one found by the mutation property test) would play on with the shoots in limbo."""
+    state = new_game(3, 0)
+    while state.decision != "stalk":
+        state.apply(state.legal_actions()[0])
+    data = state.to_dict()
+    assert data["state"]["sp"] == 2 and data["state"]["to_place"][0] != 255
+    data["state"]["sp"] = 1
+    with pytest.raises(StateFormatError, match="turn in progress"):
+        _bamboo.State.from_dict(data)
+
+
+def test_an_offering_dropped_from_the_stack_before_its_sticks_are_placed_is_refused_B40() -> None:
+    """While sticks of a visit are still to be offered the offer decision is on the stack; without it the sticks
+    would never be placed (found by the mutation property test)."""
+    state = new_game(4, 0)
+    while state.decision != "offer":
+        state.apply(state.legal_actions()[0])
+    data = state.to_dict()
+    assert data["state"]["sp"] == 3 and data["state"]["stack"][2]["a"] > 0
+    data["state"]["sp"] = 2
+    with pytest.raises(StateFormatError, match=r"arguments \(a, b\) are out of range or the premise"):
+        _bamboo.State.from_dict(data)
 
 
 def test_a_finished_game_scores_and_ranks() -> None:
@@ -129,8 +157,8 @@ def test_a_finished_game_scores_and_ranks() -> None:
     assert state.is_terminal() and state.current_player == -1 and state.legal_actions() == []
     scores = state.scores()
     assert scores == [sum(b.values()) for b in state.score_breakdown()]
-    winners = state.winner()
-    assert winners and all(state.ranks()[w] == 1 for w in winners)
+    winners = state.winners()
+    assert winners and all(state.ranks()[w] == 1 for w in winners) and state.winner() == min(winners)
     assert sum(state.returns()) == pytest.approx(1.0)
 
 
@@ -178,7 +206,8 @@ def test_behaviour_counters_are_read_from_the_state() -> None:
     rows = state.counters()
     raw = state.to_dict()["state"]["pl"]
     names = state.rules.counter_names
-    assert len(names) == 36 and list(rows[0]) == list(names)
+    assert len(names) == 36 and list(rows[0]) == [*names, "start_position"]
+    assert sorted(row["start_position"] for row in rows) == [0, 1]
     for seat in range(2):
         assert rows[seat]["turns"] == raw[seat]["turns"] == sum(rows[seat][f"visits_{t}"] for t in (1, 2, 3, 4))
         assert rows[seat]["woken_Kitsune"] == raw[seat]["spirit_woken"][3]

@@ -69,4 +69,4 @@ def test_replay_matches_golden_trace(game: dict[str, Any]) -> None:
     assert state.score_breakdown() == game["breakdown"]
     assert [sum(b.values()) for b in game["breakdown"]] == game["scores"]
     assert state.comfort() == game["comfort"]
-    assert list(state.winner()) == game["winner"]
+    assert list(state.winners()) == game["winner"]

@@ -1001,7 +1001,8 @@ def test_winner_most_hp_then_comfort_else_shared_B35() -> None:
     """VI, B35: most HP wins; ties go to the most comfort; players still tied share the victory (1/k each)."""
     state = play_until(new_game(2, 10), lambda s: s.is_terminal(), 10)
     scores = state.scores()
-    assert state.winner() == (scores.index(max(scores)),) or scores[0] == scores[1]
+    assert state.winners() == (scores.index(max(scores)),) or scores[0] == scores[1]
+    assert state.winner() == state.winners()[0]
     low = scores.index(min(scores))
 
     def tie(r: Raw) -> None:
@@ -1010,6 +1011,8 @@ def test_winner_most_hp_then_comfort_else_shared_B35() -> None:
     assert tied.scores()[0] == tied.scores()[1]
     comfort = tied.comfort()
     if comfort[0] != comfort[1]:
-        assert tied.winner() == (comfort.index(max(comfort)),) and sorted(tied.ranks()) == [1, 2]
+        assert tied.winners() == (comfort.index(max(comfort)),) and sorted(tied.ranks()) == [1, 2]
+        assert tied.winner() == comfort.index(max(comfort))
     else:
-        assert tied.winner() == (0, 1) and tied.returns() == [0.5, 0.5] and tied.ranks() == [1, 1]
+        assert tied.winners() == (0, 1) and tied.returns() == [0.5, 0.5] and tied.ranks() == [1, 1]
+        assert tied.winner() == 0, "the protocol's one winner: the lowest of the seats sharing the victory"

@@ -100,8 +100,8 @@ class Bamboo:
     "normal" (daytime side) or "advanced" (nighttime side for every player, B36): the game spec "bamboo" or
     "bamboo:mode=advanced" (borabora_sim.games.get_game).
 
-    Its states are `_bamboo.ProtocolState`: winner() is one seat, the lowest of those sharing a victory, and the
-    counters add start_position; `new_game` keeps the plain states (winner() a tuple of the winning seats).
+    Its states are those of `new_game`: winner() is one seat, the lowest of those sharing a victory (winners()
+    names them all).
 
     >>> game = Bamboo()
     >>> state = game.new_initial_state(players=3, seed=7)
@@ -143,11 +143,11 @@ class Bamboo:
     def __repr__(self) -> str:
         return f"Bamboo(components {self.rules.fingerprint}, mode {self.mode})"
 
-    def new_initial_state(self, players: int = 4, seed: int | None = None) -> _bamboo.ProtocolState:
-        return _bamboo.ProtocolState._new(self.rules, check_players(players), check_seed(seed), self.mode)
+    def new_initial_state(self, players: int = 4, seed: int | None = None) -> _bamboo.State:
+        return _bamboo.State._new(self.rules, check_players(players), check_seed(seed), self.mode)
 
-    def state_from_dict(self, data: Mapping[str, Any]) -> _bamboo.ProtocolState:
-        return _bamboo.ProtocolState.from_dict(data, self.rules.components)
+    def state_from_dict(self, data: Mapping[str, Any]) -> _bamboo.State:
+        return _bamboo.State.from_dict(data, self.rules.components)
 
     def action_name(self, action: int) -> str:
         return str(self.rules.action_names[action])
