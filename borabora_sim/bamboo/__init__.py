@@ -1,5 +1,7 @@
-"""Bamboo (Germán P. Millán, Devir 2023): component data with provenance and the balance-pattern language."""
+"""Bamboo (Germán P. Millán, Devir 2023): the game (`new_game`, its compiled `State`, compiled `random_playouts`),
+its component data with provenance and the balance-pattern language."""
 
+from borabora_sim._bamboo import SOURCES, State, random_playouts
 from borabora_sim.bamboo.components import (
     BalancePattern,
     BambooComponents,
@@ -10,6 +12,6 @@ from borabora_sim.bamboo.components import (
 from borabora_sim.bamboo.game import Bamboo, new_game, rules_for
 
 __all__ = [
-    "BalancePattern", "Bamboo", "BambooComponents", "ComponentError", "load_components", "new_game",
-    "pattern_fulfilled", "rules_for",
+    "SOURCES", "BalancePattern", "Bamboo", "BambooComponents", "ComponentError", "State", "load_components",
+    "new_game", "pattern_fulfilled", "random_playouts", "rules_for",
 ]
