@@ -330,7 +330,7 @@ def _run_chunk_task(task: tuple[RunConfig, int, int, int]) -> tuple[int, int, pa
 # The run: scheduling, streaming, resuming
 # =============================================================================
 class RunDirectory:
-    """The Parquet dataset of a run: manifest.json, players/chunk-*.parquet, games/chunk-*.parquet.
+    """The Parquet dataset of a run: `manifest.json`, `players/chunk-*.parquet`, `games/chunk-*.parquet`.
 
     `chunk-0000003.parquet` holds chunk 3; `chunk-0000000-0001249.parquet` chunks 0 to 1249, merged."""
 
