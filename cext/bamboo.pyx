@@ -324,8 +324,9 @@ cdef class State:
     The state always waits on a real decision (two or more legal actions) or is terminal:
     decisions with a single legal action are taken automatically (ruling B38).
     """
-    # clone() is the hot path of searches driven from Python: a freed State is kept for reuse, and states stay out of the cycle collector, as they cannot be part of a cycle (their one
-    # reference is to Rules); built without arguments, so that a clone parses none
+    # clone() is the hot path of searches driven from Python: a freed State is kept for reuse, and states stay
+    # out of the cycle collector, as they cannot be part of a cycle (their one reference is to Rules); built
+    # without arguments, so that a clone parses none
     cdef GameState s
     cdef Rules rules
 
