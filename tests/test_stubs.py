@@ -1,0 +1,82 @@
+"""The type stubs of the compiled modules (borabora_sim/_engine.pyi, _bamboo.pyi, _search.pyi) name exactly what the
+modules define: every public name of a module is in its stub and every name of a stub is in its module. mypy's
+stubtest, where mypy is installed, also compares each function's and method's parameters with the compiled ones."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "borabora_sim"
+COMPILED = ("_engine", "_bamboo", "_search")
+# Module attributes that Cython adds to every extension module
+CYTHON_ATTRIBUTES = {"__reduce_cython__", "__setstate_cython__", "__test__"}
+
+
+def _defined_here(module: ModuleType, name: str) -> bool:
+    """Whether `name` is the module's own (not a module or a class or function imported from elsewhere)."""
+    value = getattr(module, name)
+    if isinstance(value, ModuleType):
+        return False
+    owner = getattr(value, "__module__", None)
+    return owner is None or not (inspect.isclass(value) or callable(value)) or owner == module.__name__
+
+
+def _public(names: set[str]) -> set[str]:
+    return {name for name in names if not name.startswith("_")}
+
+
+def _stub_names(tree: ast.Module) -> set[str]:
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+        elif isinstance(node, ast.Assign):
+            names.update(target.id for target in node.targets if isinstance(target, ast.Name))
+    return names
+
+
+def _stub_members(tree: ast.Module, cls: str) -> set[str]:
+    body = next(node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == cls).body
+    return _stub_names(ast.Module(body=body, type_ignores=[]))
+
+
+@pytest.mark.parametrize("name", COMPILED)
+def test_stub_names_match_the_module(name: str) -> None:
+    module = importlib.import_module(f"borabora_sim.{name}")
+    tree = ast.parse((PACKAGE / f"{name}.pyi").read_text())
+    runtime = _public({attr for attr in dir(module) if _defined_here(module, attr)})
+    stub = _public(_stub_names(tree))
+    assert runtime - stub == set(), f"public names of borabora_sim.{name} missing from {name}.pyi"
+    assert stub - runtime == set(), f"names in {name}.pyi that borabora_sim.{name} does not define"
+    for cls in ("Rules", "State"):
+        if cls in runtime:
+            members = _public(set(vars(getattr(module, cls))))
+            assert members == _public(_stub_members(tree, cls)), f"{name}.{cls}: stub and module differ"
+
+
+def test_stubtest_finds_the_stubs_faithful(tmp_path: Path) -> None:
+    """Names, kinds (property, static or class method) and parameters, checked by mypy's stubtest."""
+    pytest.importorskip("mypy.stubtest")
+    config = tmp_path / "mypy.ini"
+    # stubtest refuses to compare while any imported module has a type error: the package's own errors are
+    # mypy's job (.ci/typecheck); here only the stubs are checked
+    config.write_text(f"[mypy]\ncache_dir = {tmp_path / 'cache'}\n[mypy-borabora_sim.*]\nignore_errors = True\n"
+                      f"[mypy-{','.join(f'borabora_sim.{name}' for name in COMPILED)}]\nignore_errors = False\n")
+    allowlist = tmp_path / "allowlist.txt"
+    allowlist.write_text("\n".join(rf"borabora_sim\.{name}\.{attr}" for name in COMPILED
+                                   for attr in sorted(CYTHON_ATTRIBUTES)) + "\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy.stubtest", "--mypy-config-file", str(config), "--allowlist", str(allowlist),
+         *(f"borabora_sim.{name}" for name in COMPILED)],
+        cwd=PACKAGE.parent, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
