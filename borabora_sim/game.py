@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from borabora_sim import _engine
-from borabora_sim.components import Components, load_components
+from borabora_sim.components import BUILTIN_FILE, Components, load_components
 from borabora_sim.errors import check_players
 from borabora_sim.protocol import ActionKind, check_seed
 from borabora_sim.render import render as render_text
@@ -99,11 +99,14 @@ BALANCED = MappingProxyType({
     "material": 1.2, "material_beside": 0.6, "person": 0.6, "symbol": 0.3, "free_space": 0.5, "region": 0.3,
     "fish": 0.6, "task": 1.0, "goal": 1.0, "pending": 0.8, "fishing": 0.0,
 })
+TUNED_STYLES: dict[str, Any] = json.loads(BUILTIN_FILE.with_name("tuned_styles.json").read_text(encoding="utf-8"))
 STYLES = MappingProxyType({
     "balanced": BALANCED,
     "temple": MappingProxyType({**BALANCED, "priest": 1.5, "status": 1.2, "material": 0.8}),
     "builder": MappingProxyType({**BALANCED, "material": 2.0, "material_beside": 0.9, "goal": 1.6, "priest": 0.8}),
     "expansion": MappingProxyType({**BALANCED, "region": 0.9, "fish": 1.2, "person": 0.8, "priest": 0.8}),
+    # Styles found by `borabora tune` (docs/tuning.md), each with the record of how it was obtained.
+    **{name: MappingProxyType(entry["weights"]) for name, entry in TUNED_STYLES.get("bora_bora", {}).items()},
 })
 
 
