@@ -109,7 +109,8 @@ def known_keys(obj: Mapping[str, Any], path: str, allowed: Sequence[str]) -> Non
 
 def json_object(value: Any, path: str) -> dict[str, Any]:
     require(isinstance(value, dict), path, f"{type(value).__name__} instead of an object", "a JSON object")
-    return value
+    obj: dict[str, Any] = value
+    return obj
 
 
 def int_in(lo: int, hi: int) -> Check:
@@ -203,9 +204,10 @@ class Reader:
             for name in fields:
                 if name in per_field:
                     store[f"{path}.{name}"] = read(per_field[name], f"{path}.{key}s.{name}")
+                elif default is None:
+                    fail(f"{path}.{name}", f"no provenance {key}",
+                         f"a '{key}' on the record or an entry in '{key}s' ({kind})")
                 else:
-                    require(default is not None, f"{path}.{name}", f"no provenance {key}",
-                            f"a '{key}' on the record or an entry in '{key}s' ({kind})")
                     store[f"{path}.{name}"] = default
         return {name: check(get_key(raw, name, path, f"a {name} value"), f"{path}.{name}")
                 for name, check in fields.items()}
@@ -240,11 +242,12 @@ def open_document(doc: Any, sections: Sequence[str], version: int, format_doc: s
 
 def plain_copy(doc: dict[str, Any]) -> dict[str, Any]:
     """A deep copy of a validated document (plain JSON values only), faster than copy.deepcopy."""
-    return json.loads(json.dumps(doc))
+    copy: dict[str, Any] = json.loads(json.dumps(doc))
+    return copy
 
 
 def frozen(values: Any, dtype: type = np.int8) -> np.ndarray:
-    array = np.array(values, dtype=dtype)
+    array: np.ndarray = np.array(values, dtype=dtype)
     array.flags.writeable = False
     return array
 
@@ -281,7 +284,8 @@ def load_with(build: Callable[[Any, str], _T], source: str | os.PathLike[str] | 
     so ``build`` must return a value that cannot be changed.
     """
     if source is None:
-        return _builtin(build, builtin_file, format_doc)
+        built: _T = _builtin(build, builtin_file, format_doc)       # functools.cache hides the type
+        return built
     if isinstance(source, Mapping):
         return _load(build, "<dict>", lambda: dict(source))
     try:

@@ -281,7 +281,7 @@ def _read_map(reader: Reader) -> dict[str, Any]:
         require(matrices[kind, a, b] == 0, f"paths[{i}]", f"a second {PATH_KINDS[kind]} path {ids[a]}-{ids[b]}",
                 "one path of each kind per pair of regions")
         matrices[kind, a, b] = matrices[kind, b, a] = path["value"]
-    cut_off = [ids[i] for i in _unreached(matrices.any(axis=0))]
+    cut_off = [ids[i] for i in _unreached(np.asarray(matrices.any(axis=0)))]
     require(not cut_off, "paths", f"{', '.join(cut_off)} cannot be reached from {ids[0]}",
             "land and water paths joining all regions into one map")
 

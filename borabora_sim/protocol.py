@@ -7,11 +7,14 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from borabora_sim.errors import check_int
+
+if TYPE_CHECKING:
+    from typing_extensions import CapsuleType
 
 
 @runtime_checkable
@@ -34,7 +37,7 @@ class GameState(Protocol):
     @property
     def phase(self) -> str: ...
     @property
-    def decision(self) -> str: ...                # the name of the pending decision
+    def decision(self) -> str | None: ...         # the name of the pending decision, None when terminal
     def legal_actions(self) -> list[int]: ...
     def legal_action_mask(self) -> np.ndarray: ...
     def apply(self, action: int) -> None: ...
@@ -49,7 +52,9 @@ class GameState(Protocol):
     def action_to_string(self, action: int) -> str: ...
     def action_from_string(self, text: str) -> int: ...
     def to_dict(self) -> dict[str, Any]: ...
-    def search_handles(self) -> object: ...       # the C game interface (cext/game_api.pxd) for compiled search
+    # the C game interface (cext/game_api.pxd) for compiled search: capsules of the game's functions, its rules and
+    # the state, and the object that owns the memory they point into
+    def search_handles(self) -> tuple[CapsuleType, CapsuleType, CapsuleType, object]: ...
 
 
 @dataclass(frozen=True)

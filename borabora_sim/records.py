@@ -12,8 +12,9 @@ from borabora_sim.errors import StateFormatError
 
 def record_to_python(value: Any, dtype: np.dtype) -> Any:
     """A numpy record of a state layout as plain dicts, lists and ints."""
-    if dtype.names:
-        return {name: record_to_python(value[name], dtype.fields[name][0]) for name in dtype.names}
+    names, fields = dtype.names, dtype.fields
+    if names and fields is not None:
+        return {name: record_to_python(value[name], fields[name][0]) for name in names}
     if dtype.subdtype is not None and dtype.subdtype[0].names:
         return [record_to_python(item, dtype.subdtype[0]) for item in value]
     return value.tolist()
@@ -57,12 +58,14 @@ def record_from_python(target: Any, value: Any, dtype: np.dtype, path: str) -> N
     """Fills a numpy record from dicts / lists / ints, naming the first field that does not fit its C type."""
     if not isinstance(value, dict):
         raise StateFormatError(f"field '{path}' must be an object")
-    missing = [n for n in dtype.names if n not in value]
-    unknown = [k for k in value if k not in dtype.fields]
+    names, fields = dtype.names, dtype.fields
+    assert names is not None and fields is not None, "a state layout is a structured dtype"
+    missing = [n for n in names if n not in value]
+    unknown = [k for k in value if k not in fields]
     if missing or unknown:
         raise StateFormatError(f"field '{path}': missing {missing}, unknown {unknown}")
-    for name in dtype.names:
-        field = dtype.fields[name][0]
+    for name in names:
+        field = fields[name][0]
         where = f"{path}.{name}"
         item = value[name]
         if field.subdtype is not None and field.subdtype[0].names:

@@ -237,11 +237,12 @@ def _build(doc: Any, source_path: str) -> BambooComponents:
     require(setup["start_left_balance"] <= board["balance_slots"], "setup.start_left_balance",
             f"{setup['start_left_balance']}", f"at most board.balance_slots = {board['balance_slots']}")
 
+    frozen_tables: dict[str, Any] = {key: MappingProxyType(values) for key, values in tables.items()}
     return BambooComponents(
         home_rows=rows,
         home_cols=cols,
         region_masks=regions,
-        **{key: MappingProxyType(values) for key, values in tables.items()},
+        **frozen_tables,
         **_read_home_tiles(reader, setup),
         **_read_balance_tiles(reader, rows, cols, regions),
         **_read_pieces(reader, setup, board),

@@ -66,7 +66,8 @@ class SeededPlayer:
         """The player's setting of one of the game's action kinds, read as an attribute (`player.fishing`)."""
         settings = self.__dict__.get("kind_settings", {})
         if name in settings:
-            return settings[name]
+            setting: str = settings[name]
+            return setting
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def choose(self, state: GameState) -> int:

@@ -40,7 +40,7 @@ def heuristic_kinds(game: Game) -> dict[str, ActionKind]:
 
 
 def weights_for(style: str | None = None, /, *settings: str, game: Game | None = None,
-                **overrides: float) -> np.ndarray:
+                **overrides: object) -> np.ndarray:
     """The weight vector of a style of `game`'s heuristic (default: the default game and its default style), with
     the settings of its action kinds (never, normal or prefer, in the order of the game's action kinds) and single
     weights overridden. Style and settings are positional so that a keyword can override any weight, a kind's own
@@ -57,7 +57,9 @@ def weights_for(style: str | None = None, /, *settings: str, game: Game | None =
     for name, setting in kind_settings(kinds, dict(zip(kinds, settings, strict=False))).items():
         if setting != "normal":
             kind = kinds[name]
-            values[str(kind.weight)] = kind.never if setting == "never" else kind.prefer
+            chosen = kind.never if setting == "never" else kind.prefer
+            assert chosen is not None, "an action kind with a weight has its never and prefer values"
+            values[str(kind.weight)] = chosen
     for key, value in overrides.items():
         if key not in values:
             raise ValueError(f"unknown weight {key!r}; weights: {', '.join(game.weight_names)}")

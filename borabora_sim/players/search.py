@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, TypedDict
+
+import numpy as np
 
 from borabora_sim import _search
 from borabora_sim.games import get_game
@@ -59,6 +61,16 @@ def rollout_params(game: Game) -> dict[str, Param]:
 SearchResult = tuple[int, list[tuple[int, int, float]]]
 
 
+class SearchOptions(TypedDict):
+    """The options a search player gives both compiled searches (borabora_sim._search)."""
+
+    heuristic_rollout: bool
+    rollout_depth: int
+    margin_weight: float
+    seed: int
+    weights: np.ndarray | None
+
+
 class _SearchPlayer(SeededPlayer):
     """Shared by the search players: rollout options, the search call, and the root statistics."""
 
@@ -91,7 +103,7 @@ class _SearchPlayer(SeededPlayer):
         self.last_choice: tuple[int, str, str] | None = None     # (action, its name, why it was chosen)
         super().__init__(seed, game)
 
-    def _search(self, state: GameState, legal: list[int], options: dict[str, object]) -> SearchResult:
+    def _search(self, state: GameState, legal: list[int], options: SearchOptions) -> SearchResult:
         raise NotImplementedError
 
     def _kinds_set_to(self, setting: str) -> list[str]:
@@ -112,9 +124,9 @@ class _SearchPlayer(SeededPlayer):
         legal = state.legal_actions()
         if len(legal) == 1:
             return self._forced(state, legal[0], "the only legal action")
-        options = {"heuristic_rollout": self.rollout == "heuristic", "rollout_depth": self.rollout_depth,
-                   "margin_weight": self.margin, "seed": self.next_seed(),
-                   "weights": weights_for(self.style, game=self.game) if self._uses_weights() else None}
+        options: SearchOptions = {"heuristic_rollout": self.rollout == "heuristic", "rollout_depth": self.rollout_depth,
+                                   "margin_weight": self.margin, "seed": self.next_seed(),
+                                   "weights": weights_for(self.style, game=self.game) if self._uses_weights() else None}
         avoided = self._kinds_set_to("never")
         if avoided:
             others = [a for a in legal if not self._of_kinds(a, avoided)]
@@ -209,7 +221,7 @@ class MCTSPlayer(_SearchPlayer):
         self.c = check_number("c", c, 0.0, math.inf, "a finite number >= 0 (the UCT exploration constant)")
         super().__init__(rollout, rollout_depth, margin, style, seed, game, kinds)
 
-    def _search(self, state: GameState, legal: list[int], options: dict[str, object]) -> SearchResult:
+    def _search(self, state: GameState, legal: list[int], options: SearchOptions) -> SearchResult:
         return _search.run_mcts(state.search_handles(), state.current_player, iterations=self.iterations,
                                 seconds=self.seconds, c_uct=self.c, root_actions=legal, **options)
 
@@ -236,7 +248,7 @@ class FlatMCPlayer(_SearchPlayer):
         self.rollouts = check_int("rollouts", rollouts, 1, "a positive integer")
         super().__init__(rollout, rollout_depth, margin, style, seed, game, kinds)
 
-    def _search(self, state: GameState, legal: list[int], options: dict[str, object]) -> SearchResult:
+    def _search(self, state: GameState, legal: list[int], options: SearchOptions) -> SearchResult:
         return _search.run_flat_mc(state.search_handles(), state.current_player, legal, rollouts=self.rollouts,
                                    **options)
 

@@ -60,7 +60,7 @@ SIZES = {
 # 1. How often MCTS fishes
 # =============================================================================
 def fishing_frequency(study: FishingStudy, players: int = 4,
-                      progress: Callable[[int], None] | None = None) -> pd.DataFrame:
+                      progress: Callable[[int], object] | None = None) -> pd.DataFrame:
     """Every die placement of the MCTS seat (rotating) against heuristic opponents: round, die, fished.
     `progress(game_id)` is called after each game."""
     mcts = f"mcts:iterations={study.mcts_iterations}"
@@ -113,7 +113,7 @@ COMPARISONS = (("normal", "never"), ("prefer", "normal"))
 
 
 def arms_comparison(family: str, players: int, games: int, study: FishingStudy, components: str | None = None,
-                    progress: Callable[[int], None] | None = None) -> pd.DataFrame:
+                    progress: Callable[[int], object] | None = None) -> pd.DataFrame:
     """Paired comparisons of normal vs never and prefer vs normal for the studied player, one `asdict` row of a
     `PairedResult` each. `progress(games)` is called after each of the three arm runs."""
     runs = {}
@@ -161,7 +161,7 @@ def arms_csv(table: pd.DataFrame) -> pd.DataFrame:
 # =============================================================================
 # 3. When is fishing the best move?
 # =============================================================================
-def counterfactual(study: FishingStudy, progress: Callable[[int], None] | None = None) -> pd.DataFrame:
+def counterfactual(study: FishingStudy, progress: Callable[[int], object] | None = None) -> pd.DataFrame:
     judge = RolloutJudge(rollouts=study.rollouts, rollout="heuristic")
     return choice_values(study.counterfactual_games, ["heuristic"] * 4, is_fishing, die_situation,
                          seed=study.seed ^ 0xCF, judge=judge, progress=progress)

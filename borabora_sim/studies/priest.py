@@ -79,7 +79,7 @@ def round_starts(game_seed: int, specs: list[str]) -> list[_engine.State]:
     return [starts[r] for r in sorted(starts)]
 
 
-def priest_values(study: PriestStudy, progress: Callable[[int], None] | None = None) -> pd.DataFrame:
+def priest_values(study: PriestStudy, progress: Callable[[int], object] | None = None) -> pd.DataFrame:
     """One row per (game, round): VP and win of the studied seat without and with the extra priest."""
     specs = [study.spec] * study.players
     temple_vp = BoraBora().rules.components.temple_vp_by_round
