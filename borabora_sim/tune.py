@@ -251,6 +251,17 @@ def _check(value: object, name: str, low: int, high: int = 2**31) -> int:
     return check_int(value, name, low, high)
 
 
+class Normal:
+    """Standard normal draws for cma from a generator of the run's own, pickled with the optimiser so that a resumed
+    run draws what an uninterrupted one would (by default cma draws from numpy's global generator)."""
+
+    def __init__(self, seed: int) -> None:
+        self.generator = np.random.default_rng(seed)
+
+    def __call__(self, *shape: int) -> np.ndarray:
+        return self.generator.standard_normal(shape)
+
+
 def optimise(evaluate: Evaluate, start: np.ndarray, names: Sequence[str], config: TuneConfig, budget: int,
              directory: Path, state: dict[str, Any] | None, progress: bool | None,
              deals: Callable[[int, int], list[int]]) -> dict[str, Any]:
@@ -265,10 +276,10 @@ def optimise(evaluate: Evaluate, start: np.ndarray, names: Sequence[str], config
         return np.round(start + scale * np.asarray(x, dtype=np.float64), DECIMALS)
 
     if state is None:
-        options = {"popsize": config.popsize, "seed": config.seed % (2**32 - 1) + 1, "verbose": -9,
+        options = {"popsize": config.popsize, "randn": Normal(config.seed), "verbose": -9,
                    "verb_log": 0, "verb_disp": 0}
         es = cma.CMAEvolutionStrategy(np.zeros(len(start)), config.sigma0, options)
-        state = {"es": es, "random": np.random.get_state(), "generation": 0, "games": 0,
+        state = {"es": es, "generation": 0, "games": 0,
                  "incumbent": weights_of(np.zeros(len(start))), "challenger": None, "history": []}
     deals_per_eval = config.games_per_eval // PLAYERS
     per_generation = (config.popsize + 2) * config.games_per_eval
@@ -277,11 +288,7 @@ def optimise(evaluate: Evaluate, start: np.ndarray, names: Sequence[str], config
     try:
         while state["games"] < budget:
             es, generation = state["es"], state["generation"]
-            outer = np.random.get_state()               # cma samples from numpy's global generator: keep its
-            np.random.set_state(state["random"])        # stream in the state so that a resumed run is the same
             xs = es.ask()
-            state["random"] = np.random.get_state()
-            np.random.set_state(outer)
             seeds = deals(generation * deals_per_eval, deals_per_eval)
             vectors = [weights_of(x) for x in xs] + [state["incumbent"]]
             roles = ["candidate"] * len(xs) + ["incumbent"]
