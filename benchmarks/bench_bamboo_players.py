@@ -15,24 +15,24 @@ Rows (the tested player against opponents of one spec, in a game of `players`):
 | mcts1000two | mcts:iterations=1000 (random rollouts) | heuristic (and the ghost) | 2 |
 
 `--speed` also times one `choose()` from Python on every decision state of 10 balanced-heuristic 4-player games
-(CPU µs per decision, best of 3; the heuristic's includes its determinization and, with `thorough`, finishing its own
-step greedily for every candidate).
+(CPU µs per decision, best of 3; the heuristic's includes its determinization and, with `thorough`, finishing
+its own step greedily for every candidate).
 
 A game won by the tested player counts 1, a shared victory (B35) 1/k for k winners, as the compiled reward does.
 Game i seats the tested player in seat i mod players; every seed derives from (--seed, i).
 
-Results on a 2-core machine, seed 2026 (`--rows heuristic4,heuristic2,builder4,spirits4 --games 400`,
-`--rows mcts1000 --games 400 --jobs 2`, `--rows mcts1000cut --games 200 --jobs 2`); the baseline of a 4-player
-row is 0.25, of a 2-player row 0.5:
+Results on a 2-core machine, seed 2026, 400 games a row (`--jobs 2` for the MCTS rows), with the heuristic that
+values balance tiles and harmony by the HP they can still bring (commit 827f995; benchmarks/README_players.md has
+the rows of the previous heuristic next to these); the baseline of a 4-player row is 0.25, of a 2-player row 0.5:
 
 | row | games | wins | rate | Wilson 95% | mean margin (HP) | CPU s/game |
 |---|---|---|---|---|---|---|
-| heuristic4 | 400 | 399 | 0.998 | 0.986-1.000 | +15.0 | 0.003 |
-| heuristic2 | 400 | 400 | 1.000 | 0.990-1.000 | +21.4 | 0.003 |
-| builder4 | 400 | 400 | 1.000 | 0.990-1.000 | +14.2 | 0.003 |
-| spirits4 | 400 | 399 | 0.998 | 0.986-1.000 | +13.5 | 0.003 |
-| mcts1000 | 400 | 208 | 0.520 | 0.471-0.569 | -1.4 | 2.07 |
-| mcts1000cut | 200 | 100 | 0.500 | 0.431-0.569 | -2.2 | 3.84 |
+| heuristic4 | 400 | 400 | 1.000 | 0.990-1.000 | +15.6 | 0.003 |
+| heuristic2 | 400 | 400 | 1.000 | 0.990-1.000 | +23.1 | 0.003 |
+| builder4 | 400 | 400 | 1.000 | 0.990-1.000 | +16.4 | 0.003 |
+| spirits4 | 400 | 399 | 0.998 | 0.986-1.000 | +14.2 | 0.003 |
+| mcts1000 | 400 | 146 | 0.365 | 0.319-0.413 | -3.1 | 1.95 |
+| mcts1000two | 400 | 129 | 0.323 | 0.279-0.370 | -4.4 | 1.04 |
 """
 
 from __future__ import annotations
