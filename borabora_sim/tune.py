@@ -126,7 +126,11 @@ class TuneResult:
             "optimiser": f"CMA-ES (cma {cma.__version__})",
             "objective": "mean score margin against the best of three opponents, 4 players, seat-rotated deals "
                          "shared by a generation; incumbent replaced only by a challenger that beats it on fresh deals",
-            "settings": {key: value for key, value in asdict(self.config).items()},
+            "settings": asdict(self.config),
+            "seeds": {"tuning_deals": f"derive_seed(derive_seed({self.config.seed}, {TUNING_STREAM}), i), "
+                                      f"i = generation x {self.config.games_per_eval // PLAYERS} + deal",
+                      "validation_deals": f"derive_seed(derive_seed({self.config.seed}, {VALIDATION_STREAM}), i)",
+                      "players": "simulate.player_seed(deal, seat)"},
             "budget_games": self.budget, "generations": self.generations, "tuning_games": self.games,
             "validation": asdict(self.validation),
             "validation_opponents": list(self.config.opponents),

@@ -16,7 +16,7 @@ from borabora_sim.game import TUNED_STYLES
 from borabora_sim.games import get_game
 from borabora_sim.players import make_player
 
-TINY = {"budget": 100, "games_per_eval": 8, "popsize": 4, "validation_games": 16, "progress": False}
+TINY = {"budget": 50, "games_per_eval": 8, "popsize": 4, "validation_games": 16, "progress": False}
 NAMES = ("a", "b", "c", "d", "e")
 START = np.array([1.0, 0.0, 2.0, -1.0, 0.5])
 TARGET = np.array([1.6, 0.7, 1.2, -0.4, 1.3])
@@ -73,13 +73,13 @@ def test_an_interrupted_run_resumes_to_the_same_result(tmp_path: Path) -> None:
 def test_a_real_run_continued_to_a_larger_budget_equals_one_run(tmp_path: Path) -> None:
     first = tuning.tune(out=tmp_path / "a", seed=3, **TINY)
     assert first.games >= TINY["budget"] and first.validation.games == TINY["validation_games"]
-    continued = tuning.tune(out=tmp_path / "a", seed=3, resume=True, **{**TINY, "budget": 200})
-    whole = tuning.tune(out=tmp_path / "b", seed=3, **{**TINY, "budget": 200})
+    continued = tuning.tune(out=tmp_path / "a", seed=3, resume=True, **{**TINY, "budget": 100})
+    whole = tuning.tune(out=tmp_path / "b", seed=3, **{**TINY, "budget": 100})
     assert continued.generations > first.generations
     assert continued.weights == whole.weights and continued.history == whole.history
     assert continued.validation == whole.validation
     entry = json.loads((tmp_path / "b" / tuning.STYLE).read_text())["bora_bora"]["tuned"]
-    assert entry["weights"] == whole.weights and entry["record"]["budget_games"] == 200
+    assert entry["weights"] == whole.weights and entry["record"]["budget_games"] == 100
 
 
 def test_a_run_with_other_arguments_is_refused(tmp_path: Path) -> None:
