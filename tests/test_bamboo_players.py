@@ -1,5 +1,5 @@
 """Players on Bamboo: legal choices, the heuristic's explanation, determinism by seed, no peeking at what a seat
-cannot see, and the heuristic's styles and weights."""
+cannot see, the heuristic's styles and weights, and what it makes of balance tiles."""
 
 from __future__ import annotations
 
