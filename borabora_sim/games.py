@@ -72,7 +72,8 @@ def parse_game_spec(spec: str, **options: object) -> tuple[str, dict[str, object
     ValueError saying what is allowed. The options are in the game's order."""
     if not isinstance(spec, str):
         raise ValueError(f"unknown game {spec!r}; games: {', '.join(_FACTORIES)}")
-    name, given = split_spec(spec, kind="game", example="bamboo:mode=advanced")
+    name, in_text = split_spec(spec, kind="game", example="bamboo:mode=advanced")
+    given: dict[str, object] = dict(in_text)
     factory = _factory(name, spec)
     for key, value in options.items():
         if key in given:

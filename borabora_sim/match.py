@@ -49,6 +49,8 @@ def play_game(players: Sequence[Player], seed: int, game: Game | None = None, ke
         decisions += 1
         if keep_actions:
             actions.append(action)
-    return GameRecord(seed=seed, scores=state.scores(), winner=state.winner(), ranks=state.ranks(),
+    winner = state.winner()
+    assert winner is not None, "a finished game has a winner"
+    return GameRecord(seed=seed, scores=state.scores(), winner=winner, ranks=state.ranks(),
                       breakdown=state.score_breakdown(), counters=state.counters(), decisions=decisions,
                       seconds=time.perf_counter() - start, actions=actions)

@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from borabora_sim import _engine
-from borabora_sim.components import GOD_COLOURS, MATERIALS, PERSON_TYPES, SEXES, TASK_REQUIREMENT_KINDS
+from borabora_sim import _bamboo, _engine
+from borabora_sim.components import GOD_COLOURS, MATERIALS, PERSON_TYPES, SEXES, TASK_REQUIREMENT_KINDS, Components
 
 NO_TILE = 255
 CEREMONY = ("·", "M", "B")       # empty, material, building
 
 
-def _person(components, tile: int) -> str:
+def _person(components: Components, tile: int) -> str:
     sex = SEXES[int(components.person_sex[tile])]
     return f"{sex} {PERSON_TYPES[int(components.person_type[tile])]} ({int(components.person_symbols[tile])})"
 
 
-def _task(components, task: int) -> str:
+def _task(components: Components, task: int) -> str:
     parts = []
     for kind, count, param in zip(components.task_req_kind[task], components.task_req_count[task],
                                   components.task_req_param[task], strict=True):
@@ -71,7 +71,7 @@ def render(state: _engine.State, viewer: int) -> str:
     return "\n".join(lines)
 
 
-def render_bamboo(state, viewer: int) -> str:
+def render_bamboo(state: _bamboo.State, viewer: int) -> str:
     """A Bamboo game as `viewer` sees it (its observation: no stack order, no hidden spirit): HP, coins, food,
     incense, temples, the reed field, the markets and every player's areas, home and balance tiles."""
     from borabora_sim.bamboo.components import ACTIONS, COLOURS, HOME_TYPES, SIDES

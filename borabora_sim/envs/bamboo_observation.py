@@ -379,7 +379,8 @@ def _encode_player(block: np.ndarray, t: dict[str, Any], p: dict[str, Any], pass
     if p["advanced"]:
         start, stop = _AT["night_spaces"]
         block[start:stop] = t["night"].ravel()
-    home, left, right, total = [], 0, 0, 0
+    home: list[tuple[int, int] | None] = []
+    left, right, total = 0, 0, 0
     for cell, tile in enumerate(p["home"]):
         if tile == NO_TILE:
             home.append(None)
@@ -425,7 +426,8 @@ _MORE = ("food", "gifts")                                   # a count or flag up
 _CHANGED = ("spirits", "ghost")                             # a new face-up spirit, the ghost's new temple tiles
 
 
-def chance_view(engine: Any, observe: Any = None) -> tuple[tuple[tuple[str, tuple[int, ...]], ...], tuple[()]]:
+def chance_view(engine: Any, observe: Any = None,
+                ) -> tuple[tuple[tuple[str, tuple[int, ...]], ...], tuple[tuple[()], ...]]:
     """(the public fields chance fills, no private part for any seat): what set-up dealt, the markets, the food
     display, the gifts, the face-up spirits and the ghost's incense. Every seat sees the same (B37), so seat 0's
     observation (`observe(0)` if given) is read."""

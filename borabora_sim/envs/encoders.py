@@ -24,9 +24,12 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from borabora_sim.protocol import Game
 
 # game name -> "module:attribute" of its Encoder (imported on first use, so that only the games asked for load).
 _ENCODERS: dict[str, str] = {
@@ -35,7 +38,7 @@ _ENCODERS: dict[str, str] = {
 }
 _LOADED: dict[str, Encoder] = {}
 
-Bound = float | Sequence[float]
+Bound = float | Sequence[float] | np.ndarray
 # (name, size, high) or (name, size, high, low); high and low are one value for the whole part or one per entry.
 Part = tuple[str, int, Bound] | tuple[str, int, Bound, Bound]
 
@@ -223,7 +226,7 @@ def encoder_for(game: Any) -> Encoder:
 # =============================================================================
 # Shared by the adapters: the game behind an adapter, its rewards
 # =============================================================================
-def resolve_game(game: Any, components: Any = None, options: Mapping[str, Any] | None = None) -> Any:
+def resolve_game(game: Any, components: Any = None, options: Mapping[str, Any] | None = None) -> Game:
     """The game object an adapter plays: `game` is a spec ("bamboo:mode=advanced") built with `components` and
     `options` (``borabora_sim.games.get_game``), or a game object, which takes neither."""
     options = dict(options or {})
@@ -233,7 +236,8 @@ def resolve_game(game: Any, components: Any = None, options: Mapping[str, Any] |
     if components is not None or options:
         raise ValueError("give components and game options with a game spec, not with a game object")
     encoder_for(game)                       # a game without an encoder is refused here
-    return game
+    played: Game = game
+    return played
 
 
 def reward_kinds(encoder: Encoder) -> tuple[str, ...]:

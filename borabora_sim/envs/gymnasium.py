@@ -29,7 +29,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
@@ -66,7 +66,8 @@ class GameEnv(gymnasium.Env):
     ``render_mode`` ("ansi" returns the learner's text board, "human" prints it), ``components`` (component data)
     and the game's options as keywords (``mode="advanced"``)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    # gymnasium.Env declares metadata an instance attribute with a class default, not a ClassVar
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(self, game: Any = "bora_bora", opponents: Sequence[Any] = ("heuristic", "heuristic", "heuristic"),
                  seat: int | None = None, reward: str = "win", illegal_reward: float = -1.0,
@@ -104,7 +105,8 @@ class GameEnv(gymnasium.Env):
         self._score = 0
         self._over = False
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         """A new game; the same `seed` gives the same game, seat and opponent behaviour."""
         super().reset(seed=seed)
         rng = self.np_random
@@ -125,7 +127,7 @@ class GameEnv(gymnasium.Env):
         self._score = 0                         # the starting points count as gained in the first step
         return self._observation(), self._info()
 
-    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self.state is None:
             raise RuntimeError("call reset() before step()")
         if self._over:
@@ -168,7 +170,8 @@ class GameEnv(gymnasium.Env):
 
     def action_masks(self) -> np.ndarray:
         """The legal-action mask as booleans (the method name sb3-contrib's MaskablePPO looks for)."""
-        return self._info()["action_mask"].astype(bool)
+        mask: np.ndarray = self._info()["action_mask"].astype(bool)
+        return mask
 
     def render(self) -> str | None:
         if self.render_mode is None or self.state is None:

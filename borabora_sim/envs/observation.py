@@ -181,14 +181,16 @@ def _tables(components: Any) -> dict[str, np.ndarray]:
         jewelry[tile, 2 + N_JEWELRY_KINDS] = float(components.jewelry_vp[tile])
     colours = np.vstack([np.eye(N_COLOURS, dtype=np.float32), np.zeros((1, N_COLOURS), dtype=np.float32)])
     fish_types = np.eye(N_FISH_TYPES, dtype=np.float32)[np.asarray(components.fish_type, dtype=np.int64)]
-    table = {"tasks": tasks, "display": display, "board": board, "jewelry": jewelry, "colours": colours,
-             "fish_value": np.asarray(components.fish_value, dtype=np.float32), "fish_type": fish_types,
-             "person_sex": np.asarray(components.person_sex, dtype=np.int64),
-             "person_type": np.asarray(components.person_type, dtype=np.int64),
-             "person_symbols": np.asarray(components.person_symbols, dtype=np.float32),
-             "jewelry_kind": np.asarray(components.jewelry_kind, dtype=np.int64),
-             "jewelry_vp": np.asarray(components.jewelry_vp, dtype=np.float32),
-             "bits": np.arange(16, dtype=np.int64)}
+    table: dict[str, np.ndarray] = {"tasks": tasks, "display": display, "board": board, "jewelry": jewelry,
+                                    "colours": colours,
+                                    "fish_value": np.asarray(components.fish_value, dtype=np.float32),
+                                    "fish_type": fish_types,
+                                    "person_sex": np.asarray(components.person_sex, dtype=np.int64),
+                                    "person_type": np.asarray(components.person_type, dtype=np.int64),
+                                    "person_symbols": np.asarray(components.person_symbols, dtype=np.float32),
+                                    "jewelry_kind": np.asarray(components.jewelry_kind, dtype=np.int64),
+                                    "jewelry_vp": np.asarray(components.jewelry_vp, dtype=np.float32),
+                                    "bits": np.arange(16, dtype=np.int64)}
     if len(_TABLES) >= 32:
         del _TABLES[next(iter(_TABLES))]
     _TABLES[id(components)] = (components, table)

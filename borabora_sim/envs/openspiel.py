@@ -54,6 +54,7 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
         "pip install 'borabora_sim[openspiel]'"
     ) from exc
 
+from borabora_sim import _bamboo, _engine
 from borabora_sim.envs.encoders import Encoder, encoded_games, encoder_for, game_name, win_shares
 from borabora_sim.errors import check_players
 from borabora_sim.games import get_game, parse_game_spec
@@ -112,6 +113,8 @@ def game_info(players: int, game: Any = "bora_bora") -> pyspiel.GameInfo:
         max_game_length=encoder_for(board).max_game_length,
     )
 
+
+EngineState = _engine.State | _bamboo.State       # the compiled state a SpielState wraps
 
 # =============================================================================
 # Perfect recall: what each seat saw happen by chance
@@ -186,7 +189,7 @@ class _Cache:
 # =============================================================================
 # Game and state
 # =============================================================================
-class SpielGame(pyspiel.Game):
+class SpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type information
     """One of the library's games in OpenSpiel. Parameters: ``players``, ``seed`` (-1 = random) and the game's
     options (``mode`` for Bamboo); `game` is the registered name. ``self.game`` is the library's game object
     (``borabora_sim.games.get_game``)."""
@@ -210,7 +213,9 @@ class SpielGame(pyspiel.Game):
         if seed is None:
             seed = self.game.derive_seed(self.base_seed, self.games_started)
             self.games_started += 1
-        return SpielState(self, self.game.new_initial_state(self.players, int(seed)))
+        engine = self.game.new_initial_state(self.players, int(seed))
+        assert isinstance(engine, _engine.State | _bamboo.State), "encoder_for() accepts only the compiled games"
+        return SpielState(self, engine)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: dict[str, Any] | None = None) -> Any:
         if params:
@@ -250,10 +255,10 @@ class BambooGame(SpielGame):
         super().__init__(params, "bamboo")
 
 
-class SpielState(pyspiel.State):
+class SpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type information
     """An OpenSpiel state wrapping a compiled engine state (``self.engine``)."""
 
-    def __init__(self, game: SpielGame, engine: Any) -> None:
+    def __init__(self, game: SpielGame, engine: EngineState) -> None:
         super().__init__(game)
         self.engine = engine
         self.encoder = game.encoder
@@ -263,7 +268,8 @@ class SpielState(pyspiel.State):
     # ---- the OpenSpiel state API ------------------------------------------------
     def current_player(self) -> int:
         if self.engine.is_terminal():
-            return pyspiel.PlayerId.TERMINAL
+            terminal: int = pyspiel.PlayerId.TERMINAL
+            return terminal
         return self.engine.current_player
 
     def _legal_actions(self, player: int) -> list[int]:
@@ -294,7 +300,7 @@ class SpielState(pyspiel.State):
         (``State.determinize``); `probability_sampler()` (a uniform [0, 1) draw) seeds the sample."""
         draw = probability_sampler() if probability_sampler is not None else secrets.randbits(53) / 2**53
         record = self.record()
-        state = self.clone()
+        state: SpielState = self.clone()
         state.engine = self.engine.determinize(int(player_id), int(draw * 2**53))
         state._cache = _Cache()
         state._record = record.resampled(int(player_id), state, len(self.history()))
@@ -404,7 +410,8 @@ def load(players: int = 4, seed: int = -1, game: str = "bora_bora", **options: A
     """``pyspiel.load_game("python_<game>", {"players": players, "seed": seed, **options})``; `game` is a game
     name or spec ("bamboo:mode=advanced"), `options` the game's options (``mode="advanced"``)."""
     name, options = parse_game_spec(game, **options)
-    return pyspiel.load_game(short_name(name), {"players": players, "seed": seed, **options})
+    loaded: SpielGame = pyspiel.load_game(short_name(name), {"players": players, "seed": seed, **options})
+    return loaded
 
 
 _GAME_CLASSES: dict[str, type[SpielGame]] = {"bora_bora": BoraBoraGame, "bamboo": BambooGame}

@@ -64,7 +64,7 @@ def check_reward(reward: str, game: Any = "bora_bora") -> str:
     return reward
 
 
-class raw_env(AECEnv):
+class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo has no type information
     """The bare AEC environment. Arguments: ``players`` (2-4), ``reward`` ("win", "score" or the game's unit),
     ``render_mode`` ("ansi" returns the text board of the agent to move, "human" prints it), ``components``
     (component data), ``game`` (a game spec such as "bamboo" or "bamboo:mode=advanced", or a game object; default
@@ -82,7 +82,8 @@ class raw_env(AECEnv):
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}; got {render_mode!r}")
         self.game = resolve_game(game, components, options)
         self.encoder = encoder_for(self.game)
-        self.metadata = {**type(self).metadata, "name": f"{self.game.name}_v0"}
+        # pettingzoo reads the metadata of the environment, where each names its game
+        self.metadata = {**type(self).metadata, "name": f"{self.game.name}_v0"}  # type: ignore[misc]
         self.players = check_players(players, tuple(self.game.player_counts))
         self.reward_kind = reward
         self._scored = encoders.check_reward(reward, self.encoder) == "score"
@@ -102,10 +103,10 @@ class raw_env(AECEnv):
         self.game_state: Any = None
 
     # ---- spaces -------------------------------------------------------------------------
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
     # ---- the AEC API ---------------------------------------------------------------------
@@ -135,6 +136,8 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if action is None:
+            raise TypeError(f"{agent} is still playing: step needs an action, got None")
         self._cumulative_rewards[agent] = 0.0
         self.game_state.apply(int(action))
         scores = self.game_state.scores()
