@@ -283,3 +283,44 @@ def test_a_met_tile_is_worth_the_hp_it_can_still_bring(round_: int, phases: tupl
                     assert gap == pytest.approx(half + chance * max(0.0, hp - half - 0.5)), (seed, seat, tile)
                     checked += 1
     assert checked >= 5
+
+
+def without_balance_tiles(state: GameState, seat: int) -> GameState:
+    """The same state with every balance tile the seat holds put back under its stack."""
+    for side in range(3):
+        while state.to_dict()["state"]["pl"][seat]["balance"][side][0] != 255:
+            state = with_slot_returned(state, seat, side)
+    return state
+
+
+@pytest.mark.parametrize(("round_", "reach"), [(2, 6), (4, 2)])
+def test_a_home_tile_off_the_centre_costs_the_harmony_share_within_reach_of_later_tiles(round_: int,
+                                                                                       reach: int) -> None:
+    """Placing a home tile on the left of an empty home instead of the centre column opens a left/right
+    difference of its comfort. Home tiles to come (typical comfort 2, one a Summer: 3 Summers in round 2, 1 in
+    round 4) could close up to `reach` of it: that part costs the share `harmony` of the 2 HP a point, the rest
+    in full. (The placing seat has incense left, so turns to come: after its last turn the whole of it counts.)"""
+    share = WEIGHTS[GAME.weight_names.index("harmony")]
+    side_cells = [0, 1, 3, 4, 5, 6, 8, 9, 10, 11, 13, 14]          # the columns of the left and right sides
+    checked = 0
+    for seed in range(60):
+        def placing_on_an_empty_side(s: GameState) -> bool:
+            if s.decision != "home_space" or s.round != round_ or s.phase != "summer":
+                return False
+            seat = s.to_dict()["state"]["pl"][s.current_player]
+            return seat["incense"] > 0 and all(seat["home"][i] == 255 for i in [*side_cells, 2])
+        state = first_state(seed, placing_on_an_empty_side)
+        if state is None:
+            continue
+        seat = state.current_player
+        state = without_balance_tiles(state, seat)
+        body = state.to_dict()["state"]
+        comfort = int(COMPONENTS.home_comfort[body["stack"][body["sp"] - 1]["a"]])
+        values = dict(GAME.heuristic_option_values(state, WEIGHTS, 2, thorough=False))
+        centre, left = state.action_from_string("home space r1c3"), state.action_from_string("home space r1c1")
+        if centre not in values or left not in values:            # typed spaces of the advanced side
+            continue
+        cost = 2 * (max(0, comfort - reach) + share * min(comfort, reach))
+        assert values[centre] - values[left] == pytest.approx(cost)
+        checked += 1
+    assert checked >= 3
