@@ -47,9 +47,9 @@ def plot_win_rate_table(table: pd.DataFrame, title: str | None = None) -> Figure
     ax.barh(y, rate, xerr=xerr, color="tab:blue", capsize=4)
     for yi, base in zip(y, table["baseline"], strict=True):
         ax.vlines(base, yi - 0.45, yi + 0.45, colors="grey", linestyles="--")
-    for yi, (hi, ties, rows) in enumerate(zip(table["ci_high"], table["tied_first"], table["rows"], strict=True)):
+    for i, (hi, ties, rows) in enumerate(zip(table["ci_high"], table["tied_first"], table["rows"], strict=True)):
         if ties:
-            ax.text(hi + 0.005, yi, f"{ties / rows:.1%} tied for 1st", va="center", fontsize=7, color="dimgrey")
+            ax.text(hi + 0.005, i, f"{ties / rows:.1%} tied for 1st", va="center", fontsize=7, color="dimgrey")
     ax.set_yticks(y, [_label(k) for k in table.index])
     ax.invert_yaxis()
     ax.set_xlabel("win rate (Wilson 95% interval; dashed: 1/N baseline)")
@@ -94,7 +94,7 @@ def _legend_outside(ax: Axes, title: str | None = None, fontsize: float = 8, nco
               title=title, title_fontsize=fontsize)
 
 
-def _colours(n: int, palette: str = "tab10") -> list:
+def _colours(n: int, palette: str = "tab10") -> list[tuple[float, float, float, float]]:
     from matplotlib import colormaps
 
     cmap = colormaps[palette]
@@ -157,12 +157,13 @@ def plot_head_to_head(h2h: stats.HeadToHead, title: str | None = None) -> Figure
     share = h2h.share
     fig = new_figure(2.5 + 1.1 * len(share), 2.0 + 0.9 * len(share))
     ax = fig.subplots()
-    image = ax.imshow(share.to_numpy(dtype=float), cmap="RdBu", vmin=0, vmax=1)
+    values, games = share.to_numpy(dtype=float), h2h.games.to_numpy()
+    image = ax.imshow(values, cmap="RdBu", vmin=0, vmax=1)
     for i in range(len(share)):
         for j in range(len(share)):
-            value = share.iat[i, j]
+            value = values[i, j]
             if pd.notna(value):
-                ax.text(j, i, f"{value:.0%}\n{h2h.games.iat[i, j]:,}", ha="center", va="center", fontsize=7)
+                ax.text(j, i, f"{value:.0%}\n{games[i, j]:,}", ha="center", va="center", fontsize=7)
     ax.set_xticks(range(len(share)), [str(s) for s in share.columns], rotation=30, ha="right")
     ax.set_yticks(range(len(share)), [str(s) for s in share.index])
     ax.set_xlabel("opponent")

@@ -84,11 +84,12 @@ class Summary:
         rows = totals["rows"].astype(np.int64)
         low, high = zip(*(stats.wilson_interval(int(w), int(n)) for w, n in zip(totals["wins"], rows, strict=True)),
                         strict=True)
-        return pd.DataFrame({"rows": rows, "wins": totals["wins"].astype(np.int64),
-                             "win_rate": totals["wins"] / rows, "ci_low": low, "ci_high": high,
-                             "baseline": totals["baseline"] / rows,
-                             "tied_first": totals["tied_first"].astype(np.int64),
-                             f"mean_{self.score}": totals[self.score] / rows}, index=totals.index)
+        table: pd.DataFrame = pd.DataFrame({"rows": rows, "wins": totals["wins"].astype(np.int64),
+                                            "win_rate": totals["wins"] / rows, "ci_low": low, "ci_high": high,
+                                            "baseline": totals["baseline"] / rows,
+                                            "tied_first": totals["tied_first"].astype(np.int64),
+                                            f"mean_{self.score}": totals[self.score] / rows}, index=totals.index)
+        return table
 
     def vp_by_source(self) -> pd.DataFrame:
         """Mean points per source (columns) per spec (rows), in the game's unit; sources never scored are left
@@ -96,12 +97,13 @@ class Summary:
         columns = source_columns(self.by_spec)
         table = self.by_spec[columns].div(self.by_spec["rows"], axis=0).sort_index()
         table.columns = [column.removeprefix(f"{self.score}_") for column in columns]
-        return table.loc[:, (table != 0).any(axis=0)]
+        scored: pd.DataFrame = table.loc[:, (table != 0).any(axis=0)]
+        return scored
 
     def decisions_quantile(self, q: float) -> float:
         """The q-quantile of decisions per game, interpolated linearly as numpy and pandas do."""
         cumulative = np.cumsum(self.decisions)
-        position = q * (cumulative[-1] - 1)
+        position: float = q * (cumulative[-1] - 1)
         below = int(position)
         low = int(np.searchsorted(cumulative, below, side="right"))
         high = int(np.searchsorted(cumulative, min(below + 1, cumulative[-1] - 1), side="right"))

@@ -187,7 +187,7 @@ def _header(svg: ET.Element, state: _bamboo.State, viewer: int | None) -> None:
         season = ("set-up" if state.phase == "setup"
                   else B.SEASON_NAMES[SEASON_OF_PHASE[state.phase]].lower())
         line = (f"Bamboo: round {state.round}, {season}; seat {state.current_player} decides "
-                f"({state.decision.replace('_', ' ')})")
+                f"({str(state.decision).replace('_', ' ')})")
     label(group, 12, 24, line, size=16, font_weight="bold", fill=L.TEXT, data_round=state.round,
           data_phase=state.phase, data_to_move=state.current_player)
     seen = "public view" if viewer is None else f"as seat {viewer} sees it"
@@ -315,7 +315,7 @@ def _markets(svg: ET.Element, c: BambooComponents, view: dict[str, Any]) -> None
                      data_balance_stack=SIDES[side])
 
 
-def _stack_label(parent: ET.Element, x: float, y: float, size: int, unseen: int, **data: object) -> None:
+def _stack_label(parent: ET.Element, x: float, y: float, size: int, unseen: int, **data: str) -> None:
     known = size - unseen
     text = f"stack {size}" + (f" ({known} known at the bottom)" if known else "")
     label(parent, x, y, text, size=8, fill=L.MUTED, data_count=size, data_unseen=unseen, **data)

@@ -152,7 +152,7 @@ def _header(svg: ET.Element, state: _engine.State, viewer: int | None) -> None:
         line = f"Bora Bora: game over, winner seat {state.winner()}"
     else:
         line = (f"Bora Bora: round {state.round}, phase {state.phase}; seat {state.current_player} decides "
-                f"({state.decision.replace('_', ' ')})")
+                f"({str(state.decision).replace('_', ' ')})")
     seen = "public view" if viewer is None else f"as seat {viewer} sees it"
     label(group, 12, 24, line, size=16, font_weight="bold", fill=L.TEXT, data_round=state.round,
           data_phase=state.phase, data_to_move=state.current_player)

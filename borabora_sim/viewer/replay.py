@@ -82,6 +82,8 @@ def reasons_of(player: SeededPlayer, top: int) -> Reasons | None:
     """The reasons of `player`'s last decision with its `top` best options, from the values it exposes (the
     heuristic's evaluation of each option, a search's root statistics); None for a player that does not weigh
     options and for a move that needed no weighing."""
+    rows: list[tuple[str, tuple[float, ...], bool]]
+    columns: tuple[str, ...]
     if isinstance(player, HeuristicPlayer) and player.last_decision is not None:
         state, seed, action = player.last_decision
         values = player.option_values(state, seed)
