@@ -23,6 +23,7 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn, TypedDict, TypeGuard
 
 import numpy as np
 import pandas as pd
@@ -36,6 +37,10 @@ from borabora_sim.match import DEFAULT_PLAYERS, play_game
 from borabora_sim.players import make_player, split_spec
 from borabora_sim.players.base import SeededPlayer
 from borabora_sim.protocol import Game, check_seed
+
+if TYPE_CHECKING:
+    from dask.distributed import Client
+    from tqdm import tqdm
 
 SCHEMA_VERSION = 2
 
@@ -93,7 +98,7 @@ class RunConfig:
         return range(first, min(first + per_file, -(-self.games // self.chunk_size)))
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -149,8 +154,8 @@ def config_from_manifest(data: object, source: str) -> RunConfig:
     unknown = [key for key in data if key not in MANIFEST_KEYS]
     missing = [key for key in MANIFEST_KEYS if key not in data]
     if unknown or missing:
-        problem = "; ".join(filter(None, [unknown and f"unknown key {', '.join(map(repr, unknown))}",
-                                          missing and f"missing key {', '.join(map(repr, missing))}"]))
+        problem = "; ".join(filter(None, [f"unknown key {', '.join(map(repr, unknown))}" if unknown else None,
+                                          f"missing key {', '.join(map(repr, missing))}" if missing else None]))
         raise ValueError(f"{source}: {problem}; a manifest holds exactly {keys}")
     allowed, _ = _game_field()
     try:                                        # first: the other fields are checked for this game
@@ -252,19 +257,19 @@ def _chunk_arrays(config: RunConfig, game: Game, start: int, end: int) -> dict[s
         out["start_position"] = counters[:, :, game.counters.index("start_position")]
         out["counters"] = counters[:, :, [game.counters.index(c) for c in columns]]
     else:
-        out = {key: [] for key in ("scores", "ranks", "breakdown", "counters", "winner", "decisions", "wall_time",
-                                   "start_position")}
+        played: dict[str, list[object]] = {key: [] for key in (
+            "scores", "ranks", "breakdown", "counters", "winner", "decisions", "wall_time", "start_position")}
         for seed, seat_spec in zip(seeds, specs, strict=True):
             record = play_game(seated_players(seat_spec, int(seed), game), int(seed), game)
-            out["scores"].append(record.scores)
-            out["ranks"].append(record.ranks)
-            out["breakdown"].append([[row[name] for name in game.sources] for row in record.breakdown])
-            out["counters"].append([[row[name] for name in columns] for row in record.counters])
-            out["start_position"].append([row["start_position"] for row in record.counters])
-            out["winner"].append(record.winner)
-            out["decisions"].append(record.decisions)
-            out["wall_time"].append(record.seconds)
-        out = {key: np.asarray(value) for key, value in out.items()}
+            played["scores"].append(record.scores)
+            played["ranks"].append(record.ranks)
+            played["breakdown"].append([[row[name] for name in game.sources] for row in record.breakdown])
+            played["counters"].append([[row[name] for name in columns] for row in record.counters])
+            played["start_position"].append([row["start_position"] for row in record.counters])
+            played["winner"].append(record.winner)
+            played["decisions"].append(record.decisions)
+            played["wall_time"].append(record.seconds)
+        out = {key: np.asarray(value) for key, value in played.items()}
         out["moves"] = out["decisions"]
     out["seeds"] = seeds
     out["specs"] = np.array(specs, dtype=object)
@@ -455,9 +460,16 @@ class RunDirectory:
     def read(self, table: str = "players", columns: Sequence[str] | None = None) -> pd.DataFrame:
         keys = ["game_id", "seat"] if table == "players" else ["game_id"]
         wanted = None if columns is None else list(dict.fromkeys([*keys, *columns]))     # the sort keys too
-        frame = pa.concat_tables(list(self.tables(table, wanted))).to_pandas()
+        frame: pd.DataFrame = pa.concat_tables(list(self.tables(table, wanted))).to_pandas()
         frame = frame.sort_values(keys, ignore_index=True)
         return frame if columns is None else frame[list(columns)]
+
+
+class _WorkerStart(TypedDict, total=False):
+    """How each worker process starts (the keywords of a process pool)."""
+
+    initializer: Callable[[int], None]
+    initargs: tuple[int]
 
 
 def _exit_with_parent(parent: int) -> None:
@@ -472,7 +484,7 @@ def _exit_with_parent(parent: int) -> None:
 
 
 def _parallel_chunks(config: RunConfig, todo: list[tuple[int, int, int]], n_jobs: int, backend: str,
-                     client) -> Iterator[tuple[int, int, pa.Table, pa.Table]]:
+                     client: Client | None) -> Iterator[tuple[int, int, pa.Table, pa.Table]]:
     """Plays the chunks `todo` and yields them as they finish; `client`: a Dask client (backend dask), or None
     to start a local cluster."""
     from joblib import Parallel, delayed, effective_n_jobs, parallel_config
@@ -484,7 +496,7 @@ def _parallel_chunks(config: RunConfig, todo: list[tuple[int, int, int]], n_jobs
         for index, start, end in todo:
             yield _run_chunk_job(config, index, start, end)
         return
-    watch = {"initializer": _exit_with_parent, "initargs": (os.getpid(),)}
+    watch: _WorkerStart = {"initializer": _exit_with_parent, "initargs": (os.getpid(),)}
     if backend == "multiprocessing":        # joblib's multiprocessing backend cannot stream results as they finish
         import multiprocessing
 
@@ -522,7 +534,7 @@ def _require_dask() -> None:
         raise ImportError("backend='dask' needs the dask extra: pip install 'borabora_sim[dask]'") from None
 
 
-def _connect(scheduler: str, timeout: float):
+def _connect(scheduler: str, timeout: float) -> Client:
     """A Dask client of the scheduler at `scheduler`, or a ConnectionError after `timeout` seconds."""
     from dask.distributed import Client
 
@@ -533,7 +545,7 @@ def _connect(scheduler: str, timeout: float):
                               "check the address, or allow longer with connect_timeout (--connect-timeout)") from None
 
 
-def _progress(total: int, initial: int, enabled: bool | None):
+def _progress(total: int, initial: int, enabled: bool | None) -> tqdm[NoReturn]:
     enabled = sys.stderr.isatty() if enabled is None else enabled
     from tqdm import tqdm
 
@@ -645,12 +657,15 @@ def simulate(games: int, players: Sequence[str] = DEFAULT_PLAYERS, seed: int = 0
             client.close()                  # only the client: the user's cluster stays up
 
 
-def _run(config: RunConfig, directory: RunDirectory | None, resume: bool, n_jobs: int, backend: str, client,
+def _run(config: RunConfig, directory: RunDirectory | None, resume: bool, n_jobs: int, backend: str,
+         client: Client | None,
          progress: bool | None, load: bool, on_chunk: Callable[[pa.Table], None] | None) -> pd.DataFrame | None:
     chunks = config.chunks()
-    done = directory.start(config, resume) if directory is not None else set()
-    for first in {config.merge_group(index)[0] for index in done}:
-        _merge_if_complete(directory, config, done, first)         # groups done before an interruption
+    done: set[int] = set()
+    if directory is not None:
+        done = directory.start(config, resume)
+        for first in {config.merge_group(index)[0] for index in done}:
+            _merge_if_complete(directory, config, done, first)     # groups done before an interruption
     todo = [chunk for chunk in chunks if chunk[0] not in done]
     finished_games = sum(end - start for index, start, end in chunks if index in done)
     tables: list[tuple[int, pa.Table]] = []
@@ -670,7 +685,8 @@ def _run(config: RunConfig, directory: RunDirectory | None, resume: bool, n_jobs
     if directory is not None:
         return directory.read()
     tables.sort(key=lambda item: item[0])
-    return pa.concat_tables([t for _, t in tables]).to_pandas()
+    frame: pd.DataFrame = pa.concat_tables([t for _, t in tables]).to_pandas()
+    return frame
 
 
 def _merge_if_complete(directory: RunDirectory, config: RunConfig, done: set[int], index: int) -> None:

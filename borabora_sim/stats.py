@@ -13,7 +13,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from types import ModuleType
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -26,7 +27,7 @@ SimulateFn = Callable[..., pd.DataFrame]
 # Intervals and tests on proportions
 # =============================================================================
 
-def _sps():  # -> the scipy.stats module
+def _sps() -> ModuleType:
     """scipy.stats, imported on first use: it adds about 60 MB to a process, and summaries never need it."""
     from scipy import stats
 
@@ -99,7 +100,7 @@ def paired_proportion_difference(both: int, a_only: int, b_only: int, neither: i
     if margins == 0:
         phi = 0.0
     else:
-        cross = both * neither - a_only * b_only
+        cross: float = both * neither - a_only * b_only
         if cross > 0:
             cross = max(cross - n / 2, 0.0)
         phi = cross / math.sqrt(margins)
@@ -404,7 +405,7 @@ def player_positions(players: pd.DataFrame, rotate_seats: bool = True) -> pd.Ser
 
 def _focus_mask(a: pd.DataFrame, b: pd.DataFrame, focus: Sequence[int] | None, rotate_seats: bool) -> np.ndarray:
     if focus is None:
-        mask = a["spec"].astype(str).to_numpy() != b["spec"].astype(str).to_numpy()
+        mask: np.ndarray = a["spec"].astype(str).to_numpy() != b["spec"].astype(str).to_numpy()
         if not mask.any():
             raise ValueError("the two runs have the same spec in every seat; name the seats under study with "
                              "focus=[index into the players list, ...]")
@@ -524,7 +525,7 @@ def _paired_from_outcomes(per_game: pd.DataFrame, confidence: float, bootstrap: 
 def _default_simulate() -> SimulateFn:
     from borabora_sim.simulate import simulate
 
-    return simulate
+    return cast(SimulateFn, simulate)         # the table: simulate returns None only when told not to load it
 
 
 def _differing_positions(arm_a: Sequence[str], arm_b: Sequence[str]) -> list[int]:
@@ -861,7 +862,8 @@ def head_to_head(players: pd.DataFrame, by: str = "rank", confidence: float = 0.
     per_game = pairs.assign(score=score.astype(float)).groupby(["spec_a", "spec_b", "game_id"])["score"].mean()
     z = z_value(confidence)
     records = []
-    for (spec_a, spec_b), shares in per_game.groupby(level=["spec_a", "spec_b"]):
+    for pair, shares in per_game.groupby(level=["spec_a", "spec_b"]):
+        spec_a, spec_b = cast(tuple[str, str], pair)
         n = len(shares)
         total = float(shares.sum())
         lo, hi = wilson_interval(total, n, z)
