@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
+from typing import Any, cast
 
 import pandas as pd
 
@@ -25,6 +26,7 @@ from borabora_sim import _engine, stats
 from borabora_sim.counterfactual import RolloutJudge, choice_values, die_situation
 from borabora_sim.game import is_fishing
 from borabora_sim.match import play_game
+from borabora_sim.protocol import GameState
 from borabora_sim.simulate import seated_players
 from borabora_sim.studies.progress import step_bar
 from borabora_sim.studies.report_md import markdown_table, section
@@ -71,7 +73,7 @@ def fishing_frequency(study: FishingStudy, players: int = 4,
         specs = ["heuristic"] * players
         specs[focus] = mcts
 
-        def log(state: _engine.State, seat: int, action: int, game_id: int = game_id, focus: int = focus) -> None:
+        def log(state: GameState, seat: int, action: int, game_id: int = game_id, focus: int = focus) -> None:
             placement = _engine.die_placement(action)
             if seat == focus and placement is not None:
                 rows.append({"game_id": game_id, "round": state.round, "die": placement[0],
@@ -187,11 +189,12 @@ def plain_words(values: pd.DataFrame, minimum: int = 20) -> list[str]:
         if table.empty:
             lines.append(f"By {label}: fewer than {minimum} situations per group, not enough to compare.")
             continue
-        top = table["share"].idxmax()
-        bottom = table["share"].idxmin()
-        lines.append(f"By {label}: most often best at {by} = {top} ({table.loc[top, 'share']:.1%} of "
-                     f"{int(table.loc[top, 'situations'])}), least often at {by} = {bottom} "
-                     f"({table.loc[bottom, 'share']:.1%} of {int(table.loc[bottom, 'situations'])}).")
+        top = cast(int, table["share"].idxmax())           # the groups are counts: blocked tiles, die, round
+        bottom = cast(int, table["share"].idxmin())
+        share, situations = table["share"].loc, table["situations"].loc
+        lines.append(f"By {label}: most often best at {by} = {top} ({share[top]:.1%} of "
+                     f"{int(situations[top])}), least often at {by} = {bottom} "
+                     f"({share[bottom]:.1%} of {int(situations[bottom])}).")
     return lines
 
 
@@ -237,7 +240,7 @@ def answer(arms: pd.DataFrame, robustness: pd.DataFrame, values: pd.DataFrame) -
         for comparison in POLICIES:
             if comparison in rows.index:
                 subject = f"For the {family} player, {POLICIES[comparison]}"
-                lines.append(f"{subject} {_effects(rows.loc[comparison])}.")
+                lines.append(f"{subject} {_effects(cast(pd.Series, rows.loc[comparison]))}.")  # one row each
     if len(arms):
         lines.append(f"Verdicts are at the {arms['alpha'].iloc[0]:.0%} level after Holm's correction over the "
                      f"{len(arms)} comparisons of section 2; the intervals are not adjusted.")
@@ -293,11 +296,11 @@ def run(study: FishingStudy, out: str | Path, log: Callable[[str], None] = print
         markdown_table(by_round, pct), markdown_table(by_die, pct), "![by round](fishing_by_round.png)"))
 
     log("2/4 paired arms: never / normal / prefer")
-    parts = []
+    frames = []
     for family, games in (("heuristic", study.heuristic_games), ("mcts", study.mcts_games)):
         with step_bar(3 * games, f"2/4 paired arms, {family}", "game", progress) as bar:
-            parts.append(arms_comparison(family, 4, games, study, progress=bar.update))
-    arms = stats.paired_table(pd.concat(parts, ignore_index=True))
+            frames.append(arms_comparison(family, 4, games, study, progress=bar.update))
+    arms = stats.paired_table(pd.concat(frames, ignore_index=True))
     arms_csv(arms).to_csv(folder / "fishing_arms.csv", index=False)
     fig = plots.effect_plot(arms, label_columns=("family", "comparison"))
     fig.savefig(folder / "fishing_arms.png", dpi=110)
@@ -354,7 +357,7 @@ def run(study: FishingStudy, out: str | Path, log: Callable[[str], None] = print
     return report
 
 
-def sized(size: str, **overrides: object) -> FishingStudy:
+def sized(size: str, **overrides: Any) -> FishingStudy:
     if size not in SIZES:
         raise ValueError(f"size must be one of {', '.join(SIZES)}, got {size!r}")
     return replace(SIZES[size], **overrides)

@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -197,7 +198,7 @@ def run(study: PriestStudy, out: str | Path, log: Callable[[str], None] = print,
     return report
 
 
-def sized(size: str, **overrides: object) -> PriestStudy:
+def sized(size: str, **overrides: Any) -> PriestStudy:
     if size not in SIZES:
         raise ValueError(f"size must be one of {', '.join(SIZES)}, got {size!r}")
     overrides.pop("jobs", None)      # this study runs in one process
