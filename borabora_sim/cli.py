@@ -173,6 +173,7 @@ def cmd_simulate(args: argparse.Namespace) -> None:
     if args.out:
         summary = run_summary(RunDirectory(args.out))
         print(f"results in {args.out} (players/ and games/ Parquet chunks)")
+    assert summary is not None, "a run plays at least one game, so its first chunk has been added up"
     print(format_summary(summary, seconds=None if args.resume else seconds))
     if args.plot:
         print("plots written to " + ", ".join(plot_summary(summary, args.plot)))
@@ -197,7 +198,7 @@ def cmd_report(args: argparse.Namespace) -> None:
 
 
 def _human_chooser(seat: int, render: Callable[[GameState, int], str], read: Callable[[str], str],
-                   write: Callable[[str], None]) -> Callable:
+                   write: Callable[[str], None]) -> Callable[[GameState], int]:
     def choose(state: GameState) -> int:
         write("\n" + render(state, seat))
         legal = state.legal_actions()
