@@ -110,7 +110,8 @@ def paired_proportion_difference(both: int, a_only: int, b_only: int, neither: i
     return diff, max(-1.0, diff - delta), min(1.0, diff + epsilon)
 
 
-def mean_interval(values: Sequence[float] | np.ndarray, confidence: float = 0.95) -> tuple[float, float, float]:
+def mean_interval(values: Sequence[float] | np.ndarray | pd.Series, confidence: float = 0.95,
+                  ) -> tuple[float, float, float]:
     """Mean with a Student t interval: (mean, low, high). One value gives an infinitely wide interval."""
     x = np.asarray(values, dtype=float)
     if x.size == 0:
@@ -138,7 +139,7 @@ def paired_bootstrap_ci(differences: Sequence[float] | np.ndarray, n_resamples: 
     return float(lo), float(hi)
 
 
-def wilcoxon_signed_rank(differences: Sequence[float] | np.ndarray) -> float:
+def wilcoxon_signed_rank(differences: Sequence[float] | np.ndarray | pd.Series) -> float:
     """Two-sided Wilcoxon signed-rank p-value of paired differences (zero differences dropped, normal
     approximation with tie correction when there are ties or many pairs); 1.0 when every difference is 0."""
     d = np.asarray(differences, dtype=float)
