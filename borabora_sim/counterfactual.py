@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import pandas as pd
 
@@ -70,9 +70,10 @@ def score_gap(state: GameState, seat: int) -> int:
     return scores[seat] - max(v for s, v in enumerate(scores) if s != seat)
 
 
-def die_situation(state: _engine.State, action: int) -> dict[str, Any]:
+def die_situation(game_state: GameState, action: int) -> dict[str, Any]:
     """Bora Bora's situation of a die placement: die (None for other actions), blocked (tiles that die could not
     use, comma-separated), n_blocked, vp_gap (own VP minus the best other VP), start_position."""
+    state = cast(_engine.State, game_state)
     seat = state.current_player
     placement = _engine.die_placement(action)
     die = placement[0] if placement else None
@@ -129,7 +130,7 @@ def judge_game(game: Game, game_id: int, specs: Sequence[str], seed: int, is_stu
 
 def choice_values(games: int, players: Sequence[str], is_studied: Callable[[int], bool], situation: Situation,
                   game: Game | None = None, focus: Sequence[int] | None = None, seed: int = 0,
-                  judge: RolloutJudge | None = None, progress: Callable[[int], None] | None = None,
+                  judge: RolloutJudge | None = None, progress: Callable[[int], object] | None = None,
                   recheck: bool = False) -> pd.DataFrame:
     """One row per studied option at every decision of a focus seat where such an option is legal beside
     another, in `games` games of `game` (default: the default game) between `players`.

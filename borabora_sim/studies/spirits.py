@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
@@ -47,6 +47,9 @@ from borabora_sim.studies.report_md import markdown_table, section
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
+
+    from borabora_sim.bamboo.components import BambooComponents
+    from borabora_sim.bamboo.game import Bamboo
 
 FALLBACKS = ("balance 1 HP", "improve 1 coin")
 BUILT_IN = "built-in"
@@ -83,7 +86,7 @@ SIZES = {
 }
 
 
-def sized(size: str, **overrides: object) -> SpiritsStudy:
+def sized(size: str, **overrides: Any) -> SpiritsStudy:
     if size not in SIZES:
         raise ValueError(f"size must be one of {', '.join(SIZES)}, got {size!r}")
     return replace(SIZES[size], **overrides)
@@ -97,7 +100,7 @@ def _chunks(count: int, size: int) -> list[range]:
 
 
 def _parallel(work: Callable[..., list[dict[str, Any]]], chunks: Sequence[range], jobs: int,
-              progress: Callable[[int], None] | None, **kwargs: Any) -> pd.DataFrame:
+              progress: Callable[[int], object] | None, **kwargs: Any) -> pd.DataFrame:
     """`work(ids=chunk, **kwargs)` for every chunk of game ids, on `jobs` worker processes (1: in this one);
     `progress(n)` after each chunk of n games. The rows come back in game order whatever the workers."""
     rows: list[dict[str, Any]] = []
@@ -127,6 +130,11 @@ def _tagged(work: Callable[..., list[dict[str, Any]]], chunk: range,
 # =============================================================================
 # 1. Spirit pairs
 # =============================================================================
+def _components(game: Game) -> BambooComponents:
+    """The component data of a Bamboo game object (the Game protocol does not name it)."""
+    return cast("Bamboo", game).rules.components
+
+
 def _held(state: GameState) -> list[list[int]]:
     """Spirit tiles held by each seat, by kind."""
     return [list(p["spirits"]) for p in state.to_dict()["state"]["pl"][:state.num_players]]
@@ -141,7 +149,7 @@ def autumn_cuts(game: Game, game_seed: int, specs: Sequence[str]) -> tuple[list[
     (no Winter decision)."""
     players = [make_player(spec, player_seed(game_seed, s, game), game=game) for s, spec in enumerate(specs)]
     state = game.new_initial_state(players=len(specs), seed=game_seed)
-    before = [[0] * len(game.rules.components.spirit_names) for _ in specs]
+    before = [[0] * len(_components(game).spirit_names) for _ in specs]
     cuts = []
     while not state.is_terminal():
         phase, round_ = state.phase, state.round
@@ -161,13 +169,13 @@ def without_spirit(game: Game, state: GameState, seat: int, spirit: int) -> Game
     fields = data["state"]
     player = fields["pl"][seat]
     if player["spirits"][spirit] < 1:
-        raise ValueError(f"seat {seat} holds no {game.rules.components.spirit_names[spirit]} tile")
+        raise ValueError(f"seat {seat} holds no {_components(game).spirit_names[spirit]} tile")
     player["spirits"][spirit] -= 1
     player["asleep"][spirit] = min(player["asleep"][spirit], player["spirits"][spirit])
     fields["spirit_gone"][spirit] += 1
     if state.is_terminal():
         kinds = sum(1 for count in player["spirits"] if count > 0)
-        player["hp"][game.sources.index("spirit_types")] = kinds * game.rules.components.scoring["spirit_type_hp"]
+        player["hp"][game.sources.index("spirit_types")] = kinds * _components(game).scoring["spirit_type_hp"]
     return game.state_from_dict(data)
 
 
@@ -187,7 +195,7 @@ def spirit_pairs(ids: Iterable[int], specs: Sequence[str], seed: int, rung: str,
     studied; otherwise every seat is, and when several won the same spirit in one Autumn one of them is taken
     (by game_id), so that a game gives at most one pair per spirit and round."""
     game = get_game("bamboo", components=components)
-    names = game.rules.components.spirit_names
+    names = _components(game).spirit_names
     rows = []
     for game_id in ids:
         game_seed = int(game.derive_seed(seed, game_id))
@@ -220,7 +228,7 @@ def spirit_pairs(ids: Iterable[int], specs: Sequence[str], seed: int, rung: str,
 
 
 def pair_frame(study: SpiritsStudy, rung: str, games: int, strong: bool, components: str | None = None,
-               progress: Callable[[int], None] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+               progress: Callable[[int], object] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The pairs of `games` games of one rung (`strong`: one `strong_spec` seat among `spec` players), and the
     studied seats' first places in the games themselves."""
     specs = [study.strong_spec, study.spec] if strong else [study.spec] * study.players
@@ -347,7 +355,7 @@ def spirit_words(table: pd.DataFrame) -> list[str]:
                      f"{rows['variety_hp'].min():.1f} to {rows['variety_hp'].max():.1f} HP is the variety bonus.")
     powers = table[table["use_verdict"] == stats.VERDICTS[0]]
     if len(powers):
-        top = powers.loc[powers["use_hp"].idxmax()]
+        top = powers.sort_values("use_hp", ascending=False, kind="stable").iloc[0]
         lines.append(f"Beyond the variety bonus, {len(powers)} cell(s) show a detectable gain; the largest: "
                      f"{top['spirit']} won in round {int(top['round'])}, {top['use_hp']:+.1f} HP (95% CI "
                      f"{top['use_hp_ci'][0]:+.1f} to {top['use_hp_ci'][1]:+.1f}).")
@@ -398,13 +406,13 @@ def heat_figure(table: pd.DataFrame, names: Sequence[str], title: str) -> Figure
     from borabora_sim import plots
 
     panels = (("vp_diff", "vp_verdict", "HP gain"), ("use_hp", "use_verdict", "beyond the variety bonus"))
-    grids = [table.pivot(index="spirit", columns="round", values=v).reindex(names) for v, _, _ in panels]
+    grids = [table.pivot(index="spirit", columns="round", values=v).reindex(list(names)) for v, _, _ in panels]
     values = np.array([grid.to_numpy(dtype=float) for grid in grids])
     bound = max(1.0, float(np.nanmax(np.abs(values)))) if np.isfinite(values).any() else 1.0
     fig = plots.new_figure(11, 4.8)
     axes = fig.subplots(1, 2, sharey=True)
     for ax, grid, cells, (_, verdict_column, name) in zip(axes, grids, values, panels, strict=True):
-        verdicts = table.pivot(index="spirit", columns="round", values=verdict_column).reindex(names)
+        verdicts = table.pivot(index="spirit", columns="round", values=verdict_column).reindex(list(names))
         image = ax.imshow(cells, cmap="RdBu", vmin=-bound, vmax=bound, aspect="auto")
         for i in range(grid.shape[0]):
             for j in range(grid.shape[1]):
@@ -456,7 +464,7 @@ def fallback_rows(ids: Iterable[int], specs: Sequence[str], seed: int, rollouts:
 
 
 def fallback_values(study: SpiritsStudy, games: int, components: str | None = None,
-                    progress: Callable[[int], None] | None = None) -> pd.DataFrame:
+                    progress: Callable[[int], object] | None = None) -> pd.DataFrame:
     """The judged fallback decisions of `games` games, with `best` (strictly above every other option), `tied`
     (level with the best other option) and `confirmed` (best, and still ahead on the fresh rollouts)."""
     frame = _parallel(fallback_rows, _chunks(games, 1), study.jobs, progress, specs=[study.spec] * study.players,
@@ -477,7 +485,7 @@ def fallback_table(values: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
     for key, group in values.groupby(["option", *by], sort=True):
         n, best = len(group), int(group["best"].sum())
         lo, hi = stats.wilson_interval(best, n)
-        mean, alo, ahi = stats.mean_interval(group["recheck_advantage"])
+        mean, alo, ahi = stats.mean_interval(group["recheck_advantage"].to_numpy(dtype=float))
         when = group.loc[group["best"], "recheck_advantage"]
         rows.append({**dict(zip(["option", *by], key if isinstance(key, tuple) else (key,), strict=True)),
                      "decisions": n, "best": best, "best_share": best / n, "best_ci_low": lo, "best_ci_high": hi,
@@ -494,7 +502,7 @@ def fallback_verdicts(values: pd.DataFrame, by: Sequence[str] = (), alpha: float
     option)."""
     table = fallback_table(values, list(by))
     if len(table):
-        table["wilcoxon_p"] = [stats.wilcoxon_signed_rank(group["recheck_advantage"])
+        table["wilcoxon_p"] = [stats.wilcoxon_signed_rank(group["recheck_advantage"].to_numpy(dtype=float))
                                for _, group in values.groupby(["option", *by], sort=True)]
         table["wilcoxon_p_holm"] = stats.holm(table["wilcoxon_p"].to_numpy(dtype=float))
         table["verdict"] = [verdict(d, p, alpha) for d, p in zip(table["advantage"], table["wilcoxon_p_holm"],
@@ -541,8 +549,8 @@ def fallback_words(verdicts: pd.DataFrame, values: pd.DataFrame, rollouts: int) 
             table = fallback_table(values[values["option"] == option], [by])
             table = table[table["decisions"] >= 10]
             if len(table) >= 2:
-                top = table.loc[table["best_share"].idxmax()]
-                low = table.loc[table["best_share"].idxmin()]
+                low = table.sort_values("best_share", kind="stable").iloc[0]
+                top = table.sort_values("best_share", ascending=False, kind="stable").iloc[0]
                 lines.append(f"By {by}, the share where '{option}' was best ranged from {_share_text(low)} "
                              f"({by}: {low[by]}) to {_share_text(top)} ({by}: {top[by]}).")
     lines.append(f"Values are shares of {rollouts} paired heuristic rollouts won. The first pass picks the best "
@@ -567,7 +575,7 @@ def variant_spirit_words(table: pd.DataFrame) -> list[str]:
         moved = [f"{s}, {name}: {VERDICT_SHORT[base.loc[s, c]]} -> {VERDICT_SHORT[rows.loc[s, c]]}"
                  for s in common for c, name in columns.items() if base.loc[s, c] != rows.loc[s, c]]
         shift = rows.loc[common, "vp_diff"] - base.loc[common, "vp_diff"]
-        lines.append(f"{variant} ({VARIANTS[variant].change}, {int(rows['games'].sum())} pairs): "
+        lines.append(f"{variant} ({VARIANTS[str(variant)].change}, {int(rows['games'].sum())} pairs): "
                      + (f"the verdicts move for {'; '.join(moved)}" if moved else
                         f"every verdict of the {len(common)} spirits is the built-in data's")
                      + (f"; the HP estimates move by {shift.min():+.1f} to {shift.max():+.1f} HP." if len(common)
@@ -632,7 +640,7 @@ def run(study: SpiritsStudy, out: str | Path, log: Callable[[str], None] = print
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     began = time.perf_counter()
-    names = get_game("bamboo").rules.components.spirit_names
+    names = _components(get_game("bamboo")).spirit_names
     heuristic, strong = study.spec, f"{study.strong_spec} seat"
     rungs = (heuristic, strong)
 
