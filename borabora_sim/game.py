@@ -134,6 +134,7 @@ class BoraBora:
     # fishing=never keeps a heuristic's dice off fishing unless nothing else is legal; prefer values each fishing die
     # at 3 VP more than its rewards.
     action_kinds = MappingProxyType({"fishing": ActionKind(is_fishing, weight="fishing", never=-1000.0, prefer=3.0)})
+    search_defaults: Mapping[str, object] = MappingProxyType({})     # the mcts player keeps the library's defaults
 
     def __init__(self, components: ComponentSource = None) -> None:
         self.rules = rules_for(components)

@@ -98,6 +98,9 @@ class Game(Protocol):
     styles: Mapping[str, Mapping[str, float]]   # heuristic styles: a value for every weight name
     default_style: str                          # the style of a heuristic given none
     action_kinds: Mapping[str, ActionKind]      # named kinds of action players may avoid or prefer
+    search_defaults: Mapping[str, object]       # options of the mcts player that its spec leaves out (c, rollout,
+    #                                             rollout_depth, margin, temperature); the library's defaults fill
+    #                                             the rest
 
     def new_initial_state(self, players: int = ..., seed: int | None = ...) -> GameState:
         """A new game, set up and waiting on its first decision (seed None: drawn at random)."""

@@ -296,7 +296,8 @@ def test_player_does_not_peek_at_hidden_cards_piles_or_future_dice(spec, peek_po
     ("mcts:iterations=300,fishing=never", MCTSPlayer, {"iterations": 300, "fishing": "never"}),
     ("flatmc:rollouts=20,fishing=prefer", FlatMCPlayer, {"rollouts": 20, "fishing": "prefer"}),
     ("mcts:iterations=250,c=1.4,rollout_depth=40,margin=0.5,style=builder", MCTSPlayer,
-     {"iterations": 250, "c": 1.4, "rollout_depth": 40, "margin": 0.5, "style": "builder"}),
+     {"iterations": 250, "c": 1.4, "rollout_depth": 40, "margin": 0.5, "style": "builder", "temperature": 10.0}),
+    ("flatmc:rollout_depth=5,temperature=2.5", FlatMCPlayer, {"rollout_depth": 5, "temperature": 2.5}),
 ])
 def test_make_player_accepts_the_documented_specs(spec, cls, attrs):
     ai = make_player(spec, seed=8)
@@ -327,8 +328,8 @@ PLAYER_LIST = "random, heuristic, flatmc, mcts"
     ("heuristic:colour=red", "style, fishing, thorough, w_vp"),
     ("heuristic:w_nosuch=1", "w_fishing"),
     ("random:seed=3", "options: none"),
-    ("mcts:rollouts=5", "iterations, seconds, c, rollout, rollout_depth, margin, style, fishing"),
-    ("flatmc:iterations=5", "rollouts, rollout, rollout_depth, margin, style, fishing"),
+    ("mcts:rollouts=5", "iterations, seconds, c, rollout, rollout_depth, margin, temperature, style, fishing"),
+    ("flatmc:iterations=5", "rollouts, rollout, rollout_depth, margin, temperature, style, fishing"),
 ])
 def test_make_player_rejects_unknown_names_and_options_listing_what_is_allowed(spec, allowed):
     with pytest.raises(ValueError) as info:
@@ -369,6 +370,8 @@ OUT_OF_RANGE = [
     ("mcts:c=-1", "c"),
     ("mcts:rollout_depth=-2", "-1 (play rollouts to the end) or an integer >= 0"),
     ("flatmc:rollout_depth=-7", "-1 (play rollouts to the end) or an integer >= 0"),
+    ("mcts:rollout_depth=5,temperature=0", "temperature must be a finite number > 0"),
+    ("flatmc:rollout_depth=5,temperature=-2", "temperature must be a finite number > 0"),
 ]
 CONTRADICTIONS = [
     ("mcts:iterations=10,seconds=1", ("iterations=10", "seconds=1", "give only one")),
@@ -376,6 +379,7 @@ CONTRADICTIONS = [
     ("heuristic:fishing=never,w_fishing=2", ("fishing=never", "w_fishing", "only one")),
     ("mcts:iterations=50,style=builder", ("style=builder", "no effect", "rollout=heuristic", "rollout_depth >= 0")),
     ("flatmc:style=temple", ("style=temple", "no effect")),
+    ("mcts:temperature=2", ("temperature=2", "no effect", "rollout_depth >= 0")),
 ]
 
 

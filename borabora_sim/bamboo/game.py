@@ -120,6 +120,7 @@ class Bamboo:
     styles = STYLES
     default_style = "balanced"
     action_kinds: Mapping[str, ActionKind] = MappingProxyType({})     # no kind of action to avoid or prefer yet
+    search_defaults: Mapping[str, object] = MappingProxyType({})
 
     def __init__(self, components: ComponentSource = None, mode: str = "normal") -> None:
         if mode not in MODES:

@@ -42,6 +42,9 @@ class RootStat:
 
 
 PREFER_MARGIN = 0.02
+DEFAULT_TEMPERATURE = 10.0
+# The mcts player's options when neither its spec nor the game's search_defaults give them.
+MCTS_DEFAULTS: dict[str, object] = {"c": 0.7, "rollout": "random", "rollout_depth": -1, "margin": 0.0}
 
 
 def rollout_params(game: Game) -> dict[str, Param]:
@@ -50,6 +53,7 @@ def rollout_params(game: Game) -> dict[str, Param]:
         "rollout": Param(parse_choice("random", "heuristic"), "random | heuristic"),
         "rollout_depth": Param(parse_int, "decisions before the rollout is cut off and evaluated (-1: to the end)"),
         "margin": Param(parse_float, "weight of the score margin in the reward, 0..1 (default 0)"),
+        "temperature": Param(parse_float, "score units per e-fold of the cut-off's win estimate (default 10)"),
         "style": Param(parse_choice(*game.styles), "heuristic weights for rollouts / cut-offs"),
         **{kind: Param(parse_choice(*KIND_SETTINGS),
                        f"never: no {kind} move at its own decisions unless nothing else is legal; prefer: a {kind} "
@@ -67,6 +71,7 @@ class SearchOptions(TypedDict):
     heuristic_rollout: bool
     rollout_depth: int
     margin_weight: float
+    temperature: float
     seed: int
     weights: np.ndarray | None
 
@@ -77,8 +82,8 @@ class _SearchPlayer(SeededPlayer):
     budget_unit: ClassVar[str]            # what `last_iterations` counts
     choice_rule: ClassVar[str]            # which root action the search returns
 
-    def __init__(self, rollout: str, rollout_depth: int, margin: float, style: str | None, seed: int | None,
-                 game: Game | None, kinds: dict[str, object]) -> None:
+    def __init__(self, rollout: str, rollout_depth: int, margin: float, temperature: float | None, style: str | None,
+                 seed: int | None, game: Game | None, kinds: dict[str, object]) -> None:
         game = get_game() if game is None else game
         unknown = [key for key in kinds if key not in game.action_kinds]
         if unknown:
@@ -89,6 +94,13 @@ class _SearchPlayer(SeededPlayer):
         self.rollout_depth = check_int("rollout_depth", rollout_depth, -1,
                                        "-1 (play rollouts to the end) or an integer >= 0")
         self.margin = check_number("margin", margin, 0.0, 1.0, "a number in [0, 1]")
+        if temperature is not None and self.rollout_depth < 0:
+            raise ValueError(f"temperature={temperature} has no effect with rollouts played to the end: it scales "
+                             "the win estimate of a cut-off (rollout_depth >= 0); leave it out or give one")
+        self.temperature = check_number("temperature", DEFAULT_TEMPERATURE if temperature is None else temperature,
+                                        0.0, math.inf, "a finite number > 0 (score units)")
+        if self.temperature == 0:
+            raise ValueError("temperature must be a finite number > 0 (score units), got 0")
         self.kind_settings = kind_settings(game.action_kinds, kinds)
         if style is not None and style not in game.styles:
             raise ValueError(f"unknown style {style!r}; styles: {', '.join(game.styles)}")
@@ -125,7 +137,8 @@ class _SearchPlayer(SeededPlayer):
         if len(legal) == 1:
             return self._forced(state, legal[0], "the only legal action")
         options: SearchOptions = {"heuristic_rollout": self.rollout == "heuristic", "rollout_depth": self.rollout_depth,
-                                   "margin_weight": self.margin, "seed": self.next_seed(),
+                                   "margin_weight": self.margin, "temperature": self.temperature,
+                                   "seed": self.next_seed(),
                                    "weights": weights_for(self.style, game=self.game) if self._uses_weights() else None}
         avoided = self._kinds_set_to("never")
         if avoided:
@@ -150,9 +163,11 @@ class _SearchPlayer(SeededPlayer):
         return chosen.action
 
     def _rollout_spec(self) -> str:
-        style = f",style={self.style}" if self._uses_weights() else ""
+        weights = f",style={self.style}" if self._uses_weights() else ""
+        if self.rollout_depth >= 0:
+            weights += f",temperature={self.temperature:g}"
         kinds = "".join(f",{kind}={setting}" for kind, setting in self.kind_settings.items())
-        return f"rollout={self.rollout},rollout_depth={self.rollout_depth},margin={self.margin:g}{style}{kinds}"
+        return f"rollout={self.rollout},rollout_depth={self.rollout_depth},margin={self.margin:g}{weights}{kinds}"
 
     def explain(self, top: int = 10) -> str:
         """The last decision: the chosen action and why, and the `top` root actions by name with their visits
@@ -199,13 +214,14 @@ class MCTSPlayer(_SearchPlayer):
         return {
             "iterations": Param(parse_positive_int, "iterations per decision (default 1000)"),
             "seconds": Param(parse_float, "time per decision instead of iterations"),
-            "c": Param(parse_float, "UCT exploration constant (default 0.7)"),
+            "c": Param(parse_float, "UCT exploration constant (default: the game's search default, else 0.7)"),
             **rollout_params(game),
         }
 
-    def __init__(self, iterations: int | None = None, seconds: float | None = None, c: float = 0.7,
-                 rollout: str = "random", rollout_depth: int = -1, margin: float = 0.0, style: str | None = None,
-                 seed: int | None = None, game: Game | None = None, **kinds: object) -> None:
+    def __init__(self, iterations: int | None = None, seconds: float | None = None, c: float | None = None,
+                 rollout: str | None = None, rollout_depth: int | None = None, margin: float | None = None,
+                 temperature: float | None = None, style: str | None = None, seed: int | None = None,
+                 game: Game | None = None, **kinds: object) -> None:
         if iterations is not None and seconds is not None:
             raise ValueError(f"iterations={iterations!r} and seconds={seconds!r} are both budgets; give only one "
                              "of them")
@@ -218,8 +234,15 @@ class MCTSPlayer(_SearchPlayer):
             self.seconds = check_number("seconds", seconds, 0.0, math.inf, "a finite number of seconds > 0")
             if self.seconds == 0:
                 raise ValueError("seconds must be a finite number of seconds > 0, got 0 (or give iterations)")
-        self.c = check_number("c", c, 0.0, math.inf, "a finite number >= 0 (the UCT exploration constant)")
-        super().__init__(rollout, rollout_depth, margin, style, seed, game, kinds)
+        game = get_game() if game is None else game
+        # An option the caller leaves out takes the game's search default, then the library's.
+        given = {"c": c, "rollout": rollout, "rollout_depth": rollout_depth, "margin": margin}
+        settings = {**MCTS_DEFAULTS, **game.search_defaults, **{k: v for k, v in given.items() if v is not None}}
+        if temperature is None and settings["rollout_depth"] != -1:
+            temperature = settings.get("temperature")    # the game's scale, for a cut-off only
+        self.c = check_number("c", settings["c"], 0.0, math.inf, "a finite number >= 0 (the UCT exploration constant)")
+        super().__init__(settings["rollout"], settings["rollout_depth"], settings["margin"], temperature, style, seed,
+                         game, kinds)
 
     def _search(self, state: GameState, legal: list[int], options: SearchOptions) -> SearchResult:
         return _search.run_mcts(state.search_handles(), state.current_player, iterations=self.iterations,
@@ -243,10 +266,10 @@ class FlatMCPlayer(_SearchPlayer):
                 **rollout_params(game)}
 
     def __init__(self, rollouts: int = 100, rollout: str = "random", rollout_depth: int = -1, margin: float = 0.0,
-                 style: str | None = None, seed: int | None = None, game: Game | None = None,
-                 **kinds: object) -> None:
+                 temperature: float | None = None, style: str | None = None, seed: int | None = None,
+                 game: Game | None = None, **kinds: object) -> None:
         self.rollouts = check_int("rollouts", rollouts, 1, "a positive integer")
-        super().__init__(rollout, rollout_depth, margin, style, seed, game, kinds)
+        super().__init__(rollout, rollout_depth, margin, temperature, style, seed, game, kinds)
 
     def _search(self, state: GameState, legal: list[int], options: SearchOptions) -> SearchResult:
         return _search.run_flat_mc(state.search_handles(), state.current_player, legal, rollouts=self.rollouts,
