@@ -9,6 +9,7 @@ source; such a block is skipped here with that reason."""
 
 from __future__ import annotations
 
+import argparse
 import re
 import shlex
 from dataclasses import dataclass
@@ -106,9 +107,20 @@ def test_python_example_runs(block: Block, namespaces: dict[Path, dict], monkeyp
         raise
 
 
+def without_abbreviations(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The parser and its subcommands' parsers taking options by their full names only, so that an example naming
+    an option that was renamed to a longer name fails rather than pass as an abbreviation."""
+    parser.allow_abbrev = False
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for command in action.choices.values():
+                without_abbreviations(command)
+    return parser
+
+
 @pytest.mark.parametrize(("where", "arguments"), command_lines(), ids=[where for where, _ in command_lines()])
 def test_command_line_example_parses(where: str, arguments: list[str]) -> None:
-    parser = build_parser()
+    parser = without_abbreviations(build_parser())
     try:
         _, unknown = parser.parse_known_args(arguments)
     except SystemExit as exc:
