@@ -23,6 +23,7 @@ cdef enum:
     MAX_SEARCH_PLAYERS = 8
     MAX_TREE_DEPTH = 4096
     TIME_CHECK_EVERY = 32
+    TURN_END_CAP = 64              # decisions a cut-off rollout may add to finish a turn
 
 cdef struct Node:
     int32_t first_child
@@ -38,7 +39,8 @@ cdef struct Config:
     double seconds                 # budget in seconds (<= 0: none)
     double c_uct                   # exploration constant
     int heuristic_rollout          # 0: uniformly random rollouts, 1: the game's policy
-    int rollout_depth              # decisions before the rollout stops and evaluates (< 0: to the end)
+    int rollout_depth              # decisions before the rollout stops (at the end of that turn) and evaluates
+    #                                (< 0: to the end)
     double margin_weight           # reward = (1 - m) * win + m * normalised score
     double temperature             # evaluation units per e-fold in the cut-off win estimate
     const double* weights          # the game's heuristic weights (or NULL)
@@ -58,12 +60,16 @@ cdef inline double now() noexcept nogil:
     return t.tv_sec + 1e-9 * t.tv_nsec
 
 cdef void rollout_rewards(const GameVTable* vt, const void* rules, void* st, int n, int* legal,
-                          const Config* cfg, uint64_t* rng, double* reward) noexcept nogil:
-    """Plays on from `st` (whose `n` legal actions are in `legal`) and fills reward[player]."""
+                          const Config* cfg, uint64_t* rng, double* reward, int last_mover) noexcept nogil:
+    """Plays on from `st` (whose `n` legal actions are in `legal`, `last_mover` having made the decision that
+    led there) and fills reward[player]."""
     cdef int steps = 0, p, players = vt.num_players(st), a
     cdef double scores[MAX_SEARCH_PLAYERS]
     cdef double lo, hi, total
-    while n > 0 and (cfg.rollout_depth < 0 or steps < cfg.rollout_depth):
+    # A cut-off waits for the end of the last mover's turn: states in the middle of a turn are not comparable.
+    while n > 0 and (cfg.rollout_depth < 0 or steps < cfg.rollout_depth
+                     or (vt.current_player(st) == last_mover and steps < cfg.rollout_depth + TURN_END_CAP)):
+        last_mover = vt.current_player(st)
         if cfg.heuristic_rollout and cfg.weights != NULL:
             a = vt.policy(rules, st, cfg.weights, 0, rng)
         else:
@@ -179,7 +185,8 @@ cdef long mcts(const GameVTable* vt, const void* rules, const void* root, int ro
             path[depth] = best
             depth += 1
             node = best
-        rollout_rewards(vt, rules, sc.state, n, sc.legal, cfg, &rng, reward)
+        rollout_rewards(vt, rules, sc.state, n, sc.legal, cfg, &rng, reward,
+                        nodes[path[depth - 1]].mover if depth > 1 else -1)
         for i in range(depth):
             nodes[path[i]].visits += 1
             for a in range(players):
@@ -203,7 +210,7 @@ cdef long flat_mc(const GameVTable* vt, const void* rules, const void* root, int
             vt.determinize(rules, sc.state, root_player, mix_seed(cfg.seed, k))
             rng = mix_seed(cfg.seed ^ <uint64_t>0x5EED, k)     # the same rollout randomness for every action
             n = vt.step(rules, sc.state, actions[i], sc.legal)
-            rollout_rewards(vt, rules, sc.state, n, sc.legal, cfg, &rng, reward)
+            rollout_rewards(vt, rules, sc.state, n, sc.legal, cfg, &rng, reward, root_player)
             totals[i] += reward[root_player]
             done += 1
     return done

@@ -51,7 +51,8 @@ def rollout_params(game: Game) -> dict[str, Param]:
     """The options the search players share: rollouts, the reward, and a setting per action kind of `game`."""
     return {
         "rollout": Param(parse_choice("random", "heuristic"), "random | heuristic"),
-        "rollout_depth": Param(parse_int, "decisions before the rollout is cut off and evaluated (-1: to the end)"),
+        "rollout_depth": Param(parse_int, "decisions before the rollout is cut off, at the end of that turn, and "
+                                          "evaluated (-1: to the end)"),
         "margin": Param(parse_float, "weight of the score margin in the reward, 0..1 (default 0)"),
         "temperature": Param(parse_float, "score units per e-fold of the cut-off's win estimate (default 10)"),
         "style": Param(parse_choice(*game.styles), "heuristic weights for rollouts / cut-offs"),
@@ -194,9 +195,10 @@ class MCTSPlayer(_SearchPlayer):
 
     Each iteration samples a determinization of what the player can see, walks one shared tree with UCB
     (availability counts), expands one node and finishes with a rollout (random or heuristic-guided, to the
-    end or cut off after `rollout_depth` decisions and judged by the evaluation). Rewards are in [0, 1]
-    per player: the win, optionally mixed with the normalised score margin. The budget is `iterations`
-    (default 1000) or `seconds` per decision, not both.
+    end or cut off at the end of the turn `rollout_depth` decisions in and judged by the evaluation). Rewards are
+    in [0, 1] per player: the win, optionally mixed with the normalised score margin. The budget is `iterations`
+    (default 1000) or `seconds` per decision, not both. Options a spec leaves out come from the game's
+    `search_defaults`, then from the library's defaults.
 
     >>> from borabora_sim import new_game
     >>> ai = MCTSPlayer(iterations=200, seed=7)
