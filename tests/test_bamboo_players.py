@@ -324,3 +324,67 @@ def test_a_home_tile_off_the_centre_costs_the_harmony_share_within_reach_of_late
         assert values[centre] - values[left] == pytest.approx(cost)
         checked += 1
     assert checked >= 3
+
+
+def test_a_two_player_game_has_two_seats_to_move_and_to_win_the_ghost_none() -> None:
+    """The ghost of the 2-player game (B30) only lays sticks: it never has a decision, and the rewards the search
+    backs up go to the two seats, a shared victory split between them."""
+    for seed in (11, 12):
+        rng = random.Random(seed)
+        state = GAME.new_initial_state(players=2, seed=seed)
+        while not state.is_terminal():
+            assert state.current_player in (0, 1)
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+        returns = state.returns()
+        assert len(returns) == 2 and sum(returns) == pytest.approx(1.0)
+
+
+def test_a_cut_off_win_estimate_in_bamboo_hp_tells_the_root_actions_apart() -> None:
+    """The cut-off's win estimate used to be exp(HP / 10) whatever the game: with Bamboo's few HP between players
+    every root action got nearly the same mean, and UCT spread the visits evenly. The game's temperature sets
+    the scale: a colder estimate spreads the means of the same search (same seed) wider."""
+    state = next(s for s in sample_states(2, seed=21) if len(s.legal_actions()) >= 3)
+
+    def spread(temperature: float) -> float:
+        player = make_player(f"mcts:iterations=300,rollout_depth=10,temperature={temperature:g}", seed=4, game=GAME)
+        player.choose(state)
+        means = [stat.mean_value for stat in player.last_stats]
+        return max(means) - min(means)
+
+    assert spread(2) > 2 * spread(10)
+
+
+def test_mcts_on_bamboo_takes_the_game_search_defaults_and_a_spec_overrides_them() -> None:
+    """Game.search_defaults is the one seam: options the spec leaves out come from it; Bora Bora has none."""
+    defaults = dict(GAME.search_defaults)
+    assert defaults and set(defaults) <= {"c", "rollout", "rollout_depth", "margin", "temperature"}
+    player = make_player("mcts", game=GAME)
+    assert {key: getattr(player, key) for key in defaults} == defaults
+    overridden = make_player("mcts:c=0.9,rollout_depth=-1", game=GAME)
+    assert (overridden.c, overridden.rollout_depth, overridden.temperature) == (0.9, -1, 10.0)
+    assert make_player("mcts", game=get_game("bora_bora")).spec() == (
+        "mcts:iterations=1000,c=0.7,rollout=random,rollout_depth=-1,margin=0,fishing=normal")
+
+
+def test_a_cut_off_waits_for_the_end_of_the_movers_turn() -> None:
+    """A turn is many decisions of one seat (offering, stalks, activations, actions): a cut-off in its middle
+    judged half-done turns against finished ones. The rollout now plays on until another seat is to move, so
+    where every option leaves the mover to move again, a cut-off after 0 or 1 further decisions ends in the same
+    places (same seed, same rollouts) and gives the same values."""
+    def keeps_the_mover(state: GameState) -> bool:
+        mover = state.current_player
+        for action in state.legal_actions():
+            after = state.clone()
+            after.apply(action)
+            if after.is_terminal() or after.current_player != mover:
+                return False
+        return len(state.legal_actions()) >= 2
+
+    states = [s for s in sample_states(2, seed=31, every=3) if keeps_the_mover(s)][:3]
+    assert states
+    for state in states:
+        players = [make_player(f"flatmc:rollouts=8,rollout_depth={depth}", seed=9, game=GAME) for depth in (0, 1)]
+        for player in players:
+            player.choose(state)
+        assert players[0].last_stats == players[1].last_stats
