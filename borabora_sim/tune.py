@@ -179,7 +179,9 @@ def play_deals(game: Game, weights: np.ndarray, opponents: Sequence[str], deals:
         for seat in range(PLAYERS):
             players = [make_player(spec, player_seed(deal, s, game), game)
                        for s, spec in zip([s for s in range(PLAYERS) if s != seat], opponents, strict=True)]
-            players.insert(seat, HeuristicPlayer(seed=player_seed(deal, seat, game), game=game, **overrides))
+            candidate = HeuristicPlayer(style=None, thorough=True, seed=player_seed(deal, seat, game), game=game,
+                                        **overrides)
+            players.insert(seat, candidate)
             record = play_game(players, deal, game)
             scores = np.asarray(record.scores, dtype=np.float64)
             out[row] = scores[seat] - np.delete(scores, seat).max(), float(record.winner == seat)
@@ -263,7 +265,8 @@ class Normal:
         self.generator = np.random.default_rng(seed)
 
     def __call__(self, *shape: int) -> np.ndarray:
-        return self.generator.standard_normal(shape)
+        draws: np.ndarray = self.generator.standard_normal(shape)
+        return draws
 
 
 def optimise(evaluate: Evaluate, start: np.ndarray, names: Sequence[str], config: TuneConfig, budget: int,
@@ -277,7 +280,8 @@ def optimise(evaluate: Evaluate, start: np.ndarray, names: Sequence[str], config
     scale = np.maximum(np.abs(start), MIN_SCALE)
 
     def weights_of(x: np.ndarray) -> np.ndarray:
-        return np.round(start + scale * np.asarray(x, dtype=np.float64), DECIMALS)
+        rounded: np.ndarray = np.round(start + scale * np.asarray(x, dtype=np.float64), DECIMALS)
+        return rounded
 
     if state is None:
         options = {"popsize": config.popsize, "randn": Normal(config.seed), "verbose": -9,
