@@ -239,24 +239,15 @@ def _open_directory(directory: Path, config: TuneConfig, resume: bool) -> dict[s
         return None
     with state_file.open("rb") as file:
         state: dict[str, Any] = pickle.load(file)      # written by this module into the run's own directory
-    # Evaluations of a generation that was interrupted before its state was saved are played again.
-    lines = _read_lines(directory / EVALUATIONS)
-    kept = [line for line in lines if json.loads(line)["generation"] < state["generation"]]
-    _write_atomic(directory / EVALUATIONS, "".join(kept).encode())
+    # Evaluations of a generation that was interrupted before its state was saved (a line perhaps cut short) are
+    # dropped: the generation is played again.
+    os.truncate(directory / EVALUATIONS, state["log_size"])
     return state
-
-
-def _read_lines(path: Path) -> list[str]:
-    return path.read_text().splitlines(keepends=True) if path.exists() else []
 
 
 # =============================================================================
 # The optimisation loop
 # =============================================================================
-def _check(value: object, name: str, low: int, high: int = 2**31) -> int:
-    return check_int(value, name, low, high)
-
-
 class Normal:
     """Standard normal draws for cma from a generator of the run's own, pickled with the optimiser so that a resumed
     run draws what an uninterrupted one would (by default cma draws from numpy's global generator)."""
@@ -319,6 +310,7 @@ def optimise(evaluate: Evaluate, start: np.ndarray, names: Sequence[str], config
             state["games"] += played
             with (directory / EVALUATIONS).open("a") as file:
                 file.writelines(json.dumps(asdict(e)) + "\n" for e in evaluations)
+            state["log_size"] = (directory / EVALUATIONS).stat().st_size
             _write_atomic(directory / STATE, pickle.dumps(state))
             bar.total = max(bar.total, state["games"] + (per_generation if state["games"] < budget else 0))
             bar.update(played)
@@ -380,15 +372,15 @@ def tune(game: str | Game = DEFAULT_GAME, opponents: str | Sequence[str] = "heur
     start = played.default_style if start is None else start
     names = played.weight_names
     start_weights = weights_for(start, game=played)
-    popsize = default_popsize(len(names)) if popsize is None else _check(popsize, "popsize", 2)
-    games_per_eval = _check(games_per_eval, "games_per_eval", PLAYERS)
+    popsize = default_popsize(len(names)) if popsize is None else check_int(popsize, "popsize", 2, 2**31)
+    games_per_eval = check_int(games_per_eval, "games_per_eval", PLAYERS, 2**31)
     if games_per_eval % PLAYERS:
         raise ValueError(f"games_per_eval must be a multiple of {PLAYERS} (every deal with the tuned player in "
                          f"every seat), got {games_per_eval}")
-    validation_games = _check(validation_games, "validation_games", PLAYERS)
+    validation_games = check_int(validation_games, "validation_games", PLAYERS, 2**31)
     if validation_games % PLAYERS:
         raise ValueError(f"validation_games must be a multiple of {PLAYERS}, got {validation_games}")
-    budget = _check(budget, "budget", 1, 2**62)
+    budget = check_int(budget, "budget", 1, 2**62)
     if isinstance(sigma0, bool) or not isinstance(sigma0, int | float) or not 0 < sigma0 < 10:
         raise ValueError(f"sigma0 must be a number in (0, 10), got {sigma0!r}")
     if not isinstance(resume, bool):
@@ -396,7 +388,7 @@ def tune(game: str | Game = DEFAULT_GAME, opponents: str | Sequence[str] = "heur
     n_jobs = check_n_jobs(n_jobs)
     config = TuneConfig(game=game_spec(played), components_fingerprint=played.fingerprint, opponents=tuple(specs),
                         start=start, games_per_eval=games_per_eval, popsize=popsize, sigma0=float(sigma0),
-                        seed=_check(seed, "seed", 0, 2**64 - 1), validation_games=validation_games)
+                        seed=check_int(seed, "seed", 0, 2**64 - 1), validation_games=validation_games)
     directory = check_out_directory(out)
     state = _open_directory(directory, config, resume)
     state = optimise(games_evaluator(played, specs, n_jobs), start_weights, names, config, budget, directory, state,

@@ -57,7 +57,9 @@ def test_an_interrupted_run_resumes_to_the_same_result(tmp_path: Path) -> None:
     def interrupted(vectors: Sequence[np.ndarray], deals: Sequence[int]) -> list[tuple[float, int, int]]:
         nonlocal calls
         calls += 1
-        if calls == 4:
+        if calls == 4:              # stopped while writing generation 3: a line cut short
+            with (tmp_path / "a" / tuning.EVALUATIONS).open("a") as log:
+                log.write('{"generation": 3, "ro')
             raise KeyboardInterrupt
         return synthetic(vectors, deals)
 
