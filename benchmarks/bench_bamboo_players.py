@@ -10,9 +10,13 @@ Rows (the tested player against opponents of one spec, in a game of `players`):
 | heuristic4 | heuristic (balanced) | 3 x random | 4 |
 | heuristic2 | heuristic (balanced) | random (and the ghost) | 2 |
 | builder4, spirits4 | heuristic:style=builder / spirits | 3 x random | 4 |
-| mcts1000 | mcts:iterations=1000 (random rollouts) | 3 x heuristic | 4 |
+| mcts1000 | mcts:iterations=1000 (random rollouts to the end) | 3 x heuristic | 4 |
 | mcts1000cut | mcts:iterations=1000,rollout=heuristic,rollout_depth=30 | 3 x heuristic | 4 |
-| mcts1000two | mcts:iterations=1000 (random rollouts) | heuristic (and the ghost) | 2 |
+| mcts1000two | mcts:iterations=1000 (random rollouts to the end) | heuristic (and the ghost) | 2 |
+| mctsbamboo | mcts:iterations=1000 (Bamboo's search defaults: rollout_depth=18,temperature=3) | 3 x heuristic | 4 |
+| mctsbambootwo | mcts:iterations=1000 (Bamboo's search defaults) | heuristic (and the ghost) | 2 |
+
+`--tested SPEC --players N` plays one row of any player spec against heuristics instead (the screens).
 
 `--speed` also times one `choose()` from Python on every decision state of 10 balanced-heuristic 4-player games
 (CPU µs per decision, best of 3; the heuristic's includes its determinization and, with `thorough`, finishing
