@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import ClassVar, TypedDict
+from typing import ClassVar, TypedDict, cast
 
 import numpy as np
 
@@ -241,10 +241,11 @@ class MCTSPlayer(_SearchPlayer):
         given = {"c": c, "rollout": rollout, "rollout_depth": rollout_depth, "margin": margin}
         settings = {**MCTS_DEFAULTS, **game.search_defaults, **{k: v for k, v in given.items() if v is not None}}
         if temperature is None and settings["rollout_depth"] != -1:
-            temperature = settings.get("temperature")    # the game's scale, for a cut-off only
+            temperature = cast("float | None", settings.get("temperature"))    # the game's scale, for a cut-off only
         self.c = check_number("c", settings["c"], 0.0, math.inf, "a finite number >= 0 (the UCT exploration constant)")
-        super().__init__(settings["rollout"], settings["rollout_depth"], settings["margin"], temperature, style, seed,
-                         game, kinds)
+        # The shared constructor checks each value's type and range.
+        super().__init__(cast(str, settings["rollout"]), cast(int, settings["rollout_depth"]),
+                         cast(float, settings["margin"]), temperature, style, seed, game, kinds)
 
     def _search(self, state: GameState, legal: list[int], options: SearchOptions) -> SearchResult:
         return _search.run_mcts(state.search_handles(), state.current_player, iterations=self.iterations,
