@@ -37,6 +37,13 @@ the rows of the previous heuristic next to these); the baseline of a 4-player ro
 | spirits4 | 400 | 399 | 0.998 | 0.986-1.000 | +14.2 | 0.003 |
 | mcts1000 | 400 | 146 | 0.365 | 0.319-0.413 | -3.1 | 1.95 |
 | mcts1000two | 400 | 129 | 0.323 | 0.279-0.370 | -4.4 | 1.04 |
+
+Bamboo's mcts defaults (rollout_depth=18, temperature=3, the cut-off at the end of a turn), `--seed 2027`:
+
+| row | games | wins | rate | Wilson 95% | mean margin (HP) | CPU s/game |
+|---|---|---|---|---|---|---|
+| mctsbamboo | 400 | 205 | 0.512 | 0.464-0.561 | -1.4 | 0.49 |
+| mctsbambootwo | 400 | 256 | 0.640 | 0.592-0.686 | -0.1 | 0.46 |
 """
 
 from __future__ import annotations
