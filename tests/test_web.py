@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -336,10 +337,12 @@ def test_the_command_line_refuses_web_options_without_web(capsys: pytest.Capture
     assert "unknown player 'nobody'" in capsys.readouterr().err
 
 
-def test_the_command_serves_the_game_until_interrupted() -> None:
+def test_the_command_serves_the_game_until_interrupted(tmp_path: Path) -> None:
     command = [sys.executable, "-u", "-m", "borabora_sim", "play", "--web", "--no-browser", "--seed", "5",
                "--players", "human,random"]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # run outside the source tree: `python -m` puts the working directory first on the path, and a source tree
+    # without its compiled modules (an installed, not editable, package) must not shadow the installed one
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
     try:
         assert process.stdout is not None
         assert process.stdout.readline() == "game seed 5; seats: 0: human, 1: random\n"
