@@ -13,7 +13,7 @@ Rows (the tested player against opponents of one spec, in a game of `players`):
 | mcts1000 | mcts:iterations=1000 (random rollouts to the end) | 3 x heuristic | 4 |
 | mcts1000cut | mcts:iterations=1000,rollout=heuristic,rollout_depth=30 | 3 x heuristic | 4 |
 | mcts1000two | mcts:iterations=1000 (random rollouts to the end) | heuristic (and the ghost) | 2 |
-| mctsbamboo | mcts:iterations=1000 (Bamboo's search defaults: rollout_depth=18,temperature=3) | 3 x heuristic | 4 |
+| mctsbamboo | mcts:iterations=1000 (Bamboo's search defaults: rollout_depth=25,temperature=4) | 3 x heuristic | 4 |
 | mctsbambootwo | mcts:iterations=1000 (Bamboo's search defaults) | heuristic (and the ghost) | 2 |
 
 `--tested SPEC --players N` plays one row of any player spec against heuristics instead (the screens).
@@ -38,12 +38,12 @@ the rows of the previous heuristic next to these); the baseline of a 4-player ro
 | mcts1000 | 400 | 146 | 0.365 | 0.319-0.413 | -3.1 | 1.95 |
 | mcts1000two | 400 | 129 | 0.323 | 0.279-0.370 | -4.4 | 1.04 |
 
-Bamboo's mcts defaults (rollout_depth=18, temperature=3, the cut-off at the end of a turn), `--seed 2027`:
+Bamboo's mcts defaults (rollout_depth=25, temperature=4, the cut-off at the end of a turn), `--seed 2027`:
 
 | row | games | wins | rate | Wilson 95% | mean margin (HP) | CPU s/game |
 |---|---|---|---|---|---|---|
-| mctsbamboo | 400 | 205 | 0.512 | 0.464-0.561 | -1.4 | 0.49 |
-| mctsbambootwo | 400 | 256 | 0.640 | 0.592-0.686 | -0.1 | 0.46 |
+| mctsbamboo | 400 | 247.5 | 0.619 | 0.570-0.665 | -0.3 | 0.56 |
+| mctsbambootwo | 400 | 254.5 | 0.636 | 0.588-0.682 | +0.0 | 0.50 |
 """
 
 from __future__ import annotations

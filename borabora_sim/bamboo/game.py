@@ -120,9 +120,9 @@ class Bamboo:
     styles = STYLES
     default_style = "balanced"
     action_kinds: Mapping[str, ActionKind] = MappingProxyType({})     # no kind of action to avoid or prefer yet
-    # mcts: random rollouts cut off at the end of the turn 18 decisions in (three turns or so), judged by the
-    # evaluation at 3 HP per e-fold (benchmarks/README_players.md, "Bamboo: the search's settings")
-    search_defaults: Mapping[str, object] = MappingProxyType({"rollout_depth": 18, "temperature": 3.0})
+    # mcts: random rollouts cut off at the end of the turn 25 decisions in (four turns or so), judged by the
+    # evaluation at 4 HP per e-fold (benchmarks/README_players.md, "Bamboo: the search's settings")
+    search_defaults: Mapping[str, object] = MappingProxyType({"rollout_depth": 25, "temperature": 4.0})
 
     def __init__(self, components: ComponentSource = None, mode: str = "normal") -> None:
         if mode not in MODES:
