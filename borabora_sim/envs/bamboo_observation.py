@@ -27,7 +27,7 @@ import numpy as np
 from borabora_sim import _bamboo
 from borabora_sim.bamboo.components import ACTIONS, HOME_TYPES, SIDES, pattern_fulfilled
 from borabora_sim.envs import encoders
-from borabora_sim.envs.encoders import Encoder, Layout, Writer
+from borabora_sim.envs.encoders import Encoder, Layout, Writer, write_turn
 
 # The compiled engine's board numbers (cext/bamboo_state.pxd; it refuses component data with others).
 MAX_PLAYERS = 4
@@ -267,22 +267,11 @@ def encode(obs: dict[str, Any], components: Any, out: np.ndarray | None = None) 
         out.fill(0.0)
     t = _tables(components)
     w = Writer(SLICES, out)
-    viewer = int(obs["viewer"])
     n = int(obs["n_players"])
-
-    def rel(seat: int) -> int:
-        return (seat - viewer) % n
-
-    w.one("num_players", PLAYER_COUNTS.index(n))
-    w.one("round", int(obs["round"]) - 1)
-    w.one("phase", int(obs["phase"]))
+    rel = write_turn(w, obs, PLAYER_COUNTS, params_public=True)      # nobody holds a hidden hand (B37)
     sp = int(obs["sp"])
-    w.scalar("decision_depth", sp)
     if sp > 0:
         top = obs["stack"][sp - 1]
-        w.one("to_move", rel(int(top["player"])))
-        w.one("decision", int(top["kind"]))
-        w.put("decision_params", [top["a"], top["b"]])
         if _bamboo.DECISIONS[int(top["kind"])] == "home_space":
             w.put("pending_home_tile", t["home"][int(top["a"])])
     w.one("start_player", rel(int(obs["start_seat"])))

@@ -98,6 +98,30 @@ class Writer:
         self.out[start + offset + index] = 1.0
 
 
+def write_turn(w: Writer, obs: Mapping[str, Any], player_counts: Sequence[int],
+               params_public: bool) -> Callable[[int], int]:
+    """The parts every game's tensor starts with: the player count, round and phase, and the pending decision
+    (depth, who decides, its kind, its parameters, which only the seat deciding sees unless `params_public`).
+    Returns `rel`, a seat's slot as the viewer sees it (0 = the viewer)."""
+    viewer, n = int(obs["viewer"]), int(obs["n_players"])
+
+    def rel(seat: int) -> int:
+        return (seat - viewer) % n
+
+    w.one("num_players", list(player_counts).index(n))
+    w.one("round", int(obs["round"]) - 1)
+    w.one("phase", int(obs["phase"]))
+    sp = int(obs["sp"])
+    w.scalar("decision_depth", sp)
+    if sp > 0:
+        top = obs["stack"][sp - 1]
+        w.one("to_move", rel(int(top["player"])))
+        w.one("decision", int(top["kind"]))
+        if params_public or int(top["player"]) == viewer:
+            w.put("decision_params", [top["a"], top["b"]])
+    return rel
+
+
 def public_view(obs: Mapping[str, Any]) -> dict[str, Any]:
     """The observation dict without the stale frames above the decision stack pointer."""
     view = dict(obs)

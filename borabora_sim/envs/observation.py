@@ -26,7 +26,13 @@ import numpy as np
 from borabora_sim import _engine
 from borabora_sim.components import GOD_COLOURS, MATERIALS, PERSON_TYPES, SEXES, TASK_REQUIREMENT_KINDS
 from borabora_sim.envs import encoders
-from borabora_sim.envs.encoders import Encoder, Layout, Writer, public_view  # noqa: F401 (public_view is re-exported)
+from borabora_sim.envs.encoders import (  # noqa: F401 (public_view is re-exported)
+    Encoder,
+    Layout,
+    Writer,
+    public_view,
+    write_turn,
+)
 
 MAX_PLAYERS = 4
 PLAYER_COUNTS = (2, 3, 4)
@@ -215,23 +221,8 @@ def encode(obs: dict[str, Any], components: Any, out: np.ndarray | None = None) 
         out.fill(0.0)
     t = _tables(components)
     w = Writer(SLICES, out)
-    viewer = int(obs["viewer"])
     n = int(obs["n_players"])
-
-    def rel(seat: int) -> int:
-        return (seat - viewer) % n
-
-    w.one("num_players", PLAYER_COUNTS.index(n))
-    w.one("round", int(obs["round"]) - 1)
-    w.one("phase", int(obs["phase"]))
-    sp = int(obs["sp"])
-    w.scalar("decision_depth", sp)
-    if sp > 0:
-        top = obs["stack"][sp - 1]
-        w.one("to_move", rel(int(top["player"])))
-        w.one("decision", int(top["kind"]))
-        if int(top["player"]) == viewer:
-            w.put("decision_params", [top["a"], top["b"]])
+    rel = write_turn(w, obs, PLAYER_COUNTS, params_public=False)     # a decision's parameters may tell its hand
     w.put("god_effects_active", [obs["blue"], obs["white"], obs["green_used"], obs["green_double"],
                                  obs["green_extra"], obs["yellow"]])
     w.put("abilities_used_count", obs["ab_count"])
