@@ -495,7 +495,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _interrupted(args: argparse.Namespace, argv: list[str]) -> str:
-    """The line printed after Ctrl-C: for a simulation, what was saved and the command that finishes it."""
+    """The line printed after Ctrl-C: for a simulation or a tuning run, what was saved and the command that
+    finishes it."""
+    if args.command == "tune":
+        from borabora_sim.tune import interrupted_message
+
+        return interrupted_message(args.out, argv)
     if args.command != "simulate":
         return "interrupted"
     if args.out is None:

@@ -33,6 +33,7 @@ import json
 import math
 import os
 import pickle
+import shlex
 import subprocess
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -243,6 +244,21 @@ def _open_directory(directory: Path, config: TuneConfig, resume: bool) -> dict[s
     # dropped: the generation is played again.
     os.truncate(directory / EVALUATIONS, state["log_size"])
     return state
+
+
+
+def interrupted_message(out: str | os.PathLike[str], argv: Sequence[str]) -> str:
+    """The line printed after Ctrl-C stops `borabora tune ARGV`: what the run in `out` kept, and the command that
+    continues it (the same arguments with --resume)."""
+    state_file = Path(out) / STATE
+    generations = 0
+    if state_file.exists():
+        with state_file.open("rb") as file:
+            generations = int(pickle.load(file)["generation"])  # written by this module into the run's directory
+    command = shlex.join(["borabora", *argv, *([] if "--resume" in argv else ["--resume"])])
+    kept = (f"{generations} finished generation(s) are saved in {out}" if generations else
+            f"no generation was finished yet in {out}")
+    return f"interrupted; {kept}; to continue the run from there: {command}"
 
 
 # =============================================================================

@@ -65,6 +65,10 @@ def test_an_interrupted_run_resumes_to_the_same_result(tmp_path: Path) -> None:
 
     with pytest.raises(KeyboardInterrupt):
         optimise(tmp_path / "a", budget=600, evaluate=interrupted)
+    argv = ["tune", "--out", str(tmp_path / "a"), "--budget", "600"]
+    assert tuning.interrupted_message(tmp_path / "a", argv) == (
+        f"interrupted; 3 finished generation(s) are saved in {tmp_path / 'a'}; to continue the run from there: "
+        f"borabora tune --out {tmp_path / 'a'} --budget 600 --resume")
     resumed = optimise(tmp_path / "a", budget=600, resume=True)
     whole = optimise(tmp_path / "b", budget=600)
     assert np.array_equal(resumed["incumbent"], whole["incumbent"])
@@ -82,6 +86,20 @@ def test_a_real_run_continued_to_a_larger_budget_equals_one_run(tmp_path: Path) 
     assert continued.validation == whole.validation
     entry = json.loads((tmp_path / "b" / tuning.STYLE).read_text())["bora_bora"]["tuned"]
     assert entry["weights"] == whole.weights and entry["record"]["budget_games"] == 100
+
+
+def test_ctrl_c_of_borabora_tune_says_how_to_resume(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    from borabora_sim.cli import main
+
+    def interrupt(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tuning, "tune", interrupt)
+    assert main(["tune", "--out", str(tmp_path), "--budget", "40"]) == 130
+    assert capsys.readouterr().err == (f"borabora tune: interrupted; no generation was finished yet in {tmp_path}; "
+                                       f"to continue the run from there: borabora tune --out {tmp_path} --budget 40 "
+                                       f"--resume\n")
 
 
 def test_a_run_with_other_arguments_is_refused(tmp_path: Path) -> None:
