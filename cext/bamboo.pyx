@@ -532,8 +532,10 @@ cdef class State:
 
     def observation(self, player):
         """What `player` can see (JSON-safe): the state without the unseen part of each stack, the food pile's
-        order (its counts by kind stay), the spirits under the face-up ones and the chance seeds (B37)."""
-        player = check_int(player, "player", 0, self.s.n_players - 1)
+        order (its counts by kind stay), the spirits under the face-up ones and the chance seeds (B37). Nobody
+        holds a hidden hand, so every seat sees the same; `player` None gives that view with no seat named."""
+        if player is not None:
+            player = check_int(player, "player", 0, self.s.n_players - 1)
         cdef int k, i, size, base
         d = self.to_dict()["state"]
         for name in SEED_FIELDS:
@@ -554,6 +556,16 @@ cdef class State:
         d["stack"] = d["stack"][:self.s.sp]
         d["viewer"] = player
         return d
+
+    def to_svg(self, viewer=None):
+        """The picture of this state as seat `viewer` sees it (None: the public view), as SVG text
+        (borabora_sim.viewer.to_svg)."""
+        from borabora_sim.viewer import to_svg
+        return to_svg(self, viewer)
+
+    def _repr_svg_(self):
+        """Jupyter shows a state as its public picture."""
+        return self.to_svg()
 
     # ---- serialisation ------------------------------------------------------------
     def to_dict(self):

@@ -497,8 +497,10 @@ cdef class State:
 
     def observation(self, player):
         """What `player` can see: the state without the draw piles' order, the other hands'
-        unknown cards and the chance seeds (JSON-safe)."""
-        player = check_int(player, "player", 0, self.s.n_players - 1)
+        unknown cards and the chance seeds (JSON-safe). `player` None gives the public view: what
+        everyone sees, every hand reduced to its size."""
+        if player is not None:
+            player = check_int(player, "player", 0, self.s.n_players - 1)
         d = self.to_dict()["state"]
         for name in SEED_FIELDS:
             del d[name]
@@ -515,6 +517,16 @@ cdef class State:
         d["stack"] = d["stack"][:self.s.sp]
         d["viewer"] = player
         return d
+
+    def to_svg(self, viewer=None):
+        """The picture of this state as seat `viewer` sees it (None: the public view), as SVG text
+        (borabora_sim.viewer.to_svg)."""
+        from borabora_sim.viewer import to_svg
+        return to_svg(self, viewer)
+
+    def _repr_svg_(self):
+        """Jupyter shows a state as its public picture."""
+        return self.to_svg()
 
     # ---- serialisation ------------------------------------------------------------
     def to_dict(self):

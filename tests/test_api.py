@@ -309,6 +309,27 @@ def test_observation_does_not_change_when_only_hidden_parts_change(midgame: Stat
     assert changed.observation(other) != midgame.observation(other)
 
 
+def test_the_public_observation_hides_every_hand_and_nothing_else(midgame: State) -> None:
+    public = midgame.observation(None)
+    assert public["viewer"] is None
+    assert all(pl["hand"] is None for pl in public["pl"])
+    for seat in range(midgame.num_players):
+        seen = midgame.observation(seat)
+        assert seen["pl"][seat]["hand"] is not None
+        assert public["pl"][seat]["hand_size"] == sum(seen["pl"][seat]["hand"])
+        own = dict(seen["pl"][seat], hand=None, hand_size=public["pl"][seat]["hand_size"])
+        assert public == dict(seen, viewer=None, pl=[own if s == seat else pl for s, pl in enumerate(seen["pl"])])
+
+
+def test_a_state_draws_itself_and_jupyter_shows_the_public_picture(midgame: State) -> None:
+    from borabora_sim.viewer import to_svg
+
+    assert midgame.to_svg() == to_svg(midgame) == midgame._repr_svg_()
+    assert midgame.to_svg(2) == to_svg(midgame, 2) != midgame.to_svg()
+    with pytest.raises(ValueError, match="viewer"):
+        midgame.to_svg(9)
+
+
 @pytest.mark.parametrize("player", [-1, 4])
 def test_observation_and_determinize_reject_unknown_seats(midgame: State, player: int) -> None:
     with pytest.raises(ValueError, match=r"player must be an integer in \[0, 3\]"):

@@ -236,3 +236,13 @@ def test_rules_refuse_component_numbers_the_engine_is_not_built_for(path: tuple,
     components = load_components(doc)
     with pytest.raises(ValueError, match=message):
         _bamboo.Rules(components, "test")
+
+
+def test_a_bamboo_state_draws_itself_and_jupyter_shows_the_public_picture() -> None:
+    from borabora_sim.viewer import to_svg
+
+    state = new_game(3, 11)
+    assert state.to_svg() == to_svg(state) == state._repr_svg_()
+    assert state.to_svg(1).startswith("<svg")
+    with pytest.raises(ValueError, match="viewer"):
+        state.to_svg(3)

@@ -940,6 +940,7 @@ def test_observation_hides_only_the_order_of_what_lies_face_down_B37() -> None:
     hidden = sum(v == NO for v in o["home_pile"]) - sum(v == NO for v in r["home_pile"])
     assert hidden == sum(r["home_unseen"]) > 0
     assert o["pl"] == r["pl"][:3] and o["home_market"] == r["home_market"]
+    assert state.observation(None) == dict(o, viewer=None)          # the public view: no seat named
 
 
 def test_gifts_and_ghost_sticks_come_from_their_own_chance_stream() -> None:
