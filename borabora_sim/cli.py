@@ -40,7 +40,9 @@ EXAMPLES = {
   borabora replay --seed 12345 --players heuristic,random,random
   borabora replay --run runs/m --game 17
   borabora replay --seed 7 --players heuristic,mcts:iterations=200,random --html game.html
-  borabora replay --game bamboo --seed 7 --players heuristic,random --html bamboo.html""",
+  borabora replay --game bamboo --seed 7 --players heuristic,random --html bamboo.html
+  borabora replay --seed 7 --players heuristic,mcts:iterations=200 --html game.html --reasons 10
+  borabora replay --seed 7 --players heuristic,random,random --png board.png --at 120""",
     "analyze": """examples:
   borabora analyze fishing --out reports/fishing              # default size: under 10 minutes on 2 cores
   borabora analyze fishing --size full --out reports/fishing  # a real answer (hours)
@@ -290,13 +292,24 @@ def cmd_replay(args: argparse.Namespace) -> None:
     game = checked(get_game, name or DEFAULT_GAME, components)
     for spec in specs:
         checked(make_player, spec, None, game)
+    if args.reasons is not None and args.html is None:
+        raise CommandError("--reasons is for --html: how many options of each decision the HTML replay shows")
+    if args.at is not None and args.png is None:
+        raise CommandError("--at is for --png: the number of decisions after which the picture is taken")
     if args.html is not None:
-        from borabora_sim.viewer import replay_html
+        from borabora_sim.viewer.replay import REASON_OPTIONS, replay_html
 
-        path = replay_html(args.html, seed, specs, components, game_spec(game))
+        reasons = REASON_OPTIONS if args.reasons is None else args.reasons
+        path = replay_html(args.html, seed, specs, components, game_spec(game), reasons=reasons)
         print(f"wrote {path} ({path.stat().st_size:,} bytes): open it in a browser")
-        return
-    print("\n".join(replay(seed, specs, components, game_spec(game))))
+    if args.png is not None:
+        from borabora_sim.viewer import replay_png
+
+        path = replay_png(args.png, seed, specs, components, game_spec(game), step=args.at)
+        print(f"wrote {path} ({path.stat().st_size:,} bytes): the board " +
+              ("at the end of the game" if args.at is None else f"after {args.at} decisions"))
+    if args.html is None and args.png is None:
+        print("\n".join(replay(seed, specs, components, game_spec(game))))
 
 
 def _game_id(text: str) -> int:
@@ -455,6 +468,13 @@ def build_parser() -> argparse.ArgumentParser:
                                    f"({', '.join(games)}, bamboo:mode=advanced, ...; default {DEFAULT_GAME})")
     rp.add_argument("--html", metavar="FILE", help="write the game as a self-contained HTML replay (the board at "
                                                    "every decision, the log, the scores) to FILE instead")
+    rp.add_argument("--reasons", type=_int_in(0, 10_001, "an integer in [0, 10000]"), metavar="N",
+                    help="with --html: the options shown of each decision of a player that weighs them (default 6; "
+                         "0: none)")
+    rp.add_argument("--png", metavar="FILE", help="write the board as a PNG picture to FILE instead (needs "
+                                                  "pip install 'borabora_sim[png]')")
+    rp.add_argument("--at", type=_int_in(0, 2**31, "a number of decisions (0: the start)"), metavar="N",
+                    help="with --png: the board after N decisions (default: at the end of the game)")
     rp.set_defaults(handler=cmd_replay)
 
     an = sub("analyze", "run a strategy study and write its report (Markdown + PNG)")

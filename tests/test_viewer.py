@@ -410,6 +410,25 @@ def test_borabora_replay_writes_the_html_for_a_seed_and_for_a_game_of_a_run(
     assert len(replay_data(page)["frames"]) > 100
 
 
+def test_borabora_replay_reasons_sets_the_options_shown_of_each_decision(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["replay", "--seed", "4", "--players", "heuristic,random", "--html", str(tmp_path / "g.html")]
+    shown = {}
+    for count in ("2", "0"):
+        assert main([*argv, "--reasons", count]) == 0
+        shown[count] = replay_data((tmp_path / "g.html").read_text(encoding="utf-8"))["reasons"]
+    rows = [len(r["rows"]) for r in shown["2"] if r is not None]
+    assert rows and set(rows) == {2} and shown["0"] == []
+    assert main([*argv]) == 0           # the default: REASON_OPTIONS
+    default = replay_data((tmp_path / "g.html").read_text(encoding="utf-8"))["reasons"]
+    assert max(len(r["rows"]) for r in default if r is not None) == 6
+    capsys.readouterr()
+    assert main(["replay", "--seed", "4", "--players", "heuristic,random", "--reasons", "2"]) == 2
+    assert "--reasons is for --html" in capsys.readouterr().err
+    assert main([*argv, "--reasons", "-1"]) == 2
+    assert "must be an integer in [0, 10000], got '-1'" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(("argv", "message"), [
     (["--seed", "3", "--players", "random,random", "--game", "bamboo"], "has no picture yet"),
     (["--seed", "3", "--players", "random,random"], "no such directory"),

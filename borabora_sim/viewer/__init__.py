@@ -13,12 +13,13 @@ Bamboo have one. See docs/viewer.md.
 from __future__ import annotations
 
 from borabora_sim.protocol import Game, GameState
+from borabora_sim.viewer.png import to_png
 from borabora_sim.viewer.registry import check_viewer, register_renderer, renderer_for, renderer_names, resolve_game
-from borabora_sim.viewer.replay import Reasons, RecordedGame, record_game, replay_html, replay_page
+from borabora_sim.viewer.replay import Reasons, RecordedGame, record_game, replay_html, replay_page, replay_png
 from borabora_sim.viewer.svg import to_string
 
 __all__ = ["Reasons", "RecordedGame", "record_game", "register_renderer", "renderer_names", "replay_html",
-           "replay_page", "to_svg"]
+           "replay_page", "replay_png", "to_png", "to_svg"]
 
 
 def to_svg(state: GameState, viewer: int | None = None, game: Game | str | None = None) -> str:

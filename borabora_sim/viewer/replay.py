@@ -121,6 +121,30 @@ def replay_html(path: str | os.PathLike[str], game_seed: int, players: Sequence[
     return target
 
 
+def replay_png(path: str | os.PathLike[str], game_seed: int, players: Sequence[str],
+               components: str | os.PathLike[str] | None = None, game: str = DEFAULT_GAME,
+               viewer: int | None = None, step: int | None = None, scale: float = 1.0) -> Path:
+    """Writes the PNG picture (`to_png`) of the game with seed `game_seed` and these player specs by seat (as
+    `borabora replay` plays it) after `step` decisions (None: at its end), seen by seat `viewer` (None: the public
+    view), to `path`; returns the path. Needs CairoSVG (`pip install 'borabora_sim[png]'`)."""
+    from borabora_sim.viewer.png import check_png_support, check_scale, svg_to_png
+
+    target = Path(path)
+    if not target.parent.is_dir():            # refused before the game is played
+        raise FileNotFoundError(f"cannot write {target}: no such directory {target.parent}")
+    draw = renderer_for(get_game(game, components).name)
+    check_scale(scale)
+    check_png_support()
+    record = record_game(game_seed, players, components, game, reasons=0)
+    state = record.game.new_initial_state(players=len(record.players), seed=record.seed)
+    viewer = check_viewer(state, viewer)
+    decisions = len(record.actions) if step is None else check_int(step, "step", 0, len(record.actions))
+    for action in record.actions[:decisions]:
+        state.apply(action)
+    target.write_bytes(svg_to_png(to_string(draw(state, viewer)), scale))
+    return target
+
+
 def replay_page(record: RecordedGame, viewer: int | None = None) -> str:
     """The HTML text of the replay of `record`, seen by seat `viewer` (None: the public view)."""
     draw = renderer_for(record.game.name)
