@@ -7,7 +7,16 @@ from libc.math cimport exp, log, sqrt
 from libc.stdint cimport int16_t, int32_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
+from posix.stdlib cimport posix_memalign
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+cdef extern from "<pthread.h>" nogil:
+    ctypedef struct pthread_attr_t:
+        pass
+    ctypedef unsigned long pthread_t
+    int pthread_create(pthread_t* thread, const pthread_attr_t* attr, void* (*start)(void*) noexcept nogil,
+                       void* arg)
+    int pthread_join(pthread_t thread, void** result)
 
 from game_api cimport GameVTable
 from seeds cimport mix_seed, pick_uniform
@@ -18,12 +27,15 @@ from borabora_sim.errors import check_int
 
 SEED_MAX = 2**64 - 1
 BUDGET_MAX = 2**31 - 1
+THREADS_MAX = MAX_THREADS
 
 cdef enum:
     MAX_SEARCH_PLAYERS = 8
     MAX_TREE_DEPTH = 4096
     TIME_CHECK_EVERY = 32
     TURN_END_CAP = 64              # decisions a cut-off rollout may add to finish a turn
+    MAX_THREADS = 64
+    CACHE_LINE = 64
 
 cdef struct Node:
     int32_t first_child
@@ -194,6 +206,39 @@ cdef long mcts(const GameVTable* vt, const void* rules, const void* root, int ro
         it += 1
     return it
 
+cdef struct Worker:                # one thread of a root-parallel search: its own tree, scratch, seed and budget
+    const GameVTable* vt
+    const void* rules
+    const void* root
+    int root_player
+    Config cfg
+    Node* nodes
+    long max_nodes
+    long n_nodes
+    Scratch* sc
+    long done
+
+cdef void* run_worker(void* arg) noexcept nogil:
+    cdef Worker* w = <Worker*>arg
+    w.done = mcts(w.vt, w.rules, w.root, w.root_player, &w.cfg, w.nodes, w.max_nodes, &w.n_nodes, w.sc)
+    return NULL
+
+cdef void run_workers(Worker** workers, int n) noexcept nogil:
+    """Runs worker 0 on the calling thread and each other worker on a thread of its own, and waits for them all.
+    The workers share only what they read (the game's tables, the root state, the weights); a worker whose thread
+    cannot be started runs on the calling thread afterwards: the same result, later."""
+    cdef pthread_t ids[MAX_THREADS]
+    cdef bint started[MAX_THREADS]
+    cdef int t
+    for t in range(1, n):
+        started[t] = pthread_create(&ids[t], NULL, run_worker, workers[t]) == 0
+    run_worker(workers[0])
+    for t in range(1, n):
+        if started[t]:
+            pthread_join(ids[t], NULL)
+        else:
+            run_worker(workers[t])
+
 cdef long flat_mc(const GameVTable* vt, const void* rules, const void* root, int root_player,
                   const Config* cfg, int rollouts, int* actions, int n_actions, double* totals,
                   Scratch* sc) noexcept nogil:
@@ -268,14 +313,23 @@ cdef extern from "Python.h":
     const char* PyCapsule_GetName_ "PyCapsule_GetName"(object capsule) except? NULL
 
 
+cdef void* alloc_lines(size_t size) noexcept nogil:
+    """`size` bytes (NULL if there is no memory) on cache lines of their own: threads that write only their own
+    buffers then never write to the same line (no false sharing)."""
+    cdef void* p = NULL
+    if posix_memalign(&p, CACHE_LINE, (size + CACHE_LINE - 1) // CACHE_LINE * CACHE_LINE) != 0:
+        return NULL
+    return p
+
+
 cdef Scratch* new_scratch(const GameVTable* vt) except NULL:
-    cdef Scratch* sc = <Scratch*>malloc(sizeof(Scratch))
+    cdef Scratch* sc = <Scratch*>alloc_lines(sizeof(Scratch))
     if sc == NULL:
         raise MemoryError()
-    sc.state = malloc(vt.state_size)
-    sc.legal = <int*>malloc(vt.num_actions * sizeof(int))
-    sc.stamp_legal = <int*>malloc(vt.num_actions * sizeof(int))
-    sc.stamp_tried = <int*>malloc(vt.num_actions * sizeof(int))
+    sc.state = alloc_lines(vt.state_size)
+    sc.legal = <int*>alloc_lines(vt.num_actions * sizeof(int))
+    sc.stamp_legal = <int*>alloc_lines(vt.num_actions * sizeof(int))
+    sc.stamp_tried = <int*>alloc_lines(vt.num_actions * sizeof(int))
     sc.stamp = 0
     if sc.state == NULL or sc.legal == NULL or sc.stamp_legal == NULL or sc.stamp_tried == NULL:
         free_scratch(sc)
@@ -320,12 +374,49 @@ cdef Config make_config(const GameVTable* vt, long iterations, double seconds, d
     return cfg
 
 
+cdef Worker* new_worker(_Handles h, const Config* cfg, long iterations, uint64_t seed, long max_nodes) except NULL:
+    """A worker searching from `h` with `cfg`, but its own budget of `iterations`, `seed` and tree of `max_nodes`."""
+    cdef Worker* w = <Worker*>alloc_lines(sizeof(Worker))
+    if w == NULL:
+        raise MemoryError()
+    w.vt, w.rules, w.root, w.root_player = h.vt, h.rules, h.state, h.root_player
+    w.cfg = cfg[0]
+    w.cfg.iterations = iterations
+    w.cfg.seed = seed
+    w.max_nodes = max_nodes
+    w.n_nodes = 0
+    w.done = 0
+    w.sc = NULL
+    w.nodes = <Node*>alloc_lines(max_nodes * sizeof(Node))
+    if w.nodes == NULL:
+        free(w)
+        raise MemoryError()
+    try:
+        w.sc = new_scratch(h.vt)
+    except MemoryError:
+        free(w.nodes)
+        free(w)
+        raise
+    return w
+
+
+cdef void free_worker(Worker* w) noexcept:
+    free(w.nodes)
+    free_scratch(w.sc)
+    free(w)
+
+
 def run_mcts(handles, root_player, iterations=1000, double seconds=0.0, double c_uct=0.7,
              bint heuristic_rollout=False, rollout_depth=-1, double margin_weight=0.0,
-             double temperature=10.0, weights=None, seed=0, max_nodes=0, root_actions=None):
+             double temperature=10.0, weights=None, seed=0, max_nodes=0, root_actions=None, threads=1):
     """Runs IS-MCTS from the state in `handles` (State.search_handles()) for `root_player`.
 
     `root_actions` restricts the actions considered at the root (None: every legal action).
+    `threads` > 1 searches root-parallel, one tree per thread without the GIL: thread 0 searches with `seed`,
+    thread t with mix_seed(seed, t); `iterations` is the total, split as evenly as it goes (a thread with no
+    iteration to do is not started), while `seconds` is each thread's; `max_nodes` bounds each tree. The root
+    children's visits and summed rewards are added up by action, so one thread gives what the single-threaded
+    search always gave, and the same seed and thread count give the same result.
     Returns (iterations done, list of (action, visits, mean reward for root_player)) for the
     root's children, most visited first.
     """
@@ -336,6 +427,7 @@ def run_mcts(handles, root_player, iterations=1000, double seconds=0.0, double c
                                   check_int(rollout_depth, "rollout_depth", -1, BUDGET_MAX), margin_weight,
                                   temperature, w, check_int(seed, "seed", 0, SEED_MAX))
     cdef long n_max = check_int(max_nodes, "max_nodes", 0, BUDGET_MAX)
+    cdef int n_threads = check_int(threads, "threads", 1, THREADS_MAX), t
     allowed = None
     cdef const unsigned char[::1] allowed_view
     if root_actions is not None:
@@ -343,31 +435,33 @@ def run_mcts(handles, root_player, iterations=1000, double seconds=0.0, double c
         allowed[np.asarray(h.check_actions(root_actions, "root_actions"), dtype=np.intp)] = 1
         allowed_view = allowed
         cfg.root_allowed = &allowed_view[0]
-    if n_max == 0:
-        n_max = (budget if budget > 0 else 200000) + 1
-    cdef Node* nodes = <Node*>malloc(n_max * sizeof(Node))
-    if nodes == NULL:
-        raise MemoryError()
-    cdef Scratch* sc
+    if budget > 0:
+        n_threads = min(n_threads, budget)
+    cdef Worker* workers[MAX_THREADS]
+    cdef long share, child
+    cdef int started = 0
+    merged = {}                     # action: [visits, summed reward of root_player], over every thread's root
     try:
-        sc = new_scratch(h.vt)
-    except MemoryError:
-        free(nodes)
-        raise
-    cdef long n_nodes = 0, done
-    try:
+        for t in range(n_threads):
+            share = budget // n_threads + (t < budget % n_threads)
+            workers[t] = new_worker(h, &cfg, share, cfg.seed if t == 0 else mix_seed(cfg.seed, t),
+                                    n_max if n_max > 0 else (share if budget > 0 else 200000) + 1)
+            started += 1
         with nogil:
-            done = mcts(h.vt, h.rules, h.state, h.root_player, &cfg, nodes, n_max, &n_nodes, sc)
-        stats = []
-        child = nodes[0].first_child
-        while child >= 0:
-            if nodes[child].visits:
-                stats.append((nodes[child].action, nodes[child].visits,
-                              nodes[child].value[h.root_player] / nodes[child].visits))
-            child = nodes[child].next_sibling
+            run_workers(workers, n_threads)
+        for t in range(n_threads):
+            child = workers[t].nodes[0].first_child
+            while child >= 0:
+                if workers[t].nodes[child].visits:
+                    totals = merged.setdefault(workers[t].nodes[child].action, [0, 0.0])
+                    totals[0] += workers[t].nodes[child].visits
+                    totals[1] += workers[t].nodes[child].value[h.root_player]
+                child = workers[t].nodes[child].next_sibling
+        done = sum([workers[t].done for t in range(n_threads)])
     finally:
-        free(nodes)
-        free_scratch(sc)
+        for t in range(started):
+            free_worker(workers[t])
+    stats = [(action, visits, value / visits) for action, (visits, value) in merged.items()]
     stats.sort(key=lambda s: (-s[1], -s[2], s[0]))
     return done, stats
 
