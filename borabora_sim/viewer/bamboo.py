@@ -34,7 +34,7 @@ def shoot_name(kind: int) -> str:
 def draw(state: _bamboo.State, viewer: int | None = None) -> ET.Element:
     """The picture of `state` as `viewer` sees it (None: the public view, which differs from a seat's only in
     naming no board "you": every seat sees the same things in Bamboo)."""
-    view = state.observation(0 if viewer is None else viewer)
+    view = state.observation(viewer)
     c = state.components
     players = len(view["pl"])
     height = B.BOARDS_TOP + B.BOARD_HEIGHT + 10

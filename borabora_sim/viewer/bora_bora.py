@@ -36,19 +36,9 @@ _PARAM_TABLES = {"god_cards_of_colour": "god", "jewelry_of_kind": "jewelry", "ma
                  "terrain_regions": "terrain", "fish_type_regions": "fish", "persons_of_type": "person"}
 
 
-def public_observation(state: _engine.State) -> dict[str, Any]:
-    """What every player sees: a seat's observation without its own God cards (only their number)."""
-    view = state.observation(0)
-    own = view["pl"][0]
-    own["hand_size"] = sum(own["hand"])
-    own["hand"] = None
-    view["viewer"] = None
-    return view
-
-
 def draw(state: _engine.State, viewer: int | None = None) -> ET.Element:
     """The picture of `state` as `viewer` sees it (None: the public view)."""
-    view = public_observation(state) if viewer is None else state.observation(viewer)
+    view = state.observation(viewer)
     c = state.components
     players = len(view["pl"])
     width = L.WIDTH
