@@ -10,6 +10,8 @@ Rows (the tested player against opponents of one spec, in a game of `players`):
 | heuristic4 | heuristic (balanced) | 3 x random | 4 |
 | heuristic2 | heuristic (balanced) | random (and the ghost) | 2 |
 | builder4, spirits4 | heuristic:style=builder / spirits | 3 x random | 4 |
+| tuned4 | heuristic:style=tuned (borabora_sim/data/tuned_styles.json) | 3 x heuristic (balanced) | 4 |
+| tuned2 | heuristic:style=tuned | heuristic (balanced; and the ghost) | 2 |
 | mcts1000 | mcts:iterations=1000 (random rollouts to the end) | 3 x heuristic | 4 |
 | mcts1000cut | mcts:iterations=1000,rollout=heuristic,rollout_depth=30 | 3 x heuristic | 4 |
 | mcts1000two | mcts:iterations=1000 (random rollouts to the end) | heuristic (and the ghost) | 2 |
@@ -44,6 +46,13 @@ Bamboo's mcts defaults (rollout_depth=25, temperature=4, the cut-off at the end 
 |---|---|---|---|---|---|---|
 | mctsbamboo | 400 | 247.5 | 0.619 | 0.570-0.665 | -0.3 | 0.56 |
 | mctsbambootwo | 400 | 254.5 | 0.636 | 0.588-0.682 | +0.0 | 0.50 |
+
+The tuned style (docs/tuning.md), `--rows tuned4,tuned2 --games 2000 --seed 2026` (tuned on 4-player games only):
+
+| row | games | wins | rate | Wilson 95% | mean margin (HP) | CPU s/game |
+|---|---|---|---|---|---|---|
+| tuned4 | 2000 | 1385 | 0.693 | 0.672-0.712 | +3.2 | 0.011 |
+| tuned2 | 2000 | 1341 | 0.670 | 0.650-0.691 | +2.9 | 0.006 |
 """
 
 from __future__ import annotations
@@ -80,6 +89,8 @@ ROWS = {row.name: row for row in (
     Row("heuristic2", "heuristic", "random", 2),
     Row("builder4", "heuristic:style=builder", "random", 4),
     Row("spirits4", "heuristic:style=spirits", "random", 4),
+    Row("tuned4", "heuristic:style=tuned", "heuristic", 4),
+    Row("tuned2", "heuristic:style=tuned", "heuristic", 2),
     Row("mcts1000", f"mcts:iterations=1000,{LIBRARY_DEFAULTS}", "heuristic", 4),
     Row("mcts1000cut", "mcts:iterations=1000,rollout=heuristic,rollout_depth=30", "heuristic", 4),
     Row("mcts1000two", f"mcts:iterations=1000,{LIBRARY_DEFAULTS}", "heuristic", 2),

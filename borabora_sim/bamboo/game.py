@@ -13,7 +13,7 @@ import numpy as np
 from borabora_sim import _bamboo
 from borabora_sim.bamboo.components import BambooComponents, load_components
 from borabora_sim.errors import check_players
-from borabora_sim.game import fingerprint
+from borabora_sim.game import TUNED_STYLES, fingerprint
 from borabora_sim.protocol import ActionKind, check_seed
 
 NUM_ACTIONS: int = _bamboo.NUM_DISTINCT_ACTIONS
@@ -92,6 +92,8 @@ STYLES = MappingProxyType({
                                  "balance_near": 0.4, "shoot_balance": 1.2}),
     "spirits": MappingProxyType({**BALANCED, "majority": 1.2, "spirit_kind": 1.2, "spirit_awake": 1.4,
                                  "incense": 0.4, "coin": 0.6}),
+    # Styles found by `borabora tune --game bamboo` (docs/tuning.md), each with the record of how it was obtained.
+    **{name: MappingProxyType(entry["weights"]) for name, entry in TUNED_STYLES.get("bamboo", {}).items()},
 })
 
 
