@@ -12,7 +12,7 @@ from typing import ClassVar, TypedDict, cast
 
 import numpy as np
 
-from borabora_sim import _search
+from borabora_sim import _search, errors
 from borabora_sim.games import get_game
 from borabora_sim.players.base import (
     KIND_SETTINGS,
@@ -200,6 +200,11 @@ class MCTSPlayer(_SearchPlayer):
     (default 1000) or `seconds` per decision, not both. Options a spec leaves out come from the game's
     `search_defaults`, then from the library's defaults.
 
+    `threads` > 1 searches root-parallel on that many cores: one tree per thread, each from its own seed, the root
+    visits added up by action. `iterations` is then the total, shared by the threads (the same work, sooner);
+    `seconds` is the wall time, in which each thread searches. One thread (the default) gives exactly the
+    single-threaded search; a simulation with several workers already has a core per worker, so keep it there.
+
     >>> from borabora_sim import new_game
     >>> ai = MCTSPlayer(iterations=200, seed=7)
     >>> state = new_game(seed=1)
@@ -218,12 +223,14 @@ class MCTSPlayer(_SearchPlayer):
             "seconds": Param(parse_float, "time per decision instead of iterations"),
             "c": Param(parse_float, "UCT exploration constant (default: the game's search default, else 0.7)"),
             **rollout_params(game),
+            "threads": Param(parse_positive_int, "threads searching one decision, root-parallel (default 1); "
+                                                 "iterations are their total"),
         }
 
     def __init__(self, iterations: int | None = None, seconds: float | None = None, c: float | None = None,
                  rollout: str | None = None, rollout_depth: int | None = None, margin: float | None = None,
                  temperature: float | None = None, style: str | None = None, seed: int | None = None,
-                 game: Game | None = None, **kinds: object) -> None:
+                 game: Game | None = None, threads: int = 1, **kinds: object) -> None:
         if iterations is not None and seconds is not None:
             raise ValueError(f"iterations={iterations!r} and seconds={seconds!r} are both budgets; give only one "
                              "of them")
@@ -243,16 +250,20 @@ class MCTSPlayer(_SearchPlayer):
         if temperature is None and settings["rollout_depth"] != -1:
             temperature = cast("float | None", settings.get("temperature"))    # the game's scale, for a cut-off only
         self.c = check_number("c", settings["c"], 0.0, math.inf, "a finite number >= 0 (the UCT exploration constant)")
+        self.threads = errors.check_int(threads, "threads", 1, _search.THREADS_MAX)
         # The shared constructor checks each value's type and range.
         super().__init__(cast(str, settings["rollout"]), cast(int, settings["rollout_depth"]),
                          cast(float, settings["margin"]), temperature, style, seed, game, kinds)
 
     def _search(self, state: GameState, legal: list[int], options: SearchOptions) -> SearchResult:
         return _search.run_mcts(state.search_handles(), state.current_player, iterations=self.iterations,
-                                seconds=self.seconds, c_uct=self.c, root_actions=legal, **options)
+                                seconds=self.seconds, c_uct=self.c, root_actions=legal, threads=self.threads,
+                                **options)
 
     def spec(self) -> str:
         budget = f"seconds={self.seconds:g}" if self.seconds > 0 else f"iterations={self.iterations}"
+        if self.threads > 1:            # one thread is left out: the specs of every earlier run stay as they were
+            budget += f",threads={self.threads}"
         return f"{self.name}:{budget},c={self.c:g},{self._rollout_spec()}"
 
 
