@@ -46,6 +46,10 @@ cdef inline void gain_u8(uint8_t* count, int n) noexcept nogil:
     cdef int v = count[0] + n
     count[0] = <uint8_t>(v if v < 255 else 255)
 
+cdef inline int unscored_balance_hp(const BComp* c, int tile) noexcept nogil:
+    """What a held balance tile whose pattern is met scores at the end of the game: its HP divided, rounded up."""
+    return (c.bal_hp[tile] + c.unscored_divisor - 1) // c.unscored_divisor
+
 cdef inline int seat_at(const GameState* g, int position) noexcept nogil:
     """The seat at `position` in turn order, counted from the starting player."""
     return (g.start_seat + position) % g.n_players
@@ -373,7 +377,7 @@ cdef void final_scoring(const BComp* c, GameState* g) noexcept nogil:
             for j in range(BAL_SLOTS):
                 tile = p.balance[d][j]
                 if tile != NO_TILE and pattern_met(c, &m, tile):
-                    p.hp[SRC_HALF_BALANCE] += (c.bal_hp[tile] + c.unscored_divisor - 1) // c.unscored_divisor
+                    p.hp[SRC_HALF_BALANCE] += unscored_balance_hp(c, tile)
         night = 0
         if p.advanced:
             for i in range(HOME_CELLS):

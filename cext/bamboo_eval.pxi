@@ -48,7 +48,7 @@ cdef inline double met_tile_worth(const BComp* c, int tile, double scoring_chanc
     """What a held balance tile whose pattern is met is worth: half its HP (rounded up) at the end for sure, and
     with `scoring_chance` its full HP from a Score Balance sub-action, which costs half a Balance action (the
     action's alternative is balance_hp)."""
-    cdef int hp = c.bal_hp[tile], half = (hp + c.unscored_divisor - 1) // c.unscored_divisor
+    cdef int hp = c.bal_hp[tile], half = unscored_balance_hp(c, tile)
     return half + scoring_chance * max(0.0, hp - half - 0.5 * c.balance_hp)
 
 cdef inline int food_owed(const GameState* g, int s) noexcept nogil:
