@@ -390,6 +390,12 @@ class BudgetStep:
     overlap: bool                   # do the two players' intervals overlap?
 
     @property
+    def paired(self) -> str:
+        """Where the paired bootstrap interval of the difference lies: a sharper test than the overlap rule."""
+        lo, hi = self.difference_ci
+        return "above 0" if lo > 0 else "below 0" if hi < 0 else "contains 0"
+
+    @property
     def verdict(self) -> str:
         if self.difference < 0:
             return "not resolved (lower, intervals overlap)" if self.overlap else "INVERSION"
@@ -430,8 +436,13 @@ def budget_words(steps: Sequence[BudgetStep]) -> str:
             "intervals")
     if not unresolved:
         return text + "; the two players' intervals are apart at every step."
-    return (text + f"; not resolved (the two intervals overlap) at {len(unresolved)} step(s): "
-            + "; ".join(f"{s.smaller} -> {s.larger}" for s in unresolved) + ".")
+    text += (f"; not resolved (the two intervals overlap) at {len(unresolved)} step(s): "
+             + "; ".join(f"{s.smaller} -> {s.larger}" for s in unresolved) + ".")
+    for where in ("above 0", "below 0", "contains 0"):
+        named = [f"{s.smaller} -> {s.larger}" for s in unresolved if s.paired == where]
+        if named:
+            text += f" Of these, the paired bootstrap interval of the difference is {where} for {'; '.join(named)}."
+    return text
 
 
 def frontier(frame: pd.DataFrame) -> pd.DataFrame:
@@ -462,12 +473,13 @@ def markdown(frame: pd.DataFrame, steps: Sequence[BudgetStep], heading: str) -> 
                      f"{fmt_cpu(row.cpu_ms_per_decision)} | {row.cpu_s_per_game:.3f} | "
                      f"{'yes' if row.player in on_frontier else ''} | {row.note} |")
     lines += ["", "Budget steps (a larger budget of the same search player against the next smaller one):", "",
-              "| family | smaller | larger | rating difference | 95% interval of the difference | verdict |",
+              "| family | smaller | larger | rating difference | paired 95% interval of the difference | verdict "
+              "(the two players' intervals) |",
               "|---|---|---|---|---|---|"]
     for s in steps:
         lo, hi = s.difference_ci
         lines.append(f"| `{s.family}` | `{s.smaller}` | `{s.larger}` | {s.difference:+.0f} | {lo:+.0f} to {hi:+.0f} "
-                     f"| {s.verdict} |")
+                     f"({s.paired}) | {s.verdict} |")
     lines += ["", budget_words(steps)]
     if frame["openskill_mu"].nunique() > 1:
         rho = spearmanr(frame["rating"], frame["openskill_mu"]).statistic
@@ -499,10 +511,19 @@ def plot(frame: pd.DataFrame, title: str, paths: Sequence[Path]) -> None:
     ax.step(edge_x, edge_y, where="post", color="tab:red", lw=1.5,
             label="Pareto frontier: strongest for its CPU or less")
     ax.plot(edge_x[:-1], edge_y[:-1], "o", mfc="none", mec="tab:red", ms=11)
-    for xi, yi, name in zip(x, y, frame["player"], strict=True):
-        ax.annotate(name.replace("heuristic:style=", "heuristic:"), (xi, yi), textcoords="offset points",
-                    xytext=(6, 4), fontsize=7.5)
     ax.set_xscale("log")
+    ax.set_xlim(x.min() / 2, x.max() * 30)                     # room for the labels right of the points
+    low, high = float(frame["ci_low"].min()), float(frame["ci_high"].max())
+    gap = 0.035 * (high - low)
+    placed: list[tuple[float, float]] = []
+    for xi, yi, name in sorted(zip(x, y, frame["player"], strict=True), key=lambda point: -point[1]):
+        text_y = yi
+        for px, py in placed:                                  # below any label of a neighbour it would cover
+            if abs(math.log10(xi / px)) < 0.6 and text_y > py - gap:
+                text_y = py - gap
+        placed.append((xi, text_y))
+        ax.annotate(name.replace("heuristic:style=", "heuristic:"), (xi, yi), xytext=(xi * 1.35, text_y),
+                    fontsize=7.5, va="center", arrowprops={"arrowstyle": "-", "color": "0.6", "lw": 0.5})
     ax.set_xlabel("CPU time per decision (s, log scale; time.process_time around choose())")
     ax.set_ylabel("rating (Plackett-Luce, Elo scale)")
     ax.set_title(title, fontsize=10)
@@ -613,9 +634,9 @@ def main(argv: list[str] | None = None) -> int:
     frame["openskill_mu"] = frame["player"].map(openskill_mu(games))
     steps = budget_steps(pool, fit)
     cpu = float(games[[f"cpu_{s}" for s in range(TABLE)]].to_numpy().sum())
-    heading = (f"Ladder of {game_spec}: {len(games)} games of {TABLE} players on {games['block'].nunique()} deals "
-               f"(up to {args.rotations} seatings a deal), seed {args.seed}; rating = Plackett-Luce log-strength on the "
-               f"Elo scale, `{anchor}` = 0; CPU {cpu / 3600:.2f} core-hours in choose().")
+    heading = (f"Ladder of {game_spec}: {len(games)} games of {TABLE} players on {games['block'].nunique()} "
+               f"deals (up to {args.rotations} seatings a deal), seed {args.seed}; rating = Plackett-Luce "
+               f"log-strength on the Elo scale, `{anchor}` = 0; CPU {cpu / 3600:.2f} core-hours in choose().")
     text = markdown(frame, steps, heading)
     print(text)
     frame.to_csv(out / "ratings.csv", index=False, float_format="%.6g")

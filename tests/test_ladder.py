@@ -130,6 +130,7 @@ def test_budget_steps_name_inversions_and_unresolved_steps() -> None:
     assert steps["mcts:iterations=100", "mcts:iterations=300"].verdict == "rises"
     assert steps["mcts:iterations=300", "mcts"].verdict == "INVERSION"
     assert steps["flatmc:rollouts=10", "flatmc:rollouts=50"].verdict == "not resolved (lower, intervals overlap)"
+    assert [steps[key].paired for key in sorted(steps)] == ["contains 0", "above 0", "below 0"]
     words = ladder.budget_words(list(steps.values()))
     assert words.startswith("1 inversion(s): mcts is rated below mcts:iterations=300")
     assert "flatmc:rollouts=10 -> flatmc:rollouts=50" in words
