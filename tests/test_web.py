@@ -6,12 +6,15 @@ game unchanged; undo, advice and a save / load round trip."""
 from __future__ import annotations
 
 import http.client
+import itertools
 import json
 import random
+import re
 import signal
 import subprocess
 import sys
 import threading
+import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,9 +24,11 @@ import pytest
 import borabora_sim
 from borabora_sim.cli import main
 from borabora_sim.games import game_names, get_game
-from borabora_sim.viewer import registry, renderer_names
+from borabora_sim.players import make_player
+from borabora_sim.viewer import registry, renderer_names, to_svg
 from borabora_sim.viewer.server import MAX_BODY, WebServer
 from borabora_sim.viewer.web_game import WebGame
+from borabora_sim.viewer.web_targets import click_targets
 
 SEED = 21
 PLAYERS = ["human", "heuristic"]
@@ -318,6 +323,96 @@ def test_every_game_plays_through_the_same_api() -> None:
         state.apply(move["action"])
     assert state.is_terminal() and view["scores"] == state.scores() and view["unit"] == "HP"
     assert picked > 10                  # decisions with moves the board picks
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Board clicks for every kind of move: the targets of each kind, checked against the picture
+# ---------------------------------------------------------------------------------------------------------------
+def drawn(svg: str) -> dict[tuple[str, str], ET.Element]:
+    """Every named thing of the picture by (data attribute, value)."""
+    return {(name, value): element for element in ET.fromstring(svg).iter()
+            for name, value in element.attrib.items() if name.startswith("data-")}
+
+
+def new_shoots(things: dict[tuple[str, str], ET.Element], ending: str) -> set[tuple[str, str]]:
+    return {("data-shoot", value) for (name, value), e in things.items()
+            if name == "data-shoot" and "-new-" in value and e.attrib["data-kind"].endswith(ending)}
+
+
+def wildcards(things: dict[tuple[str, str], ET.Element]) -> set[tuple[str, str]]:
+    """The new shoots a Wildcard activation picks: those showing a Wildcard, or any after Kitsune (said in the
+    line of the turn in progress)."""
+    turn = next((e.text or "" for (name, _), e in things.items() if name == "data-visit"), "")
+    return new_shoots(things, "" if "Kitsune" in turn else "-wildcard")
+
+
+# For each kind of move added to the board clicks: the game, the pattern of its names, and the targets it must
+# have, found from the picture as the mover sees it (`things`), the mover's seat and the name's match.
+Expect = Any
+KINDS: list[tuple[str, str, Expect]] = [
+    ("bora_bora", r"play (\w+?)(?:_double|_extra)? god with card",
+     lambda t, seat, m: {("data-god-hand", f"{seat}-{m[1]}"), ("data-god-discard", m[1])}),
+    ("bora_bora", r"play (\w+?)(?:_double|_extra)? god with pair of (\w+)",
+     lambda t, seat, m: {("data-god-hand", f"{seat}-{m[2]}"), ("data-god-discard", m[1])}
+     if int(t["data-god-hand", f"{seat}-{m[2]}"].attrib["data-count"]) >= 2 else "no pair in hand"),
+    ("bora_bora", r"play (\w+?)(?:_double|_extra)? god with god tile",
+     lambda t, seat, m: {("data-player-count", f"{seat}-god_tiles"), ("data-god-discard", m[1])}
+     if int(t["data-player-count", f"{seat}-god_tiles"].attrib["data-value"]) >= 1 else "no God tile"),
+    ("bora_bora", r"offering", lambda t, seat, m: {("data-player-count", f"{seat}-offerings")}),
+    ("bora_bora", r"shell", lambda t, seat, m: {("data-player-count", f"{seat}-shells")}),
+    ("bora_bora", r"move hut to 12th space", lambda t, seat, m: {("data-player-count", f"{seat}-huts_on_12th")}),
+    ("bora_bora", r"use (man|woman) (\w+)",
+     lambda t, seat, m: {key for key, e in t.items() if key[0] == "data-person-slot"
+                         and key[1].startswith(f"{seat}-") and e.attrib["data-sex"] == m[1]
+                         and e.attrib["data-type"] == m[2]}),
+    ("bora_bora", r"done", lambda t, seat, m: {("data-decision", None)}),
+    ("bamboo", r"shoot (\w+) (\w+)",
+     lambda t, seat, m: {key for key, e in t.items() if key[0] == "data-shoot"
+                         and key[1].startswith(("draft-", "to-place-")) and e.attrib["data-kind"] == f"{m[1]}-{m[2]}"}),
+    ("bamboo", r"activate (balance|improve|cook|fund)", lambda t, seat, m: new_shoots(t, f"-{m[1]}")),
+    ("bamboo", r"activate wildcard as \w+", lambda t, seat, m: wildcards(t)),
+    ("bamboo", r"balance 1 HP", lambda t, seat, m: {("data-hp-seat", str(seat))}),
+    ("bamboo", r"score (\w+) balance (\d)",
+     lambda t, seat, m: {("data-balance-slot", f"{seat}-{m[1]}-{m[2]}")}
+     if "data-tile" in t["data-balance-slot", f"{seat}-{m[1]}-{m[2]}"].attrib else "no tile in the slot"),
+    ("bamboo", r"improve 1 coin", lambda t, seat, m: {("data-coins", str(seat))}),
+    ("bamboo", r"renew food", lambda t, seat, m: {("data-food-pile", "1")}),
+    ("bamboo", r"done", lambda t, seat, m: {("data-decision", None)}),
+]
+
+
+def test_every_move_has_board_targets_and_the_new_kinds_pick_the_right_things() -> None:
+    """Along games of both games (the heuristic and random moves taken in turn, so that most kinds of moves come
+    up), every legal move of the mover is marked on the board by things the picture draws; each kind of move in
+    KINDS has exactly the targets found from the picture, and every kind comes up."""
+    seen = dict.fromkeys([(name, pattern) for name, pattern, _ in KINDS], 0)
+    for spec, players, seeds in (("bora_bora", 2, 2), ("bamboo:mode=advanced", 2, 2), ("bamboo", 3, 1)):
+        game = get_game(spec)
+        kinds = [(re.compile(pattern), pattern, expect) for name, pattern, expect in KINDS if name == game.name]
+        for seed in range(seeds):
+            state = game.new_initial_state(players=players, seed=seed)
+            heuristic, rng = make_player("heuristic", seed, game), random.Random(seed)
+            for step in itertools.count():
+                if state.is_terminal():
+                    break
+                seat, legal = state.current_player, state.legal_actions()
+                targets = click_targets(game.name, state, legal)
+                svg = to_svg(state, seat)
+                things = drawn(svg)
+                assert_targets_drawn({"svg": svg, "legal": [{"targets": targets.get(a, []), "action": a}
+                                                            for a in legal]})
+                for action in legal:
+                    name = state.action_to_string(action)
+                    assert targets.get(action), f"{game.name}: no board target for {name}"
+                    for regex, pattern, expect in kinds:
+                        match = regex.fullmatch(name)
+                        if match:
+                            wanted = expect(things, seat, match)
+                            assert wanted and {tuple(t) for t in targets[action]} == wanted, (name, wanted)
+                            seen[game.name, pattern] += 1
+                            break
+                state.apply(heuristic.choose(state.clone()) if step % 2 else rng.choice(legal))
+    assert all(seen.values()), [kind for kind, n in seen.items() if not n]
 
 
 def test_a_game_without_a_picture_is_refused_in_one_line(monkeypatch: pytest.MonkeyPatch,

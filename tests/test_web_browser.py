@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -166,3 +167,64 @@ def test_a_whole_game_in_the_browser_ends_with_the_engine_scores(browser: Any, s
     assert f"winner seat {final.winner()}" in page.locator("#status").inner_text()
     assert errors == []
     page.close()
+
+
+def board_alone(view: dict[str, Any], move: dict[str, Any]) -> bool:
+    """Whether clicking the things `move` is marked on, one after the other, leaves it alone among the moves they
+    point to (as the page narrows them), so that the board plays it without the list."""
+    candidates: set[int] = set()
+    for target in move["targets"]:
+        pointed = {m["action"] for m in view["legal"] if target in m["targets"]}
+        candidates = (candidates & pointed) or pointed
+        if candidates == {move["action"]}:
+            return True
+    return False
+
+
+# Kinds of moves the board picks since the last ones were added (Bora Bora's "done", phase B abilities, God
+# tiles, single gains; Bamboo's activations, Balance as 1 HP, Improve as 1 coin, "done").
+NEW_KINDS = {"bora_bora": r"done|use .*|play \w+ god with (god tile|pair of \w+)|offering|shell|move hut .*",
+             "bamboo": r"activate .*|done|balance 1 HP|improve 1 coin|renew food|score .*"}
+
+
+@pytest.mark.parametrize(("game", "players", "seed"), [("bora_bora", ["human", "heuristic"], 5),
+                                                       ("bamboo", ["human", "random"], 6)])
+def test_the_board_plays_the_moves_that_were_list_only(browser: Any, game: str, players: list[str],
+                                                       seed: int) -> None:
+    """Plays a game through the page: a move of a kind in NEW_KINDS that its things alone pick is played by
+    clicking them (and the server's last move is that move), anything else from the list; several such moves
+    come up and the page logs no error."""
+    served = WebServer(WebGame(get_game(game), players, seed))
+    threading.Thread(target=served.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    page = browser.new_page(viewport={"width": 1700, "height": 1100})
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        page.goto(served.url + "?delay=0")
+        # a function, not an expression: the page's Content-Security-Policy refuses the eval of a string
+        page.wait_for_function("() => document.body.dataset.turn === 'human'")
+        rng = random.Random(seed)
+        clicked: set[str] = set()
+        while page.evaluate("document.body.dataset.turn") == "human" and len(clicked) < 4:
+            with served.lock:
+                view = served.game.view()
+            new = [m for m in view["legal"] if re.fullmatch(NEW_KINDS[game], m["name"]) and board_alone(view, m)
+                   and m["name"].split()[0] not in clicked]
+            if new:
+                move = new[0]
+                assert pick(page, move), move["name"]
+                with served.lock:
+                    humans = [m for m in served.game.moves if m.explanation is None]
+                assert humans[-1].action == move["action"]       # the AI moves after it are the heuristic's
+                clicked.add(move["name"].split()[0])
+            else:
+                old = version(page)
+                page.locator(f'#legal button[data-action="{rng.choice(view["legal"])["action"]}"]').click()
+                settle(page, old)
+        assert len(clicked) >= 2, clicked
+        assert errors == []
+    finally:
+        page.close()
+        served.shutdown()
+        served.server_close()

@@ -189,7 +189,8 @@ def _header(svg: ET.Element, state: _bamboo.State, viewer: int | None) -> None:
         line = (f"Bamboo: round {state.round}, {season}; seat {state.current_player} decides "
                 f"({str(state.decision).replace('_', ' ')})")
     label(group, 12, 24, line, size=16, font_weight="bold", fill=L.TEXT, data_round=state.round,
-          data_phase=state.phase, data_to_move=state.current_player)
+          data_phase=state.phase, data_to_move=state.current_player,
+          data_decision=None if state.is_terminal() else state.decision)
     seen = "public view" if viewer is None else f"as seat {viewer} sees it"
     label(group, B.WIDTH - 12, 24, seen, size=12, anchor="end", fill=L.MUTED)
 

@@ -145,7 +145,8 @@ def _header(svg: ET.Element, state: _engine.State, viewer: int | None) -> None:
                 f"({str(state.decision).replace('_', ' ')})")
     seen = "public view" if viewer is None else f"as seat {viewer} sees it"
     label(group, 12, 24, line, size=16, font_weight="bold", fill=L.TEXT, data_round=state.round,
-          data_phase=state.phase, data_to_move=state.current_player)
+          data_phase=state.phase, data_to_move=state.current_player,
+          data_decision=None if state.is_terminal() else state.decision)
     label(group, L.WIDTH - 12, 24, seen, size=12, anchor="end", fill=L.MUTED)
 
 
@@ -468,7 +469,9 @@ def _player_board(svg: ET.Element, c: Components, view: dict[str, Any], seat: in
     for i, (name, value) in enumerate(counts):
         cx = x + 8 + (i % 4) * (w - 16) / 4
         cy = y + 64 + (i // 4) * 14
-        label(group, cx, cy, f"{name} {value}", size=9, data_count=name.replace(" ", "_"), data_value=value)
+        key = name.replace(" ", "_")
+        label(group, cx, cy, f"{name} {value}", size=9, data_count=key, data_value=value,
+              data_player_count=f"{seat}-{key}")
     # God cards: the hand only for its owner, otherwise its size and the cards seen taken face up.
     gy = y + 94
     if p["hand"] is not None:
