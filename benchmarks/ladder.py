@@ -602,8 +602,13 @@ def main(argv: list[str] | None = None) -> int:
             pool = parse_pool(args.players_file.read_text())
         except OSError as error:
             parser.error(f"--players-file: {error}")
+    elif args.players is not None:
+        pool = args.players
     else:
-        pool = args.players if args.players is not None else default_pool(game)
+        pool = default_pool(game)
+        for spec in LEARNED:
+            if spec not in pool:
+                print(f"left out of the pool: {spec} ({unavailable(spec, game)})", file=sys.stderr)
     check_pool(pool, game, TABLE)
     anchor = args.anchor or f"heuristic:style={game.default_style}"
     if args.anchor is None and anchor not in pool:

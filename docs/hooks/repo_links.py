@@ -19,7 +19,8 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-PAGES = {"benchmarks/README.md": "benchmarks/engine.md", "benchmarks/README_players.md": "benchmarks/players.md"}
+PAGES = {"benchmarks/README.md": "benchmarks/engine.md", "benchmarks/README_players.md": "benchmarks/players.md",
+         "benchmarks/README_ladder.md": "benchmarks/ladder.md"}
 SOURCES = {page: source for source, page in PAGES.items()}
 COPIES = "repository"
 LINK = re.compile(r"\]\((?P<target>[^)\s#:]+)(?P<anchor>#[^)\s]*)?\)")
