@@ -438,11 +438,12 @@ def budget_words(steps: Sequence[BudgetStep]) -> str:
         return text + "; the two players' intervals are apart at every step."
     text += (f"; not resolved (the two intervals overlap) at {len(unresolved)} step(s): "
              + "; ".join(f"{s.smaller} -> {s.larger}" for s in unresolved) + ".")
+    parts = []
     for where in ("above 0", "below 0", "contains 0"):
         named = [f"{s.smaller} -> {s.larger}" for s in unresolved if s.paired == where]
         if named:
-            text += f" Of these, the paired bootstrap interval of the difference is {where} for {'; '.join(named)}."
-    return text
+            parts.append(f"{'contains 0' if where == 'contains 0' else 'lies ' + where} for {'; '.join(named)}")
+    return text + " The paired bootstrap interval of the difference " + "; it ".join(parts) + "."
 
 
 def frontier(frame: pd.DataFrame) -> pd.DataFrame:
