@@ -218,6 +218,18 @@ def bad_requests(view: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
         ("POST", "/api/move", {"raw": b"{}", "headers": {"Content-Length": str(MAX_BODY + 1)}}),
         ("POST", "/api/step", {"body": {"version": version}}),                          # the human's turn
         ("POST", "/api/undo", {"body": {"version": version}}),                          # nothing to undo
+        ("POST", "/api/new", {"body": {"version": version - 1, "players": ["human", "random"], "seed": 1}}),
+        ("POST", "/api/new", {"body": {"version": version, "players": "human,random", "seed": 1}}),
+        ("POST", "/api/new", {"body": {"version": version, "players": ["human", 3], "seed": 1}}),
+        ("POST", "/api/new", {"body": {"version": version, "players": ["human", "nobody"], "seed": 1}}),
+        ("POST", "/api/new", {"body": {"version": version, "players": ["human"], "seed": 1}}),
+        ("POST", "/api/new", {"body": {"version": version, "players": ["human"] * 5, "seed": 1}}),
+        ("POST", "/api/new", {"body": {"version": version, "players": ["human", "random"], "seed": -1}}),
+        ("POST", "/api/new", {"body": {"version": version, "players": ["human", "random"], "seed": 2**64}}),
+        ("POST", "/api/new", {"body": {"version": version, "players": ["human", "random"], "seed": "7"}}),
+        ("POST", "/api/new", {"body": {"version": version, "players": ["human", "random"], "seed": True}}),
+        ("POST", "/api/new", {"body": {"version": version, "players": ["human", "random"]}}),
+        ("GET", "/api/new", {}),
         ("POST", "/api/load", {"raw": b"not json"}),
         ("POST", "/api/load", {"body": {"format": "something else"}}),
         ("POST", "/api/nothing", {"body": {}}),
@@ -269,6 +281,41 @@ def test_the_errors_say_what_was_wrong(client: Client) -> None:
     assert status == 409 and "seat 1 (heuristic) is" in answer["error"]
     status, answer = client.call("GET", "/api/advice")
     assert status == 409 and "no human is to move" in answer["error"]
+
+
+def test_a_new_game_takes_the_seats_and_seed_asked_for(client: Client) -> None:
+    view = client.to_human(client.human_move(client.state(), client.state()["legal"][0]["action"]))
+    players = ["heuristic", "human", "random"]
+    new = client.post("/api/new", {"version": view["version"], "players": players, "seed": 9})
+    assert new["version"] == view["version"] + 1 and new["seed"] == 9 and new["players"] == players
+    assert new["moves"] == [] and not new["can_undo"] and new["game"] == "bora_bora"
+    assert client.saved()["state"] == borabora_sim.new_game(players=3, seed=9).to_dict()
+    new = client.to_human(new)          # the AI seats play until the human seat (1) is to move
+    assert new["to_move"] == new["viewer"] == 1 and all(m["seat"] != 1 for m in new["moves"])
+    # The old version is stale now; no human seat makes a game to watch; no seed draws one.
+    status, answer = client.call("POST", "/api/new", {"version": view["version"], "players": players, "seed": 9})
+    assert status == 409 and "stale request" in answer["error"]
+    watched = client.post("/api/new", {"version": new["version"], "players": ["random", "random"], "seed": None})
+    assert watched["viewer"] is None and watched["players"] == ["random", "random"]
+    assert isinstance(watched["seed"], int) and 0 <= watched["seed"] < 2**64
+
+
+def test_a_refused_new_game_says_why_and_keeps_the_game(client: Client) -> None:
+    view, saved = client.state(), client.saved()
+    base = {"version": view["version"], "players": ["human", "random"], "seed": 3}
+    cases = [
+        ({**base, "players": ["human", "nobody"]}, "the new game was refused: unknown player 'nobody'"),
+        ({**base, "players": ["human"]}, "the new game was refused: players must be 2, 3 or 4, got 1"),
+        ({**base, "players": "human,random"}, "'players' must be a list of player specs by seat"),
+        ({**base, "seed": "7"}, "'seed' must be an integer in [0, 2**64) or null (a random seed), got '7'"),
+        ({**base, "seed": -1}, "seed must be an int in [0, 2**64) or None, got -1"),
+        ({"version": view["version"], "players": ["human", "random"]},
+         "/api/new takes a JSON object of exactly version, players, seed; got players, version"),
+    ]
+    for body, words in cases:
+        status, answer = client.call("POST", "/api/new", body)
+        assert status == 400 and words in answer["error"], (words, answer)
+        assert client.state() == view and client.saved() == saved
 
 
 def test_a_saved_game_the_engine_refuses_is_refused_and_the_game_kept(client: Client) -> None:

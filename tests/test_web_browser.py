@@ -228,3 +228,41 @@ def test_the_board_plays_the_moves_that_were_list_only(browser: Any, game: str, 
         page.close()
         served.shutdown()
         served.server_close()
+
+
+def test_the_page_starts_a_new_game_with_other_seats(browser: Any, server: WebServer) -> None:
+    """The New game form: a refused one (one seat) shows the server's reason and keeps the game; a good one
+    replaces it with the seats and seed typed, and the page goes on with it (the AI seat moves first)."""
+    page = browser.new_page(viewport={"width": 1700, "height": 1100})
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        page.goto(server.url + "?delay=0")
+        page.wait_for_function("() => document.body.dataset.turn === 'human'")
+        assert page.locator("#new-players").input_value() == ",".join(PLAYERS)
+        old = version(page)
+        page.locator("#new-players").fill("human")
+        page.locator("#start").click()
+        page.locator("#error").wait_for()
+        assert "players must be 2, 3 or 4, got 1" in page.locator("#error").inner_text()
+        page.wait_for_function("old => document.body.dataset.version === old"
+                               " && !document.body.hasAttribute('data-busy')", arg=old)
+        assert len(errors) == 1 and "status of 400" in errors[0], errors       # the browser logs the refusal
+        errors.clear()
+        page.locator("#new-players").fill("heuristic, human, random")
+        page.locator("#new-seed").fill("12")
+        page.locator("#start").click()
+        settle(page, old)
+        with server.lock:
+            game = server.game
+            moves = [m.seat for m in game.moves]
+        assert game.players == ("heuristic", "human", "random") and game.seed == 12
+        assert game.start.to_dict() == borabora_sim.new_game(players=3, seed=12).to_dict()
+        assert page.evaluate("document.body.dataset.turn") == "human" and 1 not in moves
+        assert not page.locator("#error").is_visible()
+        assert page.locator("#scores [data-score-seat]").count() == 3
+        assert "(you)" in page.locator("#scores tr").nth(1).inner_text()
+        assert errors == []
+    finally:
+        page.close()

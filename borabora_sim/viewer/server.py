@@ -150,6 +150,9 @@ class _Handler(BaseHTTPRequestHandler):
         if not isinstance(body, dict) or set(body) != set(fields):
             got = (", ".join(sorted(body)) or "none") if isinstance(body, dict) else f"a JSON {type(body).__name__}"
             raise RequestError(400, f"{path} takes a JSON object of exactly {', '.join(fields)}; got {got}")
+        if path == "/api/new":              # the game is replaced only once the new one is good
+            self.server.game = game.new_game(body["version"], body["players"], body["seed"])
+            return 200, self.server.game.view(), ()
         if path == "/api/move":
             game.move(body["version"], body["seat"], body["action"])
         elif path == "/api/step":
@@ -173,8 +176,9 @@ class _Handler(BaseHTTPRequestHandler):
             raise RequestError(400, f"malformed JSON: {error}") from None
 
 
-# The fields of each POST that changes the game by a move (POST /api/load takes a saved file).
-_FIELDS = {"/api/move": ("version", "seat", "action"), "/api/step": ("version",), "/api/undo": ("version",)}
+# The fields of each POST that changes the game (POST /api/load takes a saved file).
+_FIELDS = {"/api/move": ("version", "seat", "action"), "/api/step": ("version",), "/api/undo": ("version",),
+           "/api/new": ("version", "players", "seed")}
 _GET_ROUTES = ("/", "/api/state", "/api/why", "/api/advice", "/api/save")
 
 

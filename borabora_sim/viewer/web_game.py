@@ -211,6 +211,23 @@ class WebGame:
     def _last_human_move(self) -> int | None:
         return next((i for i in range(len(self.moves) - 1, -1, -1) if self.moves[i].explanation is None), None)
 
+    def new_game(self, version: object, players: object, seed: object) -> WebGame:
+        """A new game of the same game between the seats `players` (player specs, "human" for a person; their
+        number is the number of players) from `seed` (None: a random one), at the next version; a request that is
+        stale or names bad seats or a bad seed is a RequestError and this game is kept."""
+        self.check_version(version)
+        if not isinstance(players, list) or not all(isinstance(spec, str) for spec in players):
+            raise RequestError(400, f"'players' must be a list of player specs by seat (\"human\" for a person), "
+                                    f"got {players!r}")
+        if isinstance(seed, bool) or not (seed is None or isinstance(seed, int)):
+            raise RequestError(400, f"'seed' must be an integer in [0, 2**64) or null (a random seed), got {seed!r}")
+        try:
+            started = WebGame(self.game, players, check_seed(seed))
+        except (ValueError, TypeError) as error:
+            raise RequestError(400, f"the new game was refused: {error}") from None
+        started.version = self.version + 1
+        return started
+
     # ----------------------------------------------------------------------------------------------------------
     # Saved positions
     # ----------------------------------------------------------------------------------------------------------

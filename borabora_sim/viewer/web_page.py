@@ -3,7 +3,7 @@ everything else (docs/web_play.md), so it needs no network beyond 127.0.0.1.
 
 The script shows the position the server sends, plays a human's move from the list or from clicks on the board
 (viewer/web_targets.py), asks the server for the AI seats' moves one at a time (after `?delay=` milliseconds,
-700 by default) and shows each with its reasons on request."""
+700 by default), shows each with its reasons on request, and starts a new game with the seats and seed typed."""
 
 from __future__ import annotations
 
@@ -31,6 +31,9 @@ section h2 { font-size: 13px; margin: 0 0 4px 0; }
 #legal button.candidate { background: #ffe9a8; outline: 2px solid #d6b44a; }
 #tools { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; font-size: 12px; }
 #advisor { width: 170px; }
+#newgame { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; font-size: 12px; }
+#new-players { width: 250px; }
+#new-seed { width: 90px; }
 #tools2 { margin-top: 6px; }
 pre { white-space: pre-wrap; font-size: 11px; margin: 4px 0; background: #f4f0e4; padding: 4px; }
 #scores table { border-collapse: collapse; font-size: 12px; width: 100%; }
@@ -110,6 +113,10 @@ _SCRIPT = """
   }
 
   function show(data) {
+    var seatsInput = document.getElementById("new-players");
+    if (view === null || view.seed !== data.seed || view.players.join() !== data.players.join()) {
+      seatsInput.value = data.players.join(",");      // the seats of the game shown, to edit for the next one
+    }
     view = data;
     picked = []; candidates = null;
     document.body.setAttribute("data-version", String(data.version));
@@ -258,6 +265,19 @@ _SCRIPT = """
       addReasons(advice, data.explanation);
     }, function (error) { advice.textContent = ""; showError(error.message); });
   });
+  // A new game of the same game: the seats typed (comma-separated specs) and the seed (empty: a random one). The
+  // body is written by hand so that a seed beyond 2**53 reaches the server exactly; a seed that is not digits is
+  // sent as typed, and the server says what is wrong with it.
+  document.getElementById("start").addEventListener("click", function () {
+    var specs = document.getElementById("new-players").value.split(",").map(function (spec) { return spec.trim(); });
+    var seed = document.getElementById("new-seed").value.trim();
+    var seedJson = seed === "" ? "null" : /^[0-9]+$/.test(seed) ? seed : JSON.stringify(seed);
+    whenIdle(function () {
+      reasons = {};
+      change("/api/new", '{"version": ' + view.version + ', "players": ' + JSON.stringify(specs) +
+             ', "seed": ' + seedJson + "}");
+    });
+  });
   document.getElementById("load").addEventListener("change", function (event) {
     var file = event.target.files[0];
     if (!file) { return; }
@@ -297,6 +317,13 @@ _PAGE = """<!DOCTYPE html>
 <button id="advise">What would the AI do here?</button>
 <input id="advisor" value="heuristic" aria-label="AI player spec" title="an AI player spec, e.g. mcts:iterations=300">
 </div><div id="advice"></div></section>
+<section><h2>New game</h2><div id="newgame">
+<label>Seats <input id="new-players" aria-label="player specs by seat"
+ title="player specs by seat, comma-separated: human for a person, or an AI such as mcts:iterations=300"></label>
+<label>Seed <input id="new-seed" placeholder="random" aria-label="game seed"
+ title="an integer; empty: a random seed"></label>
+<button id="start">Start</button>
+</div></section>
 <section id="scores"><h2>Scores</h2><table><tbody></tbody></table></section>
 <section><h2>Moves</h2><div id="log"></div></section>
 </aside>
