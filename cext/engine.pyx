@@ -1,6 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Compiled Bora Bora engine: the C kernels and their thin Python wrapper `State`."""
 
+cimport cython
 from cpython.pycapsule cimport PyCapsule_New
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, uint64_t
 from libc.string cimport memcpy
@@ -13,6 +14,7 @@ include "engine_core.pxi"
 include "engine_flow.pxi"
 include "engine_check.pxi"
 include "engine_eval.pxi"
+include "engine_features.pxi"
 
 import operator
 
@@ -111,6 +113,9 @@ cdef void vt_evaluate(const void* r, const void* s, const double* w, double* out
 cdef int vt_policy(const void* r, const void* s, const double* w, int thorough, uint64_t* rng) noexcept nogil:
     return greedy_action(<const Comp*>r, <const GameState*>s, w, thorough, rng)
 
+cdef void vt_features(const void* r, const void* s, int seat, double* out) noexcept nogil:
+    features(<const Comp*>r, <const GameState*>s, seat, out)
+
 COUNTER_NAMES = tuple([f"dice_{a}" for a in DIE_ACTIONS] + [f"god_{e}" for e in GOD_EFFECTS] + [
     "god_tiles_played", "priests", "buildings", "tasks_done", "jewelry", "huts_on_map", "persons",
     "start_position"])
@@ -150,6 +155,8 @@ BORA_BORA_VTABLE.determinize = vt_determinize
 BORA_BORA_VTABLE.num_weights = N_WEIGHTS
 BORA_BORA_VTABLE.evaluate = vt_evaluate
 BORA_BORA_VTABLE.policy = vt_policy
+BORA_BORA_VTABLE.num_features = N_FEATURES
+BORA_BORA_VTABLE.features = vt_features
 VTABLE = PyCapsule_New(&BORA_BORA_VTABLE, b"borabora_sim.GameVTable", NULL)
 
 def die_placement(action):
@@ -296,6 +303,8 @@ def _action_names(components, pairs):
 # =============================================================================
 # Python wrapper
 # =============================================================================
+@cython.freelist(8)
+@cython.no_gc          # a state refers only to its Rules, which never refer back: no cycle to collect
 cdef class State:
     """A Bora Bora game in progress. Create one with `borabora_sim.new_game()`.
 
@@ -305,8 +314,8 @@ cdef class State:
     cdef GameState s
     cdef Rules rules
 
-    def __cinit__(self, token=None):
-        if token is not _STATE_TOKEN:
+    def __cinit__(self):
+        if not _building:
             raise ArgumentTypeError("a State cannot be built directly: use borabora_sim.new_game(players, seed) "
                                     "or State.from_dict(saved)")
 
@@ -567,12 +576,18 @@ cdef class State:
                 f"player={self.current_player} decision={self.decision}>")
 
 
-cdef object _STATE_TOKEN = object()       # only this module can build a State
+cdef bint _building = False               # only this module can build a State
 
 
 cdef inline State _blank_state(Rules rules):
     """A State to be filled at once by the caller (a struct copy, start() or a checked load)."""
-    cdef State st = State.__new__(State, _STATE_TOKEN)
+    global _building
+    cdef State st
+    _building = True
+    try:
+        st = State.__new__(State)
+    finally:
+        _building = False
     st.rules = rules
     return st
 
