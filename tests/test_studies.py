@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
+import borabora_sim
 from borabora_sim import stats
 from borabora_sim.studies import fishing
 from borabora_sim.studies.variants import VARIANTS, variant_document
+from borabora_sim.viewer import record_game
 
 
 def test_fishing_study_runs_end_to_end_at_quick_size(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
@@ -23,6 +26,15 @@ def test_fishing_study_runs_end_to_end_at_quick_size(tmp_path: Path, capsys: pyt
     assert "paired games" in text and "95% CI" in text
     for figure in ("fishing_by_round.png", "fishing_arms.png"):
         assert (tmp_path / figure).stat().st_size > 0
+    # the replay of a game in which fishing was the best move, linked at that decision, where it is legal
+    link = re.search(r"\[Replay of an illustrative game\]\(fishing_replay\.html#decision=(\d+)\) \(game \d+ of this "
+                     r"part, seed (\d+), .*?`(place \d on fishing)` was the best legal move", text)
+    assert link is not None and (tmp_path / fishing.REPLAY).stat().st_size > 100_000
+    decision, seed, option = int(link[1]), int(link[2]), link[3]
+    state = borabora_sim.new_game(players=4, seed=seed)
+    for action in record_game(seed, list(fishing.COUNTERFACTUAL_PLAYERS), reasons=0).actions[:decision]:
+        state.apply(action)
+    assert option in [state.action_to_string(a) for a in state.legal_actions()]
     # every long step showed a bar with its total (so tqdm can estimate the time left), on stderr only
     bars = capsys.readouterr()
     assert bars.out == ""

@@ -178,3 +178,23 @@ def test_a_bamboo_replay_steps_to_its_end_and_shows_the_reasons(
     assert "No reasons for this move" in page.locator("#why").inner_text()
     assert errors == []
     page.close()
+
+
+def test_an_address_naming_a_decision_opens_the_replay_there(browser: Any,
+                                                             game: tuple[Path, borabora_sim.State, int]) -> None:
+    """`replay.html#decision=N` (the link of a study's report) shows decision N, and a later change of the
+    address moves there; the highlighted move of the log is the one that led to it."""
+    path, _, last = game
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(path.as_uri() + "#decision=37")
+    assert position(page) == 37
+    assert page.locator("#log .move.current").get_attribute("data-step") == "37"
+    page.evaluate("location.hash = '#decision=5'")
+    page.wait_for_function("() => document.getElementById('position').textContent.startsWith('decision 5 ')")
+    page.goto(path.as_uri() + f"#decision={last + 50}")     # beyond the end: the last decision
+    page.reload()
+    assert position(page) == last
+    assert errors == []
+    page.close()

@@ -163,10 +163,43 @@ def arms_csv(table: pd.DataFrame) -> pd.DataFrame:
 # =============================================================================
 # 3. When is fishing the best move?
 # =============================================================================
+COUNTERFACTUAL_PLAYERS = ("heuristic",) * 4
+REPLAY = "fishing_replay.html"
+
+
 def counterfactual(study: FishingStudy, progress: Callable[[int], object] | None = None) -> pd.DataFrame:
     judge = RolloutJudge(rollouts=study.rollouts, rollout="heuristic")
-    return choice_values(study.counterfactual_games, ["heuristic"] * 4, is_fishing, die_situation,
+    return choice_values(study.counterfactual_games, list(COUNTERFACTUAL_PLAYERS), is_fishing, die_situation,
                          seed=study.seed ^ 0xCF, judge=judge, progress=progress)
+
+
+def illustrative_decision(values: pd.DataFrame) -> pd.Series | None:
+    """The judged fishing option that was the best legal move by the widest margin over the best other move
+    (None when fishing was never the best)."""
+    if values.empty or not values["best_overall"].any():
+        return None
+    best = values[values["best_overall"]]
+    return best.iloc[int(best["advantage"].to_numpy().argmax())]
+
+
+def write_replay(values: pd.DataFrame, folder: Path) -> str:
+    """Writes the HTML replay of the game of `illustrative_decision` to `folder`/REPLAY (the counterfactual's
+    games are played as `borabora replay` plays them, so its game seed replays the same game) and returns the
+    report's sentence that links it, opened at that decision."""
+    from borabora_sim.viewer import replay_html
+
+    row = illustrative_decision(values)
+    if row is None:
+        return "Fishing was never the best move of a judged decision, so no game is replayed."
+    replay_html(folder / REPLAY, int(row["game_seed"]), COUNTERFACTUAL_PLAYERS)
+    decision = int(row["decision"])
+    took = "and the player took it" if row["chosen"] else "though the player chose otherwise"
+    return (f"[Replay of an illustrative game]({REPLAY}#decision={decision}) (game {int(row['game_id'])} of this "
+            f"part, seed {int(row['game_seed'])}, four heuristic players): at decision {decision} (round "
+            f"{int(row['round'])}), seat {int(row['seat'])}'s `{row['option']}` was the best legal move, with a "
+            f"mean reward of {row['value']:.3f} in the rollouts against {row['best_alternative_value']:.3f} for the "
+            f"best other move (`{row['best_alternative']}`), {took}. The replay opens at that decision; one step "
+            f"on (right arrow) shows the move taken and the heuristic's evaluation of its options.")
 
 
 def best_move_table(values: pd.DataFrame, by: str) -> pd.DataFrame:
@@ -273,8 +306,9 @@ def answer(arms: pd.DataFrame, robustness: pd.DataFrame, values: pd.DataFrame) -
 # =============================================================================
 def run(study: FishingStudy, out: str | Path, log: Callable[[str], None] = print,
         progress: bool | None = None) -> Path:
-    """Runs every part and writes `out`/fishing_report.md with PNG figures and CSV tables beside it. Each long
-    step shows a progress bar with the time left (`progress`: True, False, or None for only on a terminal)."""
+    """Runs every part and writes `out`/fishing_report.md with PNG figures, CSV tables and the HTML replay of a
+    game in which fishing was the best move beside it. Each long step shows a progress bar with the time left
+    (`progress`: True, False, or None for only on a terminal)."""
     from borabora_sim import plots
 
     folder = Path(out)
@@ -328,6 +362,7 @@ def run(study: FishingStudy, out: str | Path, log: Callable[[str], None] = print
         fig.savefig(folder / "fishing_best_by_blocked.png", dpi=110)
         parts.append("![best by blocked tiles](fishing_best_by_blocked.png)")
     parts += plain_words(values)
+    parts.append(write_replay(values, folder))
     sections.append(section("3. When fishing is the best move", *parts))
 
     log("4/4 robustness: player counts and component variants")

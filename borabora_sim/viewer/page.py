@@ -180,7 +180,13 @@ _SCRIPT = """
     else { return; }
     event.preventDefault();
   });
-  show(0);
+  // An address ending in #decision=N (a link from a report) opens the replay at that decision.
+  function fromAddress() {
+    var asked = /^#decision=([0-9]+)$$/.exec(location.hash);     // $$: the page is a string.Template
+    show(asked ? Number(asked[1]) : 0);
+  }
+  window.addEventListener("hashchange", fromAddress);
+  fromAddress();
 }());
 """
 
