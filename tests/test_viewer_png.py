@@ -4,7 +4,6 @@ extra to install."""
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import sys
 from pathlib import Path
@@ -38,8 +37,16 @@ def has_colour(pixels: np.ndarray, hex_colour: str) -> bool:
     return bool((np.abs(pixels[..., :3] - rgb).max(axis=-1) < 2 / 255).any())
 
 
-needs_cairosvg = pytest.mark.skipif(importlib.util.find_spec("cairosvg") is None,
-                                    reason="CairoSVG is not installed (pip install 'borabora_sim[png]')")
+def png_support() -> str | None:
+    """None when PNG pictures can be made here, else why not (the package or the cairo library missing)."""
+    try:
+        check_png_support()
+    except ImportError as error:
+        return str(error)
+    return None
+
+
+needs_cairosvg = pytest.mark.skipif(png_support() is not None, reason=f"{png_support()}")
 
 
 @needs_cairosvg
