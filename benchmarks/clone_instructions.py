@@ -1,0 +1,69 @@
+#!/usr/bin/env python
+"""Instructions per `State.clone()` from Python, both engines, counted by valgrind's callgrind.
+
+Timings of a 0.1 µs call move with the load of a shared machine; instruction counts hardly do (they still vary
+by a few percent from run to run, with where the allocator puts things, but not with what else runs). Each engine is run twice under callgrind, once
+making no clones and once making `--clones` clones of the same mid-game 4-player state; the difference divided
+by the number of clones is the cost of one clone, Python's call and object set-up included. String hashing is
+fixed (PYTHONHASHSEED=0).
+
+    python benchmarks/clone_instructions.py [--clones 100000]
+
+Needs valgrind on the PATH (Debian: apt-get install valgrind); takes about a minute.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+CLONER = """
+import sys
+import borabora_sim
+from borabora_sim.bamboo import new_game as new_bamboo
+engine, count = sys.argv[1], int(sys.argv[2])
+state = borabora_sim.new_game(4, 1) if engine == "bora_bora" else new_bamboo(4, 1)
+for _ in range(20):
+    state.apply(state.legal_actions()[0])
+clone = state.clone
+for _ in range(count):
+    clone()
+"""
+
+
+def instructions(engine: str, clones: int, workdir: Path) -> int:
+    """Instructions callgrind counts for the whole run of CLONER."""
+    out = workdir / f"callgrind.{engine}.{clones}"
+    result = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c",
+                             CLONER, engine, str(clones)], capture_output=True, text=True, check=True,
+                            env={**os.environ, "PYTHONHASHSEED": "0"})
+    match = re.search(r"Collected : (\d+)", result.stderr)
+    if match is None:
+        raise RuntimeError(f"callgrind printed no total:\n{result.stderr[-2000:]}")
+    return int(match.group(1))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clones", type=int, default=100_000, help="clones per counted run (default 100,000)")
+    args = parser.parse_args()
+    if args.clones < 1:
+        parser.error(f"--clones must be a positive integer, got {args.clones}")
+    if shutil.which("valgrind") is None:
+        sys.exit("valgrind is not on the PATH (Debian: apt-get install valgrind)")
+    print("| engine | instructions per clone() |\n|---|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for engine in ("bora_bora", "bamboo"):
+            work = Path(tmp)
+            per_clone = (instructions(engine, args.clones, work) - instructions(engine, 0, work)) / args.clones
+            print(f"| {engine} | {per_clone:,.0f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
