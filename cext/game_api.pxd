@@ -26,3 +26,7 @@ ctypedef struct GameVTable:
     # A good action for the player to move; `thorough` spends more time per decision.
     int (*policy)(const void* rules, const void* state, const double* weights, int thorough,
                   uint64_t* rng) noexcept nogil
+    # Learned evaluation (optional: 0 and NULL when the game has none; cext/learned.pxi).
+    int num_features                  # length of a feature vector
+    # The features of the state as `seat` sees it (its own hand, the public board; never hidden cards).
+    void (*features)(const void* rules, const void* state, int seat, double* out) noexcept nogil
