@@ -3,8 +3,9 @@
 from collections.abc import Iterable
 from typing import Final, SupportsIndex
 
+import numpy as np
 import numpy.typing as npt
-from typing_extensions import CapsuleType
+from typing_extensions import CapsuleType, Self, disjoint_base
 
 SEED_MAX: Final[int]
 BUDGET_MAX: Final[int]
@@ -15,9 +16,29 @@ def run_mcts(handles: tuple[CapsuleType, CapsuleType, CapsuleType, object], root
              heuristic_rollout: bool = False, rollout_depth: SupportsIndex = -1, margin_weight: float = 0.0,
              temperature: float = 10.0, weights: npt.ArrayLike | None = None, seed: SupportsIndex = 0,
              max_nodes: SupportsIndex = 0, root_actions: Iterable[int] | None = None, threads: SupportsIndex = 1,
-             ) -> tuple[int, list[tuple[int, int, float]]]: ...
+             model: Model | None = None) -> tuple[int, list[tuple[int, int, float]]]: ...
 def run_flat_mc(handles: tuple[CapsuleType, CapsuleType, CapsuleType, object], root_player: SupportsIndex,
                 actions: Iterable[int], rollouts: SupportsIndex = 100, seconds: float = 0.0,
                 heuristic_rollout: bool = False, rollout_depth: SupportsIndex = -1, margin_weight: float = 0.0,
                 temperature: float = 10.0, weights: npt.ArrayLike | None = None, seed: SupportsIndex = 0,
-                ) -> tuple[int, list[tuple[int, int, float]]]: ...
+                model: Model | None = None) -> tuple[int, list[tuple[int, int, float]]]: ...
+
+# The learned evaluation (cext/learned.pxi, cext/model.pxd)
+@disjoint_base
+class Model:
+    def __new__(cls, w1: npt.ArrayLike, b1: npt.ArrayLike, w2: npt.ArrayLike, b2: float) -> Self: ...
+    @property
+    def num_features(self) -> int: ...
+    @property
+    def hidden(self) -> int: ...
+
+def features(handles: tuple[CapsuleType, CapsuleType, CapsuleType, object],
+             seat: SupportsIndex) -> npt.NDArray[np.float64]: ...
+def win_probabilities(handles: tuple[CapsuleType, CapsuleType, CapsuleType, object], model: Model) -> list[float]: ...
+def learned_option_values(handles: tuple[CapsuleType, CapsuleType, CapsuleType, object], model: Model,
+                          weights: npt.ArrayLike, seed: SupportsIndex,
+                          samples: SupportsIndex = 1) -> list[tuple[int, float]]: ...
+def self_play(handles: tuple[CapsuleType, CapsuleType, CapsuleType, object], weights: npt.ArrayLike,
+              seed: SupportsIndex, keep: float = 0.1, explore: float = 0.0, model: Model | None = None,
+              learned_seats: Iterable[int] = ()
+              ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float64], npt.NDArray[np.float64]]: ...

@@ -55,6 +55,9 @@ EXAMPLES = {
   borabora tune --out runs/tune                          # Bora Bora, against three balanced heuristics
   borabora tune --out runs/tune --budget 1000000         # continue the same run to a larger budget
   borabora tune --game bamboo --opponents heuristic:style=spirits --out runs/tune-bamboo""",
+    "train": """examples:
+  borabora train --out runs/learned.npz --jobs 2     # the shipped weights from scratch (about 25 minutes on 2 cores)
+  borabora train --games 2000 --rounds 0 --epochs 3 --out runs/tiny.npz --work runs/tiny   # a tiny run (seconds)""",
 }
 
 
@@ -404,6 +407,14 @@ def cmd_tune(args: argparse.Namespace) -> None:
           f"{v.difference:+.1%} ({v.difference_low:+.1%} to {v.difference_high:+.1%}); written to {args.out}")
 
 
+def cmd_train(args: argparse.Namespace) -> None:
+    from borabora_sim.train import TrainConfig, train
+
+    config = TrainConfig(games=args.games, rounds=args.rounds, round_games=args.round_games, hidden=args.hidden,
+                         epochs=args.epochs, seed=args.seed)
+    train(config, out=args.out, work=args.work, n_jobs=args.jobs, progress=not args.quiet)
+
+
 # =============================================================================
 # Parser
 # =============================================================================
@@ -511,6 +522,29 @@ def build_parser() -> argparse.ArgumentParser:
     tn.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     tn.add_argument("--quiet", action="store_true", help="no progress bar")
     tn.set_defaults(handler=cmd_tune)
+
+    from borabora_sim.train import TrainConfig
+
+    defaults = TrainConfig()
+    tr = sub("train", "train the learned evaluation of Bora Bora from self-play games (docs/learned.md)")
+    tr.add_argument("--out", required=True, help="the weights file to write (.npz; its manifest .json beside it)")
+    tr.add_argument("--work", default="runs/train", help="directory of the games played so far; an interrupted run "
+                                                         "continues from it (default %(default)s)")
+    tr.add_argument("--games", type=_positive_int, default=defaults.games,
+                    help="heuristic games of the first round (default %(default)s)")
+    tr.add_argument("--rounds", type=_int_in(0, 101, "an integer in [0, 100]"), default=defaults.rounds,
+                    help="expert-iteration rounds after it (default %(default)s)")
+    tr.add_argument("--round-games", type=_positive_int, default=defaults.round_games,
+                    help="games per later round (default %(default)s)")
+    tr.add_argument("--hidden", type=_int_in(1, 257, "an integer in [1, 256]"), default=defaults.hidden,
+                    help="hidden units (default %(default)s)")
+    tr.add_argument("--epochs", type=_positive_int, default=defaults.epochs,
+                    help="epochs per fit (default %(default)s)")
+    tr.add_argument("--seed", type=_seed, default=defaults.seed, help="master seed (default %(default)s)")
+    tr.add_argument("--jobs", type=_int_in(1, 65, "an integer in [1, 64]"), default=1,
+                    help="worker processes for the games (default 1)")
+    tr.add_argument("--quiet", action="store_true", help="no progress bar")
+    tr.set_defaults(handler=cmd_train)
     return parser
 
 

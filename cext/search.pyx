@@ -19,6 +19,8 @@ cdef extern from "<pthread.h>" nogil:
     int pthread_join(pthread_t thread, void** result)
 
 from game_api cimport GameVTable
+from model cimport (LearnedModel, MAX_MODEL_FEATURES, MAX_MODEL_HIDDEN, MAX_MODEL_SEATS,
+                   model_win_probabilities)
 from seeds cimport mix_seed, pick_uniform
 
 import numpy as np
@@ -56,6 +58,7 @@ cdef struct Config:
     double margin_weight           # reward = (1 - m) * win + m * normalised score
     double temperature             # evaluation units per e-fold in the cut-off win estimate
     const double* weights          # the game's heuristic weights (or NULL)
+    const LearnedModel* model      # the learned evaluation of cut-offs (NULL: the heuristic's)
     const unsigned char* root_allowed   # actions the root player may choose at the root (NULL: all)
     uint64_t seed
 
@@ -99,6 +102,9 @@ cdef void rollout_rewards(const GameVTable* vt, const void* rules, void* st, int
             for p in range(players):
                 reward[p] = (1 - cfg.margin_weight) * reward[p] + cfg.margin_weight * (
                     (scores[p] - lo) / (hi - lo) if hi > lo else 0.5)
+        return
+    if cfg.model != NULL:               # cut off: the learned win probabilities
+        model_win_probabilities(vt, rules, st, cfg.model, reward)
         return
     # Cut off: a soft win estimate from the heuristic evaluation.
     vt.evaluate(rules, st, cfg.weights, scores)
@@ -349,7 +355,7 @@ cdef void free_scratch(Scratch* sc) noexcept:
 
 cdef Config make_config(const GameVTable* vt, long iterations, double seconds, double c_uct,
                         bint heuristic_rollout, int rollout_depth, double margin_weight,
-                        double temperature, object weights, uint64_t seed) except *:
+                        double temperature, object weights, uint64_t seed, Model model=None) except *:
     cdef Config cfg
     cdef const double[::1] w
     cfg.iterations = iterations
@@ -362,12 +368,14 @@ cdef Config make_config(const GameVTable* vt, long iterations, double seconds, d
     cfg.seed = seed
     cfg.weights = NULL
     cfg.root_allowed = NULL
+    cfg.model = NULL if model is None else model_for(vt, model)
     if weights is not None:
         w = weights
         if w.shape[0] != vt.num_weights:
             raise ValueError(f"weights must have {vt.num_weights} values, got {w.shape[0]}")
         cfg.weights = &w[0]
-    if (heuristic_rollout or rollout_depth >= 0) and (cfg.weights == NULL or vt.evaluate == NULL):
+    if (heuristic_rollout or (rollout_depth >= 0 and cfg.model == NULL)) and \
+            (cfg.weights == NULL or vt.evaluate == NULL):
         raise ValueError("heuristic rollouts and cut-off rollouts need the game's heuristic weights")
     if iterations <= 0 and seconds <= 0:
         raise ValueError("give a budget: iterations > 0 or seconds > 0")
@@ -408,7 +416,8 @@ cdef void free_worker(Worker* w) noexcept:
 
 def run_mcts(handles, root_player, iterations=1000, double seconds=0.0, double c_uct=0.7,
              bint heuristic_rollout=False, rollout_depth=-1, double margin_weight=0.0,
-             double temperature=10.0, weights=None, seed=0, max_nodes=0, root_actions=None, threads=1):
+             double temperature=10.0, weights=None, seed=0, max_nodes=0, root_actions=None, threads=1,
+             Model model=None):
     """Runs IS-MCTS from the state in `handles` (State.search_handles()) for `root_player`.
 
     `root_actions` restricts the actions considered at the root (None: every legal action).
@@ -425,7 +434,7 @@ def run_mcts(handles, root_player, iterations=1000, double seconds=0.0, double c
     cdef long budget = check_int(iterations, "iterations", 0, BUDGET_MAX)
     cdef Config cfg = make_config(h.vt, budget, seconds, c_uct, heuristic_rollout,
                                   check_int(rollout_depth, "rollout_depth", -1, BUDGET_MAX), margin_weight,
-                                  temperature, w, check_int(seed, "seed", 0, SEED_MAX))
+                                  temperature, w, check_int(seed, "seed", 0, SEED_MAX), model)
     cdef long n_max = check_int(max_nodes, "max_nodes", 0, BUDGET_MAX)
     cdef int n_threads = check_int(threads, "threads", 1, THREADS_MAX), t
     allowed = None
@@ -468,7 +477,7 @@ def run_mcts(handles, root_player, iterations=1000, double seconds=0.0, double c
 
 def run_flat_mc(handles, root_player, actions, rollouts=100, double seconds=0.0,
                 bint heuristic_rollout=False, rollout_depth=-1, double margin_weight=0.0,
-                double temperature=10.0, weights=None, seed=0):
+                double temperature=10.0, weights=None, seed=0, Model model=None):
     """Flat Monte Carlo: each of `actions` judged by paired rollouts. Returns (rollouts done,
     list of (action, rollouts, mean reward for root_player)), best first."""
     cdef _Handles h = _Handles(handles, root_player)
@@ -476,7 +485,7 @@ def run_flat_mc(handles, root_player, actions, rollouts=100, double seconds=0.0,
     cdef int n_rollouts = check_int(rollouts, "rollouts", 0, BUDGET_MAX)
     cdef Config cfg = make_config(h.vt, n_rollouts, seconds, 0.0, heuristic_rollout,
                                   check_int(rollout_depth, "rollout_depth", -1, BUDGET_MAX), margin_weight,
-                                  temperature, w, check_int(seed, "seed", 0, SEED_MAX))
+                                  temperature, w, check_int(seed, "seed", 0, SEED_MAX), model)
     acts = np.ascontiguousarray(h.check_actions(actions, "actions"), dtype=np.intc)
     totals = np.zeros(len(acts), dtype=np.float64)
     cdef int[::1] a = acts
@@ -492,3 +501,6 @@ def run_flat_mc(handles, root_player, actions, rollouts=100, double seconds=0.0,
     stats = [(int(acts[i]), per_action, totals[i] / max(1, per_action)) for i in range(len(acts))]
     stats.sort(key=lambda s: (-s[2], s[0]))
     return done, stats
+
+
+include "learned.pxi"

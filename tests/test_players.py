@@ -40,6 +40,8 @@ CHEAP_SPECS = [
     "flatmc:rollouts=2,rollout=heuristic,rollout_depth=15",
     "mcts:iterations=40",
     "mcts:iterations=30,rollout=heuristic,rollout_depth=20,margin=0.5,c=1.2",
+    "learned",
+    "mcts:iterations=30,rollout_depth=0,evaluation=learned",
 ]
 
 
@@ -154,7 +156,7 @@ def test_every_player_chooses_a_legal_action_without_changing_the_state(players)
 def test_players_follow_the_player_protocol():
     for spec in CHEAP_SPECS:
         assert isinstance(make_player(spec, seed=1), Player)
-    assert set(PLAYER_TYPES) == {"random", "heuristic", "flatmc", "mcts"}
+    assert set(PLAYER_TYPES) == {"random", "heuristic", "learned", "flatmc", "mcts"}
 
 
 def test_whole_games_between_different_players_finish_with_a_winner():
@@ -318,7 +320,7 @@ def test_heuristic_spec_options_set_the_weight_vector():
     assert make_player("heuristic:fishing=normal").weights[index["fishing"]] == 0
 
 
-PLAYER_LIST = "random, heuristic, flatmc, mcts"
+PLAYER_LIST = "random, heuristic, flatmc, mcts, learned"
 
 
 @pytest.mark.parametrize(("spec", "allowed"), [

@@ -10,13 +10,14 @@ from __future__ import annotations
 from borabora_sim.games import get_game
 from borabora_sim.players.base import Player, SeededPlayer
 from borabora_sim.players.heuristic import STYLES, WEIGHT_NAMES, HeuristicPlayer, weights_for
+from borabora_sim.players.learned import LearnedPlayer
 from borabora_sim.players.random_player import RandomPlayer
 from borabora_sim.players.search import FlatMCPlayer, MCTSPlayer
 from borabora_sim.protocol import Game
 from borabora_sim.specs import split_spec
 
 PLAYER_TYPES: dict[str, type[SeededPlayer]] = {
-    cls.name: cls for cls in (RandomPlayer, HeuristicPlayer, FlatMCPlayer, MCTSPlayer)
+    cls.name: cls for cls in (RandomPlayer, HeuristicPlayer, FlatMCPlayer, MCTSPlayer, LearnedPlayer)
 }
 
 
@@ -53,6 +54,7 @@ __all__ = [
     "WEIGHT_NAMES",
     "FlatMCPlayer",
     "HeuristicPlayer",
+    "LearnedPlayer",
     "MCTSPlayer",
     "Player",
     "RandomPlayer",

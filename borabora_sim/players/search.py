@@ -28,6 +28,7 @@ from borabora_sim.players.base import (
     parse_positive_int,
 )
 from borabora_sim.players.heuristic import weights_for
+from borabora_sim.players.learned import learned_model
 from borabora_sim.protocol import Game, GameState
 
 
@@ -45,6 +46,7 @@ PREFER_MARGIN = 0.02
 DEFAULT_TEMPERATURE = 10.0
 # The mcts player's options when neither its spec nor the game's search_defaults give them.
 MCTS_DEFAULTS: dict[str, object] = {"c": 0.7, "rollout": "random", "rollout_depth": -1, "margin": 0.0}
+EVALUATIONS = ("heuristic", "learned")
 
 
 def rollout_params(game: Game) -> dict[str, Param]:
@@ -60,6 +62,8 @@ def rollout_params(game: Game) -> dict[str, Param]:
                        f"never: no {kind} move at its own decisions unless nothing else is legal; prefer: a {kind} "
                        f"move whenever one is within {PREFER_MARGIN} of the best mean value")
            for kind in game.action_kinds},
+        "evaluation": Param(parse_choice(*EVALUATIONS), "what judges a cut-off: heuristic (default) | learned "
+                                                        "(the learned evaluation, docs/learned.md)"),
     }
 
 
@@ -75,6 +79,7 @@ class SearchOptions(TypedDict):
     temperature: float
     seed: int
     weights: np.ndarray | None
+    model: _search.Model | None
 
 
 class _SearchPlayer(SeededPlayer):
@@ -84,7 +89,7 @@ class _SearchPlayer(SeededPlayer):
     choice_rule: ClassVar[str]            # which root action the search returns
 
     def __init__(self, rollout: str, rollout_depth: int, margin: float, temperature: float | None, style: str | None,
-                 seed: int | None, game: Game | None, kinds: dict[str, object]) -> None:
+                 seed: int | None, game: Game | None, kinds: dict[str, object], evaluation: str = "heuristic") -> None:
         game = get_game() if game is None else game
         unknown = [key for key in kinds if key not in game.action_kinds]
         if unknown:
@@ -95,6 +100,16 @@ class _SearchPlayer(SeededPlayer):
         self.rollout_depth = check_int("rollout_depth", rollout_depth, -1,
                                        "-1 (play rollouts to the end) or an integer >= 0")
         self.margin = check_number("margin", margin, 0.0, 1.0, "a number in [0, 1]")
+        if evaluation not in EVALUATIONS:
+            raise ValueError(f"evaluation must be one of {', '.join(EVALUATIONS)}, got {evaluation!r}")
+        self.evaluation = evaluation
+        self.model = learned_model(game) if evaluation == "learned" else None
+        if evaluation == "learned" and self.rollout_depth < 0:
+            raise ValueError("evaluation=learned judges the cut-offs of rollouts: give rollout_depth >= 0 (0: at the "
+                             "end of the turn the search leaves the tree in)")
+        if evaluation == "learned" and temperature is not None:
+            raise ValueError(f"temperature={temperature} has no effect with evaluation=learned: the model gives win "
+                             "probabilities itself; leave it out")
         if temperature is not None and self.rollout_depth < 0:
             raise ValueError(f"temperature={temperature} has no effect with rollouts played to the end: it scales "
                              "the win estimate of a cut-off (rollout_depth >= 0); leave it out or give one")
@@ -126,7 +141,7 @@ class _SearchPlayer(SeededPlayer):
         return any(self.game.action_kinds[kind].contains(action) for kind in kinds)
 
     def _uses_weights(self) -> bool:
-        return self.rollout == "heuristic" or self.rollout_depth >= 0
+        return self.rollout == "heuristic" or (self.rollout_depth >= 0 and self.evaluation == "heuristic")
 
     def _forced(self, state: GameState, action: int, why: str) -> int:
         self.last_stats, self.last_iterations = [], 0
@@ -140,7 +155,8 @@ class _SearchPlayer(SeededPlayer):
         options: SearchOptions = {"heuristic_rollout": self.rollout == "heuristic", "rollout_depth": self.rollout_depth,
                                    "margin_weight": self.margin, "temperature": self.temperature,
                                    "seed": self.next_seed(),
-                                   "weights": weights_for(self.style, game=self.game) if self._uses_weights() else None}
+                                   "weights": weights_for(self.style, game=self.game) if self._uses_weights() else None,
+                                   "model": self.model}
         avoided = self._kinds_set_to("never")
         if avoided:
             others = [a for a in legal if not self._of_kinds(a, avoided)]
@@ -165,7 +181,9 @@ class _SearchPlayer(SeededPlayer):
 
     def _rollout_spec(self) -> str:
         weights = f",style={self.style}" if self._uses_weights() else ""
-        if self.rollout_depth >= 0:
+        if self.evaluation == "learned":
+            weights += ",evaluation=learned"
+        elif self.rollout_depth >= 0:
             weights += f",temperature={self.temperature:g}"
         kinds = "".join(f",{kind}={setting}" for kind, setting in self.kind_settings.items())
         return f"rollout={self.rollout},rollout_depth={self.rollout_depth},margin={self.margin:g}{weights}{kinds}"
@@ -230,7 +248,7 @@ class MCTSPlayer(_SearchPlayer):
     def __init__(self, iterations: int | None = None, seconds: float | None = None, c: float | None = None,
                  rollout: str | None = None, rollout_depth: int | None = None, margin: float | None = None,
                  temperature: float | None = None, style: str | None = None, seed: int | None = None,
-                 game: Game | None = None, threads: int = 1, **kinds: object) -> None:
+                 game: Game | None = None, threads: int = 1, evaluation: str = "heuristic", **kinds: object) -> None:
         if iterations is not None and seconds is not None:
             raise ValueError(f"iterations={iterations!r} and seconds={seconds!r} are both budgets; give only one "
                              "of them")
@@ -247,13 +265,13 @@ class MCTSPlayer(_SearchPlayer):
         # An option the caller leaves out takes the game's search default, then the library's.
         given = {"c": c, "rollout": rollout, "rollout_depth": rollout_depth, "margin": margin}
         settings = {**MCTS_DEFAULTS, **game.search_defaults, **{k: v for k, v in given.items() if v is not None}}
-        if temperature is None and settings["rollout_depth"] != -1:
+        if temperature is None and settings["rollout_depth"] != -1 and evaluation != "learned":
             temperature = cast("float | None", settings.get("temperature"))    # the game's scale, for a cut-off only
         self.c = check_number("c", settings["c"], 0.0, math.inf, "a finite number >= 0 (the UCT exploration constant)")
         self.threads = errors.check_int(threads, "threads", 1, _search.THREADS_MAX)
         # The shared constructor checks each value's type and range.
         super().__init__(cast(str, settings["rollout"]), cast(int, settings["rollout_depth"]),
-                         cast(float, settings["margin"]), temperature, style, seed, game, kinds)
+                         cast(float, settings["margin"]), temperature, style, seed, game, kinds, evaluation)
 
     def _search(self, state: GameState, legal: list[int], options: SearchOptions) -> SearchResult:
         return _search.run_mcts(state.search_handles(), state.current_player, iterations=self.iterations,
@@ -281,9 +299,9 @@ class FlatMCPlayer(_SearchPlayer):
 
     def __init__(self, rollouts: int = 100, rollout: str = "random", rollout_depth: int = -1, margin: float = 0.0,
                  temperature: float | None = None, style: str | None = None, seed: int | None = None,
-                 game: Game | None = None, **kinds: object) -> None:
+                 game: Game | None = None, evaluation: str = "heuristic", **kinds: object) -> None:
         self.rollouts = check_int("rollouts", rollouts, 1, "a positive integer")
-        super().__init__(rollout, rollout_depth, margin, temperature, style, seed, game, kinds)
+        super().__init__(rollout, rollout_depth, margin, temperature, style, seed, game, kinds, evaluation)
 
     def _search(self, state: GameState, legal: list[int], options: SearchOptions) -> SearchResult:
         return _search.run_flat_mc(state.search_handles(), state.current_player, legal, rollouts=self.rollouts,

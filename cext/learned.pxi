@@ -1,0 +1,278 @@
+# The learned evaluation from Python: the model object the searches take, the features and win probabilities of a
+# state, the learned player's judgement of each legal action, and self-play games that record training samples.
+# Included by search.pyx (it uses its handles, scratch and seed helpers); inference itself is in model.pxd.
+
+from libc.stdlib cimport realloc
+
+cdef class Model:
+    """A value model for the compiled search: one hidden tanh layer applied to each seat's features, the seats'
+    outputs softmaxed into win probabilities. `w1` (hidden x features) and `b1` must already include the features'
+    standardisation; they are kept in single precision, the first layer transposed (model.pxd)."""
+    cdef LearnedModel m
+    cdef object arrays
+
+    def __cinit__(self, w1, b1, w2, double b2):
+        w1 = np.array(w1, dtype=np.float64)
+        b1 = np.array(b1, dtype=np.float64)
+        w2 = np.array(w2, dtype=np.float64)
+        if w1.ndim != 2 or not (0 < w1.shape[0] <= MAX_MODEL_HIDDEN and 0 < w1.shape[1] <= MAX_MODEL_FEATURES):
+            raise ValueError(f"w1 must be a (hidden, features) matrix with 1..{MAX_MODEL_HIDDEN} hidden units and "
+                             f"1..{MAX_MODEL_FEATURES} features, got shape {w1.shape}")
+        if b1.shape != (w1.shape[0],) or w2.shape != (w1.shape[0],):
+            raise ValueError(f"b1 and w2 must have one value per hidden unit ({w1.shape[0]}), got shapes "
+                             f"{b1.shape} and {w2.shape}")
+        if not (np.isfinite(w1).all() and np.isfinite(b1).all() and np.isfinite(w2).all() and np.isfinite(b2)):
+            raise ValueError("the model's weights must be finite numbers")
+        w1t = np.ascontiguousarray(w1.T, dtype=np.float32)
+        b1 = np.ascontiguousarray(b1, dtype=np.float32)
+        w2 = np.ascontiguousarray(w2, dtype=np.float32)
+        self.arrays = (w1t, b1, w2)
+        cdef const float[:, ::1] v1 = w1t
+        cdef const float[::1] vb = b1
+        cdef const float[::1] v2 = w2
+        self.m.n_hidden = w1t.shape[1]
+        self.m.n_in = w1t.shape[0]
+        self.m.w1t = &v1[0, 0]
+        self.m.b1 = &vb[0]
+        self.m.w2 = &v2[0]
+        self.m.b2 = b2
+
+    @property
+    def num_features(self):
+        return self.m.n_in
+
+    @property
+    def hidden(self):
+        return self.m.n_hidden
+
+
+cdef const LearnedModel* model_for(const GameVTable* vt, Model model) except NULL:
+    """The model's C view, checked against the game's features."""
+    if vt.features == NULL or vt.num_features <= 0:
+        raise ValueError("this game has no learned features: the learned evaluation is not available for it")
+    if model.m.n_in != vt.num_features:
+        raise ValueError(f"the model expects {model.m.n_in} features per seat, the game has {vt.num_features}")
+    return &model.m
+
+
+cdef int finish_turn(const GameVTable* vt, const void* rules, void* st, int n, int* legal, int me,
+                     const double* weights, uint64_t* rng) noexcept nogil:
+    """Plays `me`'s turn to its end with the game's greedy policy; returns the number of legal actions then."""
+    cdef int guard = 0
+    while n > 0 and vt.current_player(st) == me and guard < TURN_END_CAP:
+        n = vt.step(rules, st, vt.policy(rules, st, weights, 0, rng), legal)
+        guard += 1
+    return n
+
+
+cdef double value_for(const GameVTable* vt, const void* rules, const void* st, int n, int me,
+                      const LearnedModel* m) noexcept nogil:
+    """`me`'s win probability: the outcome if the game is over, else the model's estimate."""
+    cdef double p[MAX_MODEL_SEATS]
+    if n == 0:
+        vt.returns(rules, st, p)
+    else:
+        model_win_probabilities(vt, rules, st, m, p)
+    return p[me]
+
+
+cdef void judge_learned(const GameVTable* vt, const void* rules, const void* root, int me, const LearnedModel* m,
+                        const double* weights, uint64_t seed, int samples, void* det, void* after, int* legal,
+                        int* sub, double* totals, int* counts) noexcept nogil:
+    """totals[a] / counts[a]: the mean over `samples` determinizations for `me` of its win probability after
+    action a and the rest of its turn played by the greedy policy (the same policy randomness for every a)."""
+    cdef int k, i, n, na
+    cdef uint64_t rng
+    for k in range(samples):
+        memcpy(det, root, vt.state_size)
+        vt.determinize(rules, det, me, mix_seed(seed, k))
+        na = vt.legal_actions(rules, det, legal)
+        for i in range(na):
+            memcpy(after, det, vt.state_size)
+            rng = mix_seed(seed ^ <uint64_t>0x1EA5, k)
+            n = vt.step(rules, after, legal[i], sub)
+            n = finish_turn(vt, rules, after, n, sub, me, weights, &rng)
+            totals[legal[i]] += value_for(vt, rules, after, n, me, m)
+            counts[legal[i]] += 1
+
+
+cdef class _Buffers:
+    """Scratch memory for the learned player and self-play: two states and three action lists."""
+    cdef void* det
+    cdef void* after
+    cdef int* legal
+    cdef int* sub
+    cdef int* counts
+    cdef double* totals
+
+    def __cinit__(self, size_t state_size, int num_actions):
+        self.det = malloc(state_size)
+        self.after = malloc(state_size)
+        self.legal = <int*>malloc(num_actions * sizeof(int))
+        self.sub = <int*>malloc(num_actions * sizeof(int))
+        self.counts = <int*>malloc(num_actions * sizeof(int))
+        self.totals = <double*>malloc(num_actions * sizeof(double))
+        if not (self.det and self.after and self.legal and self.sub and self.counts and self.totals):
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.det)
+        free(self.after)
+        free(self.legal)
+        free(self.sub)
+        free(self.counts)
+        free(self.totals)
+
+
+cdef const double* heuristic_weights(const GameVTable* vt, const double[::1] w) except NULL:
+    if vt.policy == NULL or vt.num_weights <= 0:
+        raise ValueError("this game has no heuristic policy to finish a turn with")
+    if w.shape[0] != vt.num_weights:
+        raise ValueError(f"weights must have {vt.num_weights} values, got {w.shape[0]}")
+    return &w[0]
+
+
+def features(handles, seat):
+    """The game's features of the state in `handles` as `seat` sees it (a float64 array)."""
+    cdef _Handles h = _Handles(handles, seat)
+    if h.vt.features == NULL or h.vt.num_features <= 0:
+        raise ValueError("this game has no learned features: the learned evaluation is not available for it")
+    out = np.zeros(h.vt.num_features, dtype=np.float64)
+    cdef double[::1] o = out
+    h.vt.features(h.rules, h.state, h.root_player, &o[0])
+    return out
+
+
+def win_probabilities(handles, Model model not None):
+    """The model's win probability of every seat in the state of `handles` (State.search_handles())."""
+    cdef _Handles h = _Handles(handles, 0)
+    cdef const LearnedModel* m = model_for(h.vt, model)
+    cdef double p[MAX_MODEL_SEATS]
+    model_win_probabilities(h.vt, h.rules, h.state, m, p)
+    return [p[i] for i in range(h.vt.num_players(h.state))]
+
+
+def learned_option_values(handles, Model model not None, weights, seed, samples=1):
+    """[(action, value)] for each legal action of the player to move, in legal-action order: its win probability
+    after the action and the rest of its turn (played by the greedy policy with `weights`), by the model, averaged
+    over `samples` determinizations for that player (chosen by `seed`)."""
+    cdef _Handles h = _Handles(handles, 0)
+    cdef int me = h.vt.current_player(h.state)
+    cdef const LearnedModel* m = model_for(h.vt, model)
+    w = np.ascontiguousarray(weights, dtype=np.float64)
+    cdef const double* wp = heuristic_weights(h.vt, w)
+    cdef uint64_t s = check_int(seed, "seed", 0, SEED_MAX)
+    cdef int k = check_int(samples, "samples", 1, 10000)
+    cdef _Buffers b = _Buffers(h.vt.state_size, h.vt.num_actions)
+    memset(b.counts, 0, h.vt.num_actions * sizeof(int))
+    memset(b.totals, 0, h.vt.num_actions * sizeof(double))
+    with nogil:
+        judge_learned(h.vt, h.rules, h.state, me, m, wp, s, k, b.det, b.after, b.legal, b.sub, b.totals, b.counts)
+    return [(a, b.totals[a] / b.counts[a] if b.counts[a] else 0.0) for a in sorted(h.legal)]
+
+
+cdef int learned_choice(const GameVTable* vt, const void* rules, const void* st, int me, const LearnedModel* m,
+                        const double* weights, uint64_t seed, _Buffers b) noexcept nogil:
+    """The action with the best value by judge_learned (one determinization); the first of equal ones."""
+    cdef int i, n, best = -1
+    cdef double v, best_value = -1.0
+    memset(b.counts, 0, vt.num_actions * sizeof(int))
+    memset(b.totals, 0, vt.num_actions * sizeof(double))
+    judge_learned(vt, rules, st, me, m, weights, seed, 1, b.det, b.after, b.legal, b.sub, b.totals, b.counts)
+    for i in range(vt.num_actions):
+        if b.counts[i]:
+            v = b.totals[i] / b.counts[i]
+            if v > best_value:
+                best_value = v
+                best = i
+    return best
+
+
+def self_play(handles, weights, seed, double keep=0.1, double explore=0.0, Model model=None, learned_seats=()):
+    """Plays the game in `handles` to its end in compiled code and records training samples.
+
+    Seat s plays the greedy policy with weights[s] (thorough, on a determinization for it), or, if s is in
+    `learned_seats`, the learned player with `model` (finishing its turns with weights[s]); with probability
+    `explore` a decision is a uniformly random legal action instead. At the end of each turn (the player to move
+    changes) the state is kept with probability `keep`: the features of every seat from its own viewpoint.
+    Returns (features: float32 array (samples, players, features), returns per seat, scores per seat).
+    """
+    cdef _Handles h = _Handles(handles, 0)
+    cdef const GameVTable* vt = h.vt
+    if vt.features == NULL or vt.num_features <= 0:
+        raise ValueError("this game has no learned features: the learned evaluation is not available for it")
+    cdef int players = vt.num_players(h.state), s, n, a, mover, count = 0, cap = 64
+    w = np.ascontiguousarray(weights, dtype=np.float64)
+    if w.ndim != 2 or w.shape[0] != players or w.shape[1] != vt.num_weights:
+        raise ValueError(f"weights must be a ({players}, {vt.num_weights}) matrix: a weight vector per seat, got "
+                         f"shape {w.shape}")
+    cdef const double[:, ::1] wv = w
+    heuristic_weights(vt, wv[0])
+    cdef unsigned char learned[MAX_MODEL_SEATS]
+    memset(learned, 0, sizeof(learned))
+    for s in learned_seats:
+        learned[check_int(s, "learned seat", 0, players - 1)] = 1
+    cdef const LearnedModel* m = NULL
+    if model is not None:
+        m = model_for(vt, model)
+    elif len(learned_seats):
+        raise ValueError("learned_seats need a model")
+    cdef uint64_t rng = mix_seed(check_int(seed, "seed", 0, SEED_MAX), 0x5E1F)
+    cdef _Buffers b = _Buffers(vt.state_size, vt.num_actions)
+    cdef void* st = malloc(vt.state_size)
+    if st == NULL:
+        raise MemoryError()
+    cdef int* legal = <int*>malloc(vt.num_actions * sizeof(int))
+    cdef float* rows = <float*>malloc(cap * players * vt.num_features * sizeof(float))
+    cdef float* grown
+    cdef double x[MAX_MODEL_FEATURES]
+    cdef double ret[MAX_MODEL_SEATS]
+    cdef double sc[MAX_MODEL_SEATS]
+    cdef int f, nf = vt.num_features
+    cdef bint out_of_memory = False
+    cdef float[:, :, ::1] view
+    try:
+        if legal == NULL or rows == NULL:
+            raise MemoryError()
+        memcpy(st, h.state, vt.state_size)
+        with nogil:
+            n = vt.legal_actions(h.rules, st, legal)
+            while n > 0:
+                mover = vt.current_player(st)
+                if explore > 0 and <double>(mix_seed(rng, 1) >> 11) / 9007199254740992.0 < explore:
+                    a = legal[pick_uniform(&rng, n)]
+                elif learned[mover]:
+                    a = learned_choice(vt, h.rules, st, mover, m, &wv[mover, 0], mix_seed(rng, 2), b)
+                else:
+                    memcpy(b.det, st, vt.state_size)
+                    vt.determinize(h.rules, b.det, mover, mix_seed(rng, 3))
+                    a = vt.policy(h.rules, b.det, &wv[mover, 0], 1, &rng)
+                rng = mix_seed(rng, 4)
+                n = vt.step(h.rules, st, a, legal)
+                if n > 0 and vt.current_player(st) != mover and \
+                        <double>(mix_seed(rng, 5) >> 11) / 9007199254740992.0 < keep:
+                    if count == cap:
+                        grown = <float*>realloc(rows, 2 * cap * players * nf * sizeof(float))
+                        if grown == NULL:
+                            out_of_memory = True
+                            break
+                        rows = grown
+                        cap *= 2
+                    for s in range(players):
+                        vt.features(h.rules, st, s, x)
+                        for f in range(nf):
+                            rows[(count * players + s) * nf + f] = <float>x[f]
+                    count += 1
+        if out_of_memory:
+            raise MemoryError()
+        vt.returns(h.rules, st, ret)
+        vt.scores(h.rules, st, sc)
+        out = np.empty((count, players, nf), dtype=np.float32)
+        if count:
+            view = out
+            memcpy(&view[0, 0, 0], rows, count * players * nf * sizeof(float))
+        return out, np.array([ret[s] for s in range(players)]), np.array([sc[s] for s in range(players)])
+    finally:
+        free(st)
+        free(legal)
+        free(rows)
