@@ -55,7 +55,7 @@ ROOT = Path(__file__).resolve().parent
 # Search budgets: the option that sets a search player's effort, and its default when a spec leaves it out.
 BUDGETS = {"mcts": ("iterations", 1000.0), "flatmc": ("rollouts", 100.0)}
 # Learned players, rated when this version of the package can make them.
-LEARNED = ("learned", "mcts:evaluation=learned,iterations=300")
+LEARNED = ("learned", "mcts:iterations=300,rollout=heuristic,rollout_depth=0,evaluation=learned")
 
 
 def default_pool(game: Game) -> list[str]:
