@@ -2,10 +2,10 @@
 """Instructions per `State.clone()` from Python, both engines, counted by valgrind's callgrind.
 
 Timings of a 0.1 µs call move with the load of a shared machine; instruction counts hardly do (they still vary
-by a few percent from run to run, with where the allocator puts things, but not with what else runs). Each engine is run twice under callgrind, once
-making no clones and once making `--clones` clones of the same mid-game 4-player state; the difference divided
-by the number of clones is the cost of one clone, Python's call and object set-up included. String hashing is
-fixed (PYTHONHASHSEED=0).
+by a few percent from run to run, with where the allocator puts things, but not with what else runs). Each
+engine is run twice under callgrind, once making no clones and once making `--clones` clones of the same
+mid-game 4-player state; the difference divided by the number of clones is the cost of one clone, Python's call
+and object set-up included. String hashing is fixed (PYTHONHASHSEED=0).
 
     python benchmarks/clone_instructions.py [--clones 100000]
 
