@@ -13,8 +13,9 @@ do not depend on --jobs and rows with the same --seed play the same deals):
 
 Usage:
     python benchmarks/bench_learned.py vs3 --tested learned --games 1000 --jobs 2
-    python benchmarks/bench_learned.py h2h --a mcts:seconds=0.01,rollout=heuristic,rollout_depth=0,evaluation=learned \\
-        --b mcts:seconds=0.01,rollout=heuristic,rollout_depth=30 --games 600 --jobs 2
+    python benchmarks/bench_learned.py h2h \\
+        --a mcts:seconds=0.01,rollout=heuristic,rollout_depth=20,evaluation=learned \\
+        --b mcts:seconds=0.01,rollout=heuristic,rollout_depth=30 --games 780 --jobs 2 --seed 777
 
 Each run prints one Markdown table row (and --json appends a record) with wins, the Wilson 95% interval and the CPU
 seconds; progress goes to stderr.

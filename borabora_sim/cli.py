@@ -56,7 +56,7 @@ EXAMPLES = {
   borabora tune --out runs/tune --budget 1000000         # continue the same run to a larger budget
   borabora tune --game bamboo --opponents heuristic:style=spirits --out runs/tune-bamboo""",
     "train": """examples:
-  borabora train --out runs/learned.npz --jobs 2     # the shipped weights from scratch (about 25 minutes on 2 cores)
+  borabora train --out runs/learned.npz --jobs 2     # the shipped weights from scratch (about 5 minutes on 2 cores)
   borabora train --games 2000 --rounds 0 --epochs 3 --out runs/tiny.npz --work runs/tiny   # a tiny run (seconds)""",
 }
 

@@ -200,7 +200,10 @@ def cheap_specs(game: Game) -> list[str]:
             if kind in heuristic_kinds(game):
                 specs.append(f"heuristic:{kind}={setting}")
             specs += [f"flatmc:rollouts=2,{kind}={setting}", f"mcts:iterations=20,{kind}={setting}"]
-    assert {spec.partition(":")[0] for spec in specs} == set(PLAYER_TYPES)
+    learned = game.name == "bora_bora"            # the learned evaluation exists for Bora Bora only
+    if learned:
+        specs += ["learned", "mcts:iterations=10,rollout_depth=4,evaluation=learned"]
+    assert {spec.partition(":")[0] for spec in specs} == set(PLAYER_TYPES) - (set() if learned else {"learned"})
     return specs
 
 
