@@ -606,20 +606,7 @@ cdef class State:
                 f"player={self.current_player} decision={self.decision}>")
 
 
-cdef bint _building = False               # only this module can build a State
-
-
-cdef inline State _blank_state(Rules rules):
-    """A State to be filled at once by the caller (a struct copy, start() or a checked load)."""
-    global _building
-    cdef State st
-    _building = True
-    try:
-        st = State.__new__(State)
-    finally:
-        _building = False
-    st.rules = rules
-    return st
+include "state_builder.pxi"
 
 
 def derive_seed(seed, index):

@@ -484,3 +484,9 @@ def test_search_handles_keep_their_state_alive_and_are_checked(midgame: State) -
     swapped = (handles[0], handles[2], handles[1], handles[3])
     with pytest.raises(TypeError, match=r"rules"):
         _search.run_mcts(swapped, midgame.current_player, iterations=10)
+
+
+def test_a_state_cannot_be_built_directly_only_by_new_game_or_from_dict() -> None:
+    with pytest.raises(TypeError, match=r"cannot be built directly: use borabora_sim.new_game"):
+        _engine.State()
+    assert borabora_sim.new_game(players=2, seed=1).clone().num_players == 2

@@ -246,3 +246,9 @@ def test_a_bamboo_state_draws_itself_and_jupyter_shows_the_public_picture() -> N
     assert state.to_svg(1).startswith("<svg")
     with pytest.raises(ValueError, match="viewer"):
         state.to_svg(3)
+
+
+def test_a_bamboo_state_cannot_be_built_directly_only_by_new_game_or_from_dict() -> None:
+    with pytest.raises(TypeError, match=r"cannot be built directly: use borabora_sim.bamboo.new_game"):
+        _bamboo.State()
+    assert new_game(2, 1).clone().num_players == 2
