@@ -559,14 +559,18 @@ def check_pool(pool: list[str], game: Game, table: int) -> None:
     if len(pool) < table:
         raise SystemExit(f"the pool has {len(pool)} player(s); a ladder of {table}-player tables needs at least "
                          f"{table} different players")
-    seen = set()
+    seen: dict[str, str] = {}               # the player's full spec (every option spelled out): the spec given
     for spec in pool:
-        if spec in seen:
+        if spec in seen.values():
             raise SystemExit(f"player {spec!r} is in the pool twice; each player is rated once")
-        seen.add(spec)
         reason = unavailable(spec, game)
         if reason is not None:
             raise SystemExit(f"cannot play {spec!r} in {game.name}: {reason}")
+        full = make_player(spec, seed=0, game=game).spec()
+        if full in seen:
+            raise SystemExit(f"players {seen[full]!r} and {spec!r} are the same player ({full}); each player is "
+                             "rated once")
+        seen[full] = spec
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -192,6 +192,7 @@ def test_a_tiny_ladder_runs_resumes_extends_and_refuses_another_pool(tmp_path: P
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["--players", "random;heuristic;random;flatmc"], "in the pool twice"),
+    (["--players", "random;heuristic;heuristic:style=balanced;flatmc"], "are the same player"),
     (["--players", "random;heuristic;flatmc"], "needs at least 4 different players"),
     (["--players", "random;heuristic;flatmc;mcts:budget=3"], "has no option 'budget'"),
     (["--game", "chess"], "unknown game 'chess'"),
