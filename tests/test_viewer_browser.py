@@ -50,6 +50,15 @@ def browser() -> Iterator[Any]:
         started.close()
 
 
+def open_page(browser: Any, width: int, height: int) -> tuple[Any, list[str]]:
+    """A new page of `browser` and the list into which its console errors and uncaught exceptions go."""
+    page = browser.new_page(viewport={"width": width, "height": height})
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return page, errors
+
+
 @pytest.fixture(scope="module")
 def game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, borabora_sim.State, int]:
     """The replay file of a 4-player game, the game's final state and its number of decisions."""
@@ -78,10 +87,7 @@ def shown_scores(page: Any) -> list[int]:
 def test_stepping_through_a_whole_game_shows_the_engine_final_scores(
         browser: Any, game: tuple[Path, borabora_sim.State, int]) -> None:
     path, final, last = game
-    page = browser.new_page(viewport={"width": 1600, "height": 1000})
-    errors: list[str] = []
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    page, errors = open_page(browser, 1600, 1000)
     page.goto(path.as_uri())
     assert position(page) == 0
     assert page.locator("#board svg [data-region]").count() == 12
@@ -146,10 +152,7 @@ def test_a_bamboo_replay_steps_to_its_end_and_shows_the_reasons(
         browser: Any, bamboo_game: tuple[Path, Any, RecordedGame]) -> None:
     path, final, record = bamboo_game
     last = len(record.actions)
-    page = browser.new_page(viewport={"width": 1600, "height": 1000})
-    errors: list[str] = []
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    page, errors = open_page(browser, 1600, 1000)
     page.goto(path.as_uri())
     assert position(page) == 0
     assert page.locator("#board svg[data-game='bamboo'] [data-shoot]").count() > 12

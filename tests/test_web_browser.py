@@ -107,10 +107,7 @@ def save_and_load(page: Any, errors: list[str], folder: Path) -> dict[str, Any]:
 
 def test_a_whole_game_in_the_browser_ends_with_the_engine_scores(browser: Any, server: WebServer,
                                                                  tmp_path: Path) -> None:
-    page = browser.new_page(viewport={"width": 1700, "height": 1100})
-    errors: list[str] = []
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    page, errors = test_viewer_browser.open_page(browser, 1700, 1100)
     page.goto(server.url + "?delay=0")
     page.wait_for_function("document.body.dataset.turn === 'human'")
     rng = random.Random(3)
@@ -196,10 +193,7 @@ def test_the_board_plays_the_moves_that_were_list_only(browser: Any, game: str, 
     come up and the page logs no error."""
     served = WebServer(WebGame(get_game(game), players, seed))
     threading.Thread(target=served.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-    page = browser.new_page(viewport={"width": 1700, "height": 1100})
-    errors: list[str] = []
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    page, errors = test_viewer_browser.open_page(browser, 1700, 1100)
     try:
         page.goto(served.url + "?delay=0")
         # a function, not an expression: the page's Content-Security-Policy refuses the eval of a string
@@ -233,10 +227,7 @@ def test_the_board_plays_the_moves_that_were_list_only(browser: Any, game: str, 
 def test_the_page_starts_a_new_game_with_other_seats(browser: Any, server: WebServer) -> None:
     """The New game form: a refused one (one seat) shows the server's reason and keeps the game; a good one
     replaces it with the seats and seed typed, and the page goes on with it (the AI seat moves first)."""
-    page = browser.new_page(viewport={"width": 1700, "height": 1100})
-    errors: list[str] = []
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    page, errors = test_viewer_browser.open_page(browser, 1700, 1100)
     try:
         page.goto(server.url + "?delay=0")
         page.wait_for_function("() => document.body.dataset.turn === 'human'")
