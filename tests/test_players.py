@@ -603,7 +603,7 @@ def test_search_explain_marks_the_chosen_option_with_its_counts_and_mean(spec, f
         if action == first.action:
             assert f"chose {name}, {type(ai).choice_rule}, after" in text.splitlines()[0]
         else:               # fishing=prefer took a fishing move close to the search's own choice
-            assert f"within 0.02 of the mean value of {first.name}" in text.splitlines()[0]
+            assert f"within 0.02 of the value of {first.name}" in text.splitlines()[0]
         # the chosen option is listed even when it is not among the first `top`
         if ai.last_stats[0].action != action:
             assert len(chosen_lines(ai.explain(top=1))) == 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
@@ -15,6 +15,8 @@ from borabora_sim.protocol import ActionKind, Game, GameState
 
 # What a player may be told about each of the game's action kinds (protocol.ActionKind).
 KIND_SETTINGS = ("never", "normal", "prefer")
+# How close to the best value a move of a preferred kind must be for a player that values its options to take it.
+PREFER_MARGIN = 0.02
 
 
 @runtime_checkable
@@ -88,6 +90,44 @@ def kind_settings(kinds: Mapping[str, ActionKind], given: Mapping[str, object]) 
         if setting not in KIND_SETTINGS:
             raise ValueError(f"{kind} must be one of {', '.join(KIND_SETTINGS)}; got {setting!r}")
     return {kind: str(given.get(kind, "normal")) for kind in kinds}
+
+
+class ValuedKindChoices:
+    """The action-kind settings of a player that gives every legal option a value (search, learned): `never`
+    drops the kind's moves from its own decisions unless nothing else is legal; `prefer` takes the best move of
+    the kind when its value is within PREFER_MARGIN of the best. Needs `game` and `kind_settings`."""
+
+    game: Game
+    kind_settings: dict[str, str]
+
+    def _kinds_set_to(self, setting: str) -> list[str]:
+        return [kind for kind, value in self.kind_settings.items() if value == setting]
+
+    def _of_kinds(self, action: int, kinds: list[str]) -> bool:
+        return any(self.game.action_kinds[kind].contains(action) for kind in kinds)
+
+    def _without_avoided(self, legal: list[int]) -> tuple[list[int], str]:
+        """The legal actions left by the `never` settings (all of them if none would be left), and the reason
+        to name when a single one is left."""
+        avoided = self._kinds_set_to("never")
+        others = [a for a in legal if not self._of_kinds(a, avoided)] if avoided else legal
+        why = (f"the only legal action that is not {' or '.join(avoided)} "
+               f"({', '.join(f'{kind}=never' for kind in avoided)})")
+        return others or legal, why
+
+    def _preferred(self, ranked: Sequence[tuple[int, float]]) -> int | None:
+        """Among options in the player's order of choice as (action, value), the first being its choice: the
+        index of the first option of a preferred kind whose value is within PREFER_MARGIN of the choice's, when
+        that is not the choice itself; else None."""
+        preferred = self._kinds_set_to("prefer")
+        near = [index for index, (action, value) in enumerate(ranked)
+                if preferred and self._of_kinds(action, preferred) and value >= ranked[0][1] - PREFER_MARGIN]
+        return near[0] if near and near[0] > 0 else None
+
+    def _preference_reason(self, passed_over: str) -> str:
+        preferred = self._kinds_set_to("prefer")
+        return (f"a {' or '.join(preferred)} move within {PREFER_MARGIN} of the value of {passed_over} "
+                f"({', '.join(f'{kind}=prefer' for kind in preferred)})")
 
 
 def check_top(top: int) -> int:

@@ -13,7 +13,18 @@ from dataclasses import dataclass
 from borabora_sim import _search
 from borabora_sim.games import get_game
 from borabora_sim.learned import default_model, load_weights
-from borabora_sim.players.base import Param, SeededPlayer, check_int, check_top, parse_choice, parse_positive_int
+from borabora_sim.players.base import (
+    KIND_SETTINGS,
+    PREFER_MARGIN,
+    Param,
+    SeededPlayer,
+    ValuedKindChoices,
+    check_int,
+    check_top,
+    kind_settings,
+    parse_choice,
+    parse_positive_int,
+)
 from borabora_sim.players.heuristic import weights_for
 from borabora_sim.protocol import Game, GameState
 
@@ -34,9 +45,10 @@ class LearnedOption:
     value: float
 
 
-class LearnedPlayer(SeededPlayer):
+class LearnedPlayer(ValuedKindChoices, SeededPlayer):
     """Greedy on the learned evaluation: each legal action, with the rest of the player's turn played by the
-    heuristic (`style`), judged by the model's win probability on `samples` determinizations (default 1).
+    heuristic (`style`), judged by the model's win probability on `samples` determinizations (default 1). A
+    setting per action kind (`fishing=never|prefer`) works as for the search players.
 
     >>> from borabora_sim import new_game
     >>> player = LearnedPlayer(seed=1)
@@ -52,11 +64,19 @@ class LearnedPlayer(SeededPlayer):
         return {
             "samples": Param(parse_positive_int, "determinizations each action is judged on (default 1)"),
             "style": Param(parse_choice(*game.styles), "the heuristic that finishes the turn (default balanced)"),
+            **{kind: Param(parse_choice(*KIND_SETTINGS),
+                           f"never: no {kind} move unless nothing else is legal; prefer: a {kind} move whenever one "
+                           f"is within {PREFER_MARGIN} of the best win probability") for kind in game.action_kinds},
         }
 
     def __init__(self, samples: int = 1, style: str | None = None, seed: int | None = None, game: Game | None = None,
-                 weights_file: str | None = None) -> None:
+                 weights_file: str | None = None, **kinds: object) -> None:
         game = get_game() if game is None else game
+        unknown = [key for key in kinds if key not in game.action_kinds]
+        if unknown:
+            raise TypeError(f"unknown option(s) {', '.join(unknown)}; the action kinds of {game.name}: "
+                            f"{', '.join(game.action_kinds) or 'none'}")
+        self.kind_settings = kind_settings(game.action_kinds, kinds)
         self.model = learned_model(game, weights_file)
         self.samples = check_int("samples", samples, 1, "a positive integer")
         if style is not None and style not in game.styles:
@@ -79,12 +99,16 @@ class LearnedPlayer(SeededPlayer):
 
     def choose(self, state: GameState) -> int:
         legal = state.legal_actions()
-        if len(legal) == 1:
-            self.last_options, self.last_action = [], legal[0]
-            return legal[0]
-        options = self.option_values(state, self.next_seed())
+        allowed, _ = self._without_avoided(legal)
+        if len(allowed) == 1:
+            self.last_options, self.last_action = [], allowed[0]
+            return allowed[0]
+        options = [o for o in self.option_values(state, self.next_seed()) if o.action in allowed]
         best = [o for o in options if o.value == options[0].value]
         chosen = best[self._rng.randrange(len(best))] if len(best) > 1 else best[0]
+        preferred = self._preferred([(chosen.action, chosen.value)] + [(o.action, o.value) for o in options])
+        if preferred is not None:
+            chosen = options[preferred - 1]
         self.last_options, self.last_action = options, chosen.action
         return chosen.action
 
@@ -109,4 +133,5 @@ class LearnedPlayer(SeededPlayer):
     def spec(self) -> str:
         options = [f"samples={self.samples}"] if self.samples != 1 else []
         options += [f"style={self.style}"] if self.style != self.game.default_style else []
+        options += [f"{kind}={setting}" for kind, setting in self.kind_settings.items() if setting != "normal"]
         return self.name + (":" + ",".join(options) if options else "")

@@ -16,8 +16,10 @@ from borabora_sim import _search, errors
 from borabora_sim.games import get_game
 from borabora_sim.players.base import (
     KIND_SETTINGS,
+    PREFER_MARGIN,
     Param,
     SeededPlayer,
+    ValuedKindChoices,
     check_int,
     check_number,
     check_top,
@@ -42,7 +44,6 @@ class RootStat:
     mean_value: float
 
 
-PREFER_MARGIN = 0.02
 DEFAULT_TEMPERATURE = 10.0
 # The mcts player's options when neither its spec nor the game's search_defaults give them.
 MCTS_DEFAULTS: dict[str, object] = {"c": 0.7, "rollout": "random", "rollout_depth": -1, "margin": 0.0}
@@ -82,7 +83,7 @@ class SearchOptions(TypedDict):
     model: _search.Model | None
 
 
-class _SearchPlayer(SeededPlayer):
+class _SearchPlayer(ValuedKindChoices, SeededPlayer):
     """Shared by the search players: rollout options, the search call, and the root statistics."""
 
     budget_unit: ClassVar[str]            # what `last_iterations` counts
@@ -134,12 +135,6 @@ class _SearchPlayer(SeededPlayer):
     def _search(self, state: GameState, legal: list[int], options: SearchOptions) -> SearchResult:
         raise NotImplementedError
 
-    def _kinds_set_to(self, setting: str) -> list[str]:
-        return [kind for kind, value in self.kind_settings.items() if value == setting]
-
-    def _of_kinds(self, action: int, kinds: list[str]) -> bool:
-        return any(self.game.action_kinds[kind].contains(action) for kind in kinds)
-
     def _uses_weights(self) -> bool:
         return self.rollout == "heuristic" or (self.rollout_depth >= 0 and self.evaluation == "heuristic")
 
@@ -157,25 +152,16 @@ class _SearchPlayer(SeededPlayer):
                                    "seed": self.next_seed(),
                                    "weights": weights_for(self.style, game=self.game) if self._uses_weights() else None,
                                    "model": self.model}
-        avoided = self._kinds_set_to("never")
-        if avoided:
-            others = [a for a in legal if not self._of_kinds(a, avoided)]
-            if len(others) == 1:
-                return self._forced(state, others[0], f"the only legal action that is not {' or '.join(avoided)} "
-                                    f"({', '.join(f'{kind}=never' for kind in avoided)})")
-            legal = others or legal
-        done, stats = self._search(state, legal, options)
+        allowed, why_forced = self._without_avoided(legal)
+        if len(allowed) == 1 and len(legal) > 1:
+            return self._forced(state, allowed[0], why_forced)
+        done, stats = self._search(state, allowed, options)
         self.last_iterations = done
         self.last_stats = [RootStat(a, state.action_to_string(a), v, m) for a, v, m in stats]
         chosen, why = self.last_stats[0], self.choice_rule
-        preferred = self._kinds_set_to("prefer")
-        if preferred:
-            near = [s for s in self.last_stats
-                    if self._of_kinds(s.action, preferred) and s.mean_value >= chosen.mean_value - PREFER_MARGIN]
-            if near and near[0] is not chosen:
-                chosen, why = near[0], (f"a {' or '.join(preferred)} move within {PREFER_MARGIN} of the mean value "
-                                        f"of {chosen.name}, {self.choice_rule} "
-                                        f"({', '.join(f'{kind}=prefer' for kind in preferred)})")
+        preferred = self._preferred([(s.action, s.mean_value) for s in self.last_stats])
+        if preferred is not None:
+            chosen, why = self.last_stats[preferred], f"{self._preference_reason(chosen.name)}, {self.choice_rule}"
         self.last_choice = (chosen.action, chosen.name, why)
         return chosen.action
 

@@ -1,0 +1,134 @@
+"""The ladder of players the studies measure their effects for, the change of an effect between rows of a paired
+table, and the sentences that say whether an effect's sign and size hold as the player gets stronger."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterator
+
+import pandas as pd
+import pytest
+
+import borabora_sim
+from borabora_sim import stats
+from borabora_sim.game import is_fishing
+from borabora_sim.players import make_player
+from borabora_sim.studies import strength
+
+
+def fishing_states(seed: int, count: int = 40) -> list[borabora_sim.State]:
+    """Clones of the states of random games at which a fishing move is legal beside others."""
+    def states() -> Iterator[borabora_sim.State]:
+        rng = random.Random(seed)
+        state = borabora_sim.new_game(4, seed=seed)
+        while True:
+            if state.is_terminal():
+                state = borabora_sim.new_game(4, seed=rng.getrandbits(32))
+            legal = state.legal_actions()
+            if any(is_fishing(a) for a in legal) and len(legal) > 2:
+                yield state.clone()
+            state.apply(legal[rng.randrange(len(legal))])
+    found = states()
+    return [next(found) for _ in range(count)]
+
+
+def test_rungs_take_action_kind_settings_and_every_spec_makes_a_player() -> None:
+    assert strength.rung("heuristic").with_options(fishing="never") == "heuristic:fishing=never"
+    assert strength.rung("tuned").with_options(fishing="never") == "heuristic:style=tuned,fishing=never"
+    assert strength.rung("learned").with_options() == "learned"
+    for label in strength.RUNG_LABELS:
+        player = make_player(strength.rung(label).with_options(fishing="never"), seed=1)
+        assert player.fishing == "never"
+    assert strength.rung_players("learned", 3, fishing="prefer") == ["learned:fishing=prefer", "heuristic", "heuristic"]
+    assert strength.check_rungs(["mcts300", "heuristic"]) == ("heuristic", "mcts300")
+    with pytest.raises(ValueError, match="rungs must name one or more of heuristic, tuned"):
+        strength.check_rungs(["mcts"])
+    with pytest.raises(ValueError, match="rungs must name"):
+        strength.check_rungs([])
+
+
+def test_the_learned_player_never_fishes_when_told_not_to_unless_nothing_else_is_legal() -> None:
+    never, normal = make_player("learned:fishing=never", seed=2), make_player("learned", seed=2)
+    states = fishing_states(5)
+    for state in states:
+        others = [a for a in state.legal_actions() if not is_fishing(a)]
+        chosen = never.choose(state)
+        assert not is_fishing(chosen) or not others
+        assert normal.choose(state) in state.legal_actions()
+    assert never.spec() == "learned:fishing=never" and normal.spec() == "learned"
+
+
+def test_the_learned_player_prefers_fishing_within_the_margin() -> None:
+    prefer = make_player("learned:fishing=prefer", seed=2)
+    states = fishing_states(6)
+    took_preferred = 0
+    for state in states:
+        chosen = prefer.choose(state)
+        options = prefer.last_options
+        best = max(o.value for o in options)
+        fishing = [o for o in options if is_fishing(o.action) and o.value >= best - 0.02]
+        if fishing:                    # a fishing move near the best is taken (the first of them in value order)
+            assert is_fishing(chosen)
+            took_preferred += 1
+        else:
+            assert next(o for o in options if o.action == chosen).value == best
+    assert took_preferred > 0
+
+
+def _paired_rows(effects: list[tuple[str, float, float, int]]) -> pd.DataFrame:
+    return pd.DataFrame([{"comparison": "x", "rung": rung, "win_diff": diff, "sd_win_diff": sd, "games": n,
+                          "vp_diff": 10 * diff, "sd_vp_diff": 10 * sd}
+                         for rung, diff, sd, n in effects])
+
+
+def test_effect_changes_are_differences_with_independent_standard_errors_and_holm() -> None:
+    table = _paired_rows([("a", -0.06, 0.4, 1600), ("b", -0.05, 0.4, 1600), ("c", 0.02, 0.5, 2500)])
+    changes = stats.effect_changes(table, "rung", "a", within=("comparison",))
+    assert list(changes["rung"]) == ["b", "c"]
+    b, c = changes.iloc[0], changes.iloc[1]
+    se_b = math.hypot(0.4 / 40, 0.4 / 40)
+    assert b["change"] == pytest.approx(0.01) and b["change_ci"][1] - b["change"] == pytest.approx(1.959964 * se_b)
+    assert b["change_verdict"] == "no detectable change"
+    assert c["change"] == pytest.approx(0.08) and c["change_verdict"] == "higher"
+    assert c["change_p_holm"] == pytest.approx(min(1.0, 2 * c["change_p"]))      # the smallest of two p-values
+    vp = stats.effect_changes(table, "rung", "a", within=("comparison",), metric="vp")
+    assert vp["change"].iloc[1] == pytest.approx(0.8)
+    with pytest.raises(ValueError, match="need exactly one"):
+        stats.effect_changes(table, "rung", "z", within=("comparison",))
+    with pytest.raises(ValueError, match="metric must be win or vp"):
+        stats.effect_changes(table, "rung", "a", metric="rank")
+
+
+def _verdicts(effects: list[tuple[str, float, float, int]]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    table = _paired_rows(effects)
+    table["mcnemar_p"] = [2 * float(stats._sps().norm.sf(abs(d) / (sd / math.sqrt(n)))) for _, d, sd, n in effects]
+    table["wilcoxon_p"] = table["mcnemar_p"]
+    table = stats.paired_table(table)
+    return table, stats.effect_changes(table, "rung", effects[0][0], within=("comparison",))
+
+
+def test_the_sign_holds_when_every_detectable_effect_has_it_and_the_size_when_no_change_is_detectable() -> None:
+    table, changes = _verdicts([("heuristic", -0.06, 0.4, 1600), ("tuned", -0.05, 0.4, 1600),
+                                ("learned", -0.01, 0.4, 100)])
+    lines = strength.across_strength(table, changes, "Allowing fishing")
+    assert lines[0].startswith("Allowing fishing, from the weakest player to the strongest (points): heuristic -6.0 "
+                               "(detectably lower), tuned -5.0 (detectably lower), learned -1.0 (not detectable)")
+    assert lines[1] == ("Its sign holds as strength rises: wherever it is detectable it is lower (2 of 3 rungs; "
+                        "not detectable for learned).")
+    assert lines[2].startswith("Its size does not detectably change from the heuristic player's (-6.0)")
+
+
+def test_a_sign_that_flips_and_a_size_that_moves_are_said_so() -> None:
+    table, changes = _verdicts([("heuristic", -0.06, 0.3, 2500), ("mcts300", 0.05, 0.3, 2500)])
+    lines = strength.across_strength(table, changes, "Allowing fishing")
+    assert lines[1] == ("Its sign does not hold as strength rises: detectably lower for heuristic; detectably higher "
+                        "for mcts300.")
+    assert "higher by 11.0 points for mcts300 (its estimate on the other side of zero" in lines[2]
+
+
+def test_no_detectable_effect_claims_nothing_about_sign_or_size() -> None:
+    table, changes = _verdicts([("heuristic", 0.01, 0.5, 100), ("tuned", -0.01, 0.5, 100)])
+    lines = strength.across_strength(table, changes, "Preferring fishing")
+    assert lines[1] == "No rung shows a detectable effect, so neither its sign nor its size can be said to hold."
+    assert len(lines) == 2
