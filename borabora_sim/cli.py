@@ -47,6 +47,7 @@ EXAMPLES = {
   borabora analyze fishing --out reports/fishing              # default size: under 10 minutes on 2 cores
   borabora analyze fishing --size full --out reports/fishing  # a real answer (hours)
   borabora analyze priest --out reports/priest               # what a priest is worth, by round
+  borabora analyze fishing --rungs heuristic,learned --out r  # only two of the players of rising strength
   borabora analyze spirits --out reports/spirits             # Bamboo: each spirit's worth, the fallbacks""",
     "bench": """examples:
   borabora bench
@@ -62,6 +63,7 @@ EXAMPLES = {
 
 
 STUDIES = ("fishing", "priest", "spirits")
+STRENGTH_STUDIES = ("fishing", "priest")          # the studies measured for players of rising strength
 DEFAULT_PLAYER_TEXT = ",".join(DEFAULT_PLAYERS)     # --players not given: the game's own default players
 BENCH_SECONDS = 2.0         # the 1-worker run of `bench` must take this long for a meaningful speed-up
 T = TypeVar("T")
@@ -336,6 +338,12 @@ def cmd_analyze(args: argparse.Namespace) -> None:
     overrides = {} if args.jobs is None else {"jobs": args.jobs}
     if args.seed is not None:
         overrides["seed"] = args.seed
+    if args.rungs is not None:
+        if args.study not in STRENGTH_STUDIES:
+            raise CommandError(f"--rungs applies to the studies {' and '.join(STRENGTH_STUDIES)}, not {args.study}")
+        from borabora_sim.studies.strength import check_rungs
+
+        overrides["rungs"] = checked(check_rungs, [label for label in args.rungs.split(",") if label])
     module.run(module.sized(args.size, **overrides), args.out, progress=False if args.quiet else None)
 
 
@@ -495,6 +503,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="quick (seconds), default (under 10 minutes on 2 cores) or full")
     an.add_argument("--jobs", type=int, help="worker processes (-1: all cores)")
     an.add_argument("--seed", type=_seed, help="master seed")
+    an.add_argument("--rungs", help="fishing, priest: the players measured, comma-separated, from heuristic, tuned, "
+                                    "learned, mcts100, mcts300 (default: all)")
     an.add_argument("--quiet", action="store_true", help="no progress bars")
     an.set_defaults(handler=cmd_analyze)
 

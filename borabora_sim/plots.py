@@ -198,19 +198,23 @@ def plot_paired(result: stats.PairedResult, title: str | None = None) -> Figure:
 
 
 def share_plot(table: pd.DataFrame, x: str, ylabel: str, title: str | None = None,
-               value: str | None = None) -> Figure:
+               value: str | None = None, hue: str | None = None) -> Figure:
     """A precomputed table (one row per value of `x`, in the index or a column) with an estimate column
     (`value`, or the first of share / win_rate / mean / estimate) and ci_low / ci_high, as a line with its
-    interval band."""
+    interval band; with `hue`, one line and band per value of that column."""
     frame = table.reset_index() if x not in table.columns else table
     column = value or next((c for c in ("share", "win_rate", "mean", "estimate") if c in frame.columns), None)
     if column is None:
         raise ValueError("the table needs a share, win_rate, mean or estimate column (or name it with value=)")
-    frame = frame.sort_values(x)
+    groups = list(frame.groupby(hue, sort=False)) if hue else [(None, frame)]
     fig = new_figure()
     ax = fig.subplots()
-    ax.plot(frame[x], frame[column], marker="o", color="tab:blue")
-    ax.fill_between(frame[x], frame["ci_low"], frame["ci_high"], color="tab:blue", alpha=0.2, linewidth=0)
+    for (key, group), colour in zip(groups, _colours(len(groups)), strict=True):
+        group = group.sort_values(x)
+        ax.plot(group[x], group[column], marker="o", color=colour, label=None if hue is None else _label(key))
+        ax.fill_between(group[x], group["ci_low"], group["ci_high"], color=colour, alpha=0.15, linewidth=0)
+    if hue:
+        _legend_outside(ax, title=hue)
     ax.set_xlabel(x)
     ax.set_ylabel(ylabel)
     if title:

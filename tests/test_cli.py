@@ -551,6 +551,10 @@ BAD_INVOCATIONS = [
                                                                                        r"of workers"),
     (["analyze", "fishing", "--size", "quick", "--out", "{file}"], r"--out must be a directory, but \S+ is a file"),
     (["analyze", "priest", "--size", "quick", "--out", "{file}/study"], r"--out must be a directory"),
+    (["analyze", "fishing", "--size", "quick", "--rungs", "heuristic,mcts", "--out", "{tmp}/study"],
+     r"rungs must name one or more of heuristic, tuned, learned, mcts100, mcts300; got \['heuristic', 'mcts'\]"),
+    (["analyze", "spirits", "--size", "quick", "--rungs", "heuristic", "--out", "{tmp}/study"],
+     "--rungs applies to the studies fishing and priest, not spirits"),
     (["bench", "--games", "-1"], "argument --games: must be a positive integer"),
     ([*SIMULATE, "--game", "bamboo:mode=night"], r"argument --game: game spec 'bamboo:mode=night': option mode "
                                                  r"must be one of normal, advanced, got 'night'"),
@@ -658,6 +662,17 @@ def test_analyze_quiet_turns_the_progress_bars_off(flags, progress, tmp_path, mo
     status, _, err = borabora(capsys, "analyze", "priest", "--size", "quick", "--out", tmp_path / "study", *flags)
     assert (status, err) == (0, "")
     assert [options for _, _, options in calls] == [{"progress": progress}]
+
+
+def test_analyze_passes_the_rungs_in_ladder_order(tmp_path, monkeypatch, capsys) -> None:
+    import borabora_sim.studies.fishing as fishing
+
+    calls = []
+    monkeypatch.setattr(fishing, "run", lambda study, out, **options: calls.append(study))
+    status, _, err = borabora(capsys, "analyze", "fishing", "--size", "quick", "--rungs", "mcts300,tuned", "--out",
+                              tmp_path / "study")
+    assert (status, err) == (0, "")
+    assert [study.rungs for study in calls] == [("tuned", "mcts300")]
 
 
 def test_simulate_and_replay_the_advanced_side_of_bamboo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

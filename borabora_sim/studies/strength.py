@@ -26,6 +26,11 @@ class Rung:
     label: str
     spec: str
 
+    @property
+    def searches(self) -> bool:
+        """Whether the player searches (costs milliseconds a decision, not microseconds)."""
+        return self.spec.startswith(("mcts", "flatmc"))
+
     def with_options(self, **options: str) -> str:
         """The spec with more options, e.g. `fishing="never"`."""
         extra = ",".join(f"{key}={value}" for key, value in options.items())
