@@ -182,13 +182,14 @@ def test_priest_study_runs_end_to_end_and_pairs_differ_only_by_the_priest(tmp_pa
                                                                          capsys: pytest.CaptureFixture) -> None:
     from borabora_sim.studies import priest
 
-    report = priest.run(priest.sized("quick", games=4), tmp_path, log=lambda _: None, progress=True)
+    report = priest.run(priest.sized("quick", games=4, rungs=("heuristic",)), tmp_path, log=lambda _: None,
+                        progress=True)
     bar = capsys.readouterr().err
     assert "priest: games and their continuations: 100%" in bar and "4/4 [" in bar
     text = report.read_text()
-    assert "## Answer" in text and "| round | pairs | vp_gain" in text and "direct temple VP" in text
+    assert "## Answer" in text and "| rung | round | pairs | vp_gain" in text and "direct temple VP" in text
     values = pd.read_parquet(tmp_path / "priest_values.parquet")
-    assert set(values["round"]) == {1, 2, 3, 4, 5, 6}
+    assert set(values["round"]) == {1, 2, 3, 4, 5, 6} and set(values["rung"]) == {"heuristic"}
     summary = pd.read_csv(tmp_path / "priest_summary.csv")
     assert summary["round"].tolist() == [1, 2, 3, 4, 5, 6]
     assert summary["pairs"].tolist() == values.groupby("round").size().tolist()
