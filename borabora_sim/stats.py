@@ -655,35 +655,44 @@ CHANGE_VERDICTS = ("higher", "lower", "no detectable change")
 
 
 def effect_changes(table: pd.DataFrame, by: str, reference: object, within: Sequence[str] = (),
-                   metric: str = "win", alpha: float = 0.05, confidence: float = 0.95) -> pd.DataFrame:
+                   metric: str = "win", alpha: float = 0.05) -> pd.DataFrame:
     """How the effect of a `paired_table` changes from the row whose `by` column is `reference` to every other
     row of the same `within` group (e.g. a fishing comparison measured for players of rising strength,
     `by="rung"`, `within=("comparison",)`).
 
     One row per changed row: its labels, `reference_effect`, `effect`, `change` (effect - reference effect),
-    a normal `change_ci` and two-sided `change_p` from the two rows' standard errors (the sd of their paired
-    differences over the root of their pairs; the two rows are treated as independent samples), `change_p_holm`
-    over all the rows returned, and `change_verdict` at level `alpha` after that correction (CHANGE_VERDICTS).
-    `metric` is "win" (win-rate points as fractions) or "vp" (points)."""
+    a normal `change_ci` (at the rows' confidence) and two-sided `change_p`, `change_p_holm` over all the rows
+    returned, `holm_family` (their number) and `change_verdict` at level `alpha` after that correction
+    (CHANGE_VERDICTS). Each row's standard error is read from its own interval (half-width over z): Newcombe's
+    score interval of a win-rate difference stays honest for a few dozen pairs that a change never turns, where
+    the plain standard deviation of the paired differences would be 0 and make any change from it look certain;
+    for large rows both give the same. The two rows are treated as independent samples. `metric` is "win"
+    (win-rate points as fractions) or "vp" (points)."""
     if metric not in ("win", "vp"):
         raise ValueError(f"metric must be win or vp, got {metric!r}")
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must be in (0, 1), got {alpha}")
-    missing = [c for c in (by, *within, f"{metric}_diff", f"sd_{metric}_diff", "games") if c not in table]
+    missing = [c for c in (by, *within, f"{metric}_diff", f"{metric}_diff_ci", "confidence") if c not in table]
     if missing:
         raise ValueError(f"the table needs the column(s) {', '.join(missing)}: give a paired_table")
-    z = z_value(confidence)
+    if table["confidence"].nunique() != 1:
+        raise ValueError("the rows have intervals at different confidence levels; compare rows of one level")
+    z = z_value(float(table["confidence"].iloc[0]))
+
+    def standard_error(row: pd.Series) -> float:
+        low, high = row[f"{metric}_diff_ci"]
+        return float(high - low) / (2 * z)
+
     rows = []
     for key, group in table.groupby(list(within), sort=False) if within else [((), table)]:
         refs = group[group[by] == reference]
         if len(refs) != 1:
             raise ValueError(f"{len(refs)} rows have {by} = {reference!r} in the group {key!r}; need exactly one")
         ref = refs.iloc[0]
-        ref_se = ref[f"sd_{metric}_diff"] / math.sqrt(ref["games"])
         for _, row in group[group[by] != reference].iterrows():
             change = float(row[f"{metric}_diff"] - ref[f"{metric}_diff"])
-            se = math.hypot(ref_se, row[f"sd_{metric}_diff"] / math.sqrt(row["games"]))
-            exact = 1.0 if change == 0 else 0.0          # neither row varies: the change is exact
+            se = math.hypot(standard_error(ref), standard_error(row))
+            exact = 1.0 if change == 0 else 0.0          # both intervals have no width: the change is exact
             p = float(2 * _sps().norm.sf(abs(change) / se)) if se > 0 else exact
             rows.append({**{c: row[c] for c in within}, by: row[by], "reference": reference,
                          "reference_effect": float(ref[f"{metric}_diff"]), "effect": float(row[f"{metric}_diff"]),
@@ -691,6 +700,7 @@ def effect_changes(table: pd.DataFrame, by: str, reference: object, within: Sequ
     result = pd.DataFrame(rows)
     if len(result):
         result["change_p_holm"] = holm(result["change_p"].to_numpy(dtype=float))
+        result["holm_family"] = len(result)
         result["change_verdict"] = [CHANGE_VERDICTS[2] if p >= alpha else CHANGE_VERDICTS[0 if d > 0 else 1]
                                     for d, p in zip(result["change"], result["change_p_holm"], strict=True)]
         result["alpha"] = alpha

@@ -77,8 +77,12 @@ def test_the_learned_player_prefers_fishing_within_the_margin() -> None:
 
 
 def _paired_rows(effects: list[tuple[str, float, float, int]]) -> pd.DataFrame:
-    return pd.DataFrame([{"comparison": "x", "rung": rung, "win_diff": diff, "sd_win_diff": sd, "games": n,
-                          "vp_diff": 10 * diff, "sd_vp_diff": 10 * sd}
+    """Rows with normal 95% intervals of half-width z * sd / sqrt(n) around each effect (VP ten times as wide)."""
+    z = 1.959964
+    return pd.DataFrame([{"comparison": "x", "rung": rung, "win_diff": diff, "games": n, "confidence": 0.95,
+                          "win_diff_ci": (diff - z * sd / math.sqrt(n), diff + z * sd / math.sqrt(n)),
+                          "vp_diff": 10 * diff, "vp_diff_ci": (10 * (diff - z * sd / math.sqrt(n)),
+                                                               10 * (diff + z * sd / math.sqrt(n)))}
                          for rung, diff, sd, n in effects])
 
 
@@ -94,10 +98,25 @@ def test_effect_changes_are_differences_with_independent_standard_errors_and_hol
     assert c["change_p_holm"] == pytest.approx(min(1.0, 2 * c["change_p"]))      # the smallest of two p-values
     vp = stats.effect_changes(table, "rung", "a", within=("comparison",), metric="vp")
     assert vp["change"].iloc[1] == pytest.approx(0.8)
+    assert set(changes["holm_family"]) == {2}
     with pytest.raises(ValueError, match="need exactly one"):
         stats.effect_changes(table, "rung", "z", within=("comparison",))
     with pytest.raises(ValueError, match="metric must be win or vp"):
         stats.effect_changes(table, "rung", "a", metric="rank")
+
+
+def test_a_small_row_that_no_pair_turns_keeps_the_width_of_its_own_interval() -> None:
+    """24 pairs of a strong player who wins either way: the sd of their paired differences is 0, but Newcombe's
+    interval is wide, and a change from a precise row is judged with that width."""
+    small_diff, small_low, small_high = stats.paired_proportion_difference(22, 0, 0, 2)
+    table = pd.DataFrame([
+        {"rung": "heuristic", "win_diff": -0.06, "win_diff_ci": (-0.076, -0.044), "games": 2000, "confidence": 0.95},
+        {"rung": "mcts300", "win_diff": small_diff, "win_diff_ci": (small_low, small_high), "games": 24,
+         "confidence": 0.95}])
+    change = stats.effect_changes(table, "rung", "heuristic").iloc[0]
+    assert small_high - small_low > 0.2
+    assert change["change"] == pytest.approx(0.06) and change["change_verdict"] == "no detectable change"
+    assert change["change_ci"][1] - change["change_ci"][0] > small_high - small_low
 
 
 def _verdicts(effects: list[tuple[str, float, float, int]]) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -1,70 +1,17 @@
-"""The strategy studies run end to end at a tiny size and write a report that states its sample sizes."""
+"""The strategy studies run end to end at a tiny size and write a report that states its sample sizes (the fishing
+study: tests/test_fishing_study.py; the priest study's strength dimension: tests/test_priest_study.py)."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import asdict
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
-import borabora_sim
 from borabora_sim import stats
 from borabora_sim.studies import fishing
 from borabora_sim.studies.variants import VARIANTS, variant_document
-from borabora_sim.viewer import record_game
-
-
-def test_fishing_study_runs_end_to_end_at_quick_size(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
-    study = fishing.sized("quick")
-    report = fishing.run(study, tmp_path, log=lambda _: None, progress=True)
-    text = report.read_text()
-    for heading in ("Answer", "1. How often MCTS fishes", "2. Forbidding, allowing, preferring fishing",
-                    "3. When fishing is the best move", "4. Robustness"):
-        assert f"## {heading}" in text
-    assert "paired games" in text and "95% CI" in text
-    for figure in ("fishing_by_round.png", "fishing_arms.png"):
-        assert (tmp_path / figure).stat().st_size > 0
-    # the replay of a game in which fishing was the best move, linked at that decision, where it is legal
-    link = re.search(r"\[Replay of an illustrative game\]\(fishing_replay\.html#decision=(\d+)\) \(game \d+ of this "
-                     r"part, seed (\d+), .*?`(place \d on fishing)` was the best legal move", text)
-    assert link is not None and (tmp_path / fishing.REPLAY).stat().st_size > 100_000
-    decision, seed, option = int(link[1]), int(link[2]), link[3]
-    state = borabora_sim.new_game(players=4, seed=seed)
-    for action in record_game(seed, list(fishing.COUNTERFACTUAL_PLAYERS), reasons=0).actions[:decision]:
-        state.apply(action)
-    assert option in [state.action_to_string(a) for a in state.legal_actions()]
-    # every long step showed a bar with its total (so tqdm can estimate the time left), on stderr only
-    bars = capsys.readouterr()
-    assert bars.out == ""
-    settings = 2 + len(study.variants)
-    for step, total in (("1/4 how often MCTS fishes", study.frequency_games),
-                        ("2/4 paired arms, heuristic", 3 * study.heuristic_games),
-                        ("2/4 paired arms, mcts", 3 * study.mcts_games),
-                        ("3/4 when fishing is the best move", study.counterfactual_games),
-                        ("4/4 robustness", 3 * study.robustness_games * settings)):
-        assert f"{step}: 100%" in bars.err and f"{total}/{total} [" in bars.err, step
-    # the CSVs carry interval bounds as numbers, next to the Holm verdicts the report prints
-    arms = pd.read_csv(tmp_path / "fishing_arms.csv")
-    robustness = pd.read_csv(tmp_path / "fishing_robustness.csv")
-    assert len(arms) == 4 and len(robustness) == 2 * settings
-    for table in (arms, robustness):
-        for column in ("win_diff_ci_low", "win_diff_ci_high", "vp_diff_ci_low", "vp_diff_ci_high", "mcnemar_p_holm"):
-            assert pd.api.types.is_float_dtype(table[column]), column
-        assert (table["win_diff_ci_low"] <= table["win_diff"]).all()
-        assert (table["win_diff"] <= table["win_diff_ci_high"]).all()
-        assert set(table["win_verdict"]) <= set(stats.VERDICTS)
-    for _, row in arms.iterrows():
-        assert f"| {row['family']} | 4 | {row['comparison']} | {row['games']} |" in text
-        assert f"| {row['win_verdict']} |" in text
-
-
-def test_fishing_study_is_quiet_when_asked(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
-    study = fishing.sized("quick", heuristic_games=8, robustness_games=4, variants=(), counterfactual_games=1,
-                          frequency_games=1)
-    fishing.run(study, tmp_path, log=lambda _: None, progress=False)
-    assert capsys.readouterr().err == ""
 
 
 def _paired_row(win_diff: float, win_ci: tuple[float, float], mcnemar_p: float, vp_diff: float,
@@ -76,48 +23,6 @@ def _paired_row(win_diff: float, win_ci: tuple[float, float], mcnemar_p: float, 
         mcnemar_p=mcnemar_p, vp_a=100.0, vp_b=100.0 - vp_diff, vp_diff=vp_diff, vp_diff_ci=vp_ci, sd_vp_diff=8.0,
         wilcoxon_p=wilcoxon_p, vp_diff_bootstrap_ci=None, confidence=0.95)
     return {**labels, **asdict(result)}
-
-
-def test_fishing_answer_follows_the_holm_corrected_verdicts_not_the_raw_ones() -> None:
-    # raw p-values 0.03, 0.04, 0.02, 0.01 -> Holm 0.06, 0.06, 0.06, 0.04: only the last stays detectable
-    arms = stats.paired_table(pd.DataFrame([
-        _paired_row(-0.05, (-0.09, -0.01), 0.03, -2.0, (-3.5, -0.5), 0.03, family="heuristic", players=4,
-                    comparison="normal - never"),
-        _paired_row(-0.04, (-0.08, -0.005), 0.04, -1.5, (-2.9, -0.1), 0.04, family="heuristic", players=4,
-                    comparison="prefer - normal"),
-        _paired_row(0.06, (0.01, 0.11), 0.02, 2.5, (0.5, 4.5), 0.02, family="mcts", players=4,
-                    comparison="normal - never"),
-        _paired_row(-0.08, (-0.14, -0.02), 0.01, -3.0, (-5.0, -1.0), 0.01, family="mcts", players=4,
-                    comparison="prefer - normal"),
-    ]))
-    first = arms.iloc[0]
-    assert first["mcnemar_p"] < 0.05 and first["win_diff_ci"][1] < 0          # raw: fewer wins
-    assert first["win_verdict"] == first["vp_verdict"] == "no detectable difference"      # corrected: none
-    robustness = stats.paired_table(pd.DataFrame([
-        _paired_row(-0.05, (-0.09, -0.01), 0.03, -2.0, (-3.5, -0.5), 0.2, variant="built-in", players=2,
-                    comparison="normal - never"),
-        _paired_row(-0.04, (-0.08, -0.01), 0.04, -2.0, (-3.5, -0.5), 0.2, variant="built-in", players=3,
-                    comparison="normal - never"),
-        _paired_row(-0.07, (-0.11, -0.03), 0.001, -2.0, (-3.5, -0.5), 0.2, variant="fish_rich", players=4,
-                    comparison="normal - never"),
-    ]))
-    lines = fishing.answer(arms, robustness, pd.DataFrame())
-    heuristic_normal = next(line for line in lines if line.startswith("For the heuristic player, allowing"))
-    assert "makes no detectable difference to the win rate" in heuristic_normal
-    assert "makes no detectable difference to the score" in heuristic_normal
-    assert "less often" not in heuristic_normal and "scores less" not in heuristic_normal
-    assert "Holm p = 0.06" in heuristic_normal
-    mcts_prefer = next(line for line in lines if line.startswith("For the mcts player, preferring"))
-    assert "wins less often" in mcts_prefer and "scores less" in mcts_prefer
-    mcts_normal = next(line for line in lines if line.startswith("For the mcts player, allowing"))
-    assert "makes no detectable difference to the win rate" in mcts_normal
-    # the same verdicts as the sentences printed under the table
-    for (_, row), line in zip(arms.iterrows(), stats.verdict_lines(arms), strict=True):
-        assert f"): {row['win_verdict']}; mean VP" in line
-    # robustness: raw p 0.03, 0.04, 0.001 -> Holm 0.06, 0.06, 0.003
-    robust = next(line for line in lines if line.startswith("Across the 3 robustness settings"))
-    assert "(2 and 3 players; 4 players on 1 component variant(s))" in robust
-    assert "a lower win rate in 1, no detectable difference in 2" in robust
 
 
 def test_priest_answer_follows_the_holm_corrected_verdicts_not_the_raw_ones() -> None:

@@ -36,11 +36,6 @@ from borabora_sim.studies.progress import step_bar
 from borabora_sim.studies.report_md import markdown_table, section
 
 
-def is_search(label: str) -> bool:
-    """Whether a rung searches (and so costs a hundred times a heuristic game or more)."""
-    return strength.rung(label).spec.startswith("mcts")
-
-
 @dataclass(frozen=True)
 class PriestStudy:
     """`games` real games for each rung that does not search, `search_games` for each that does (their six round
@@ -64,7 +59,7 @@ class PriestStudy:
 
     def games_of(self, label: str) -> int:
         """The number of real games of rung `label`."""
-        return self.search_games if is_search(label) else self.games
+        return self.search_games if strength.rung(label).searches else self.games
 
 
 SIZES = {
@@ -153,8 +148,8 @@ def _tasks(study: PriestStudy) -> list[tuple[str, range]]:
     """The work as (rung, game ids) chunks: the search rungs' games one by one and first (the longest tasks
     start first, so the workers finish together), then the others' in chunks of 25."""
     tasks = []
-    for label in sorted(study.rungs, key=lambda label: not is_search(label)):
-        count, size = study.games_of(label), 1 if is_search(label) else 25
+    for label in sorted(study.rungs, key=lambda label: not strength.rung(label).searches):
+        count, size = study.games_of(label), 1 if strength.rung(label).searches else 25
         tasks += [(label, range(start, min(start + size, count))) for start in range(0, count, size)]
     return tasks
 
@@ -237,7 +232,7 @@ CSV_COLUMNS = ("rung", "round", "games", "vp_diff", "vp_diff_ci", "wilcoxon_p", 
 PRINTED = ("rung", "round", "pairs", "vp_gain", "vp_ci_low", "vp_ci_high", "wilcoxon_p_holm", "vp_verdict",
            "direct_temple_vp", "win_gain", "win_ci_low", "win_ci_high", "mcnemar_p_holm", "win_verdict")
 CHANGE_COLUMNS = ("metric", "round", "rung", "reference", "reference_effect", "effect", "change", "change_ci",
-                  "change_p", "change_p_holm", "change_verdict", "alpha")
+                  "change_p", "change_p_holm", "holm_family", "change_verdict", "alpha")
 TARGET_HALF_WIDTH = 0.03           # the issue's goal for the strongest rung's win-rate interval
 
 
@@ -247,29 +242,14 @@ def summary_view(table: pd.DataFrame) -> pd.DataFrame:
     return stats.interval_columns(table[[c for c in CSV_COLUMNS if c in table]].rename(columns=NAMES))
 
 
-def interval_errors(table: pd.DataFrame) -> pd.DataFrame:
-    """The table with each row's `sd_win_diff` and `sd_vp_diff` read from its printed 95% interval (the standard
-    error as the half-width over z, times the root of the pairs), for `stats.effect_changes`. The plain sd of the
-    paired win differences is 0 for a row of a few dozen pairs none of which the priest turns (a strong player
-    who wins either way), which would make any change from it look certain; the row's own interval (Newcombe's
-    score interval for the win rate, Student's t for VP) stays honest at small sizes, and for large ones gives
-    the same standard error."""
-    out = table.copy()
-    for metric in ("win", "vp"):
-        z = np.array([stats.z_value(c) for c in table["confidence"]])
-        half = np.array([(hi - lo) / 2 for lo, hi in table[f"{metric}_diff_ci"]])
-        out[f"sd_{metric}_diff"] = half / z * np.sqrt(table["games"].to_numpy(dtype=float))
-    return out
-
-
 def changes_table(table: pd.DataFrame) -> pd.DataFrame:
     """How the priest's effect changes from the weakest rung measured to each stronger one, by round, in VP and
-    in win rate (`stats.effect_changes` on the standard errors of `interval_errors`; each metric's changes are
-    Holm-adjusted over all its rows, rounds x rungs). Empty with one rung."""
+    in win rate (`stats.effect_changes`; each metric's changes are Holm-adjusted over all its rows, rounds x
+    rungs). Empty with one rung."""
     if table["rung"].nunique() < 2:
         return pd.DataFrame(columns=list(CHANGE_COLUMNS))
-    reference, errors = table["rung"].iloc[0], interval_errors(table)
-    parts = [stats.effect_changes(errors, "rung", reference, within=("round",), metric=metric).assign(metric=metric)
+    reference = table["rung"].iloc[0]
+    parts = [stats.effect_changes(table, "rung", reference, within=("round",), metric=metric).assign(metric=metric)
              for metric in ("vp", "win")]
     return pd.concat(parts, ignore_index=True)[list(CHANGE_COLUMNS)]
 
@@ -306,12 +286,6 @@ def plain_words(table: pd.DataFrame, comparisons: int | None = None) -> list[str
     return lines
 
 
-def _holm_family(line: str, part: int, total: int) -> str:
-    """`strength.across_strength` counts the changes it was given as the Holm family; here that family is all the
-    changes of one metric over the rounds, so the count is put right."""
-    return line.replace(f"(Holm over {part} changes;", f"(Holm over all {total} changes of this metric;")
-
-
 def strength_words(table: pd.DataFrame, changes: pd.DataFrame) -> list[str]:
     """Per metric and round, whether the priest's value holds as the player gets stronger
     (`strength.across_strength`, from the Holm-corrected verdicts of `table` and of `changes`)."""
@@ -322,7 +296,7 @@ def strength_words(table: pd.DataFrame, changes: pd.DataFrame) -> list[str]:
             part = of_metric[of_metric["round"] == round_] if len(of_metric) else of_metric
             said = strength.across_strength(effects, part, f"A priest gained at the start of round {round_}",
                                             metric=metric)
-            lines.append(" ".join(_holm_family(line, len(part), len(of_metric)) for line in said))
+            lines.append(" ".join(said))
     return lines
 
 

@@ -85,7 +85,8 @@ def across_strength(effects: pd.DataFrame, changes: pd.DataFrame, subject: str, 
     """Plain sentences on whether the sign and the size of one effect hold as the player gets stronger.
 
     `effects` holds the rows of one comparison of a `paired_table` with a `rung` column, weakest rung first;
-    `changes` the rows of `stats.effect_changes` for the same comparison (each rung against the weakest).
+    `changes` the rows of `stats.effect_changes` for the same comparison (each rung against the weakest; their
+    `holm_family` is the number of changes the correction ran over, which may be more than these).
     Every claim comes from their Holm-corrected verdicts: a sign is named only where the effect is detectable,
     a change of size only where the change is."""
     scale, unit = (100, "points") if metric == "win" else (1, "VP")
@@ -95,14 +96,14 @@ def across_strength(effects: pd.DataFrame, changes: pd.DataFrame, subject: str, 
     lines = [f"{subject}, from the weakest player to the strongest ({unit}): {listing}."]
     detectable = effects[verdict != "no detectable difference"]
     silent = effects.loc[verdict == "no detectable difference", "rung"].tolist()
-    signs = set(detectable[f"{metric}_verdict"])
+    signs = list(dict.fromkeys(detectable[f"{metric}_verdict"]))          # in rung order
     if not signs:
         lines.append("No rung shows a detectable effect, so neither its sign nor its size can be said to hold.")
         return lines
     if len(signs) == 1:
         rest = f"; not detectable for {', '.join(silent)}" if silent else ""
         lines.append(f"Its sign holds as strength rises: wherever it is detectable it is "
-                     f"{VERDICT_WORDS[signs.pop()].split()[1]} ({len(detectable)} of {len(effects)} rungs{rest}).")
+                     f"{VERDICT_WORDS[signs[0]].split()[1]} ({len(detectable)} of {len(effects)} rungs{rest}).")
     else:
         by_sign = {sign: detectable.loc[detectable[f"{metric}_verdict"] == sign, "rung"].tolist() for sign in signs}
         lines.append("Its sign does not hold as strength rises: "
@@ -116,8 +117,8 @@ def across_strength(effects: pd.DataFrame, changes: pd.DataFrame, subject: str, 
     if moved.empty:
         widest = max(scale * (hi - lo) / 2 for lo, hi in changes["change_ci"])
         lines.append(f"Its size does not detectably change from the {reference} player's ({reference_effect:+.1f}) "
-                     f"at any stronger rung (Holm over {len(changes)} changes; the widest interval of a change is "
-                     f"+/- {widest:.1f} {unit}).")
+                     f"at any stronger rung (Holm over {int(changes['holm_family'].iloc[0])} changes; the widest "
+                     f"interval of a change is +/- {widest:.1f} {unit}).")
         return lines
     parts = []
     for _, row in moved.iterrows():
