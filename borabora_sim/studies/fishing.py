@@ -464,8 +464,8 @@ def answer(arms: pd.DataFrame, changes: pd.DataFrame, robustness: pd.DataFrame, 
         lines.append(agreement_words(agreement))
     lines.append("Every player here is imperfect, and each plays against three balanced heuristics: an effect says "
                  "what fishing does for a player who decides as that one does, not what perfect play would gain. "
-                 "The answers rest on the built-in component file, whose fishing and several other values are "
-                 "INVENTED; section 4 replaces them for the heuristic player only.")
+                 "The answers rest on the built-in component file, several of whose values are INVENTED (the "
+                 "fish tiles' among them); section 4 replaces them for the heuristic player only.")
     return lines
 
 
