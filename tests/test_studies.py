@@ -3,26 +3,13 @@ study: tests/test_fishing_study.py; the priest study's strength dimension: tests
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
-from borabora_sim import stats
 from borabora_sim.studies import fishing
 from borabora_sim.studies.variants import VARIANTS, variant_document
-
-
-def _paired_row(win_diff: float, win_ci: tuple[float, float], mcnemar_p: float, vp_diff: float,
-                vp_ci: tuple[float, float], wilcoxon_p: float, **labels: object) -> dict[str, object]:
-    """An `asdict` row of a paired comparison with the given effects, intervals and raw p-values."""
-    result = stats.PairedResult(
-        label_a="a", label_b="b", games=500, focus_per_game=1, baseline=0.25, both=60, a_only=40, b_only=40,
-        neither=360, win_a=0.2, win_b=0.2 - win_diff, win_diff=win_diff, win_diff_ci=win_ci, sd_win_diff=0.4,
-        mcnemar_p=mcnemar_p, vp_a=100.0, vp_b=100.0 - vp_diff, vp_diff=vp_diff, vp_diff_ci=vp_ci, sd_vp_diff=8.0,
-        wilcoxon_p=wilcoxon_p, vp_diff_bootstrap_ci=None, confidence=0.95)
-    return {**labels, **asdict(result)}
 
 
 def test_priest_answer_follows_the_holm_corrected_verdicts_not_the_raw_ones() -> None:
