@@ -100,6 +100,22 @@ class ValuedKindChoices:
     game: Game
     kind_settings: dict[str, str]
 
+    @staticmethod
+    def kind_params(game: Game) -> dict[str, Param]:
+        """A spec option per action kind of `game`."""
+        return {kind: Param(parse_choice(*KIND_SETTINGS),
+                            f"never: no {kind} move at its own decisions unless nothing else is legal; prefer: a "
+                            f"{kind} move whenever one is within {PREFER_MARGIN} of the best option's value")
+                for kind in game.action_kinds}
+
+    def _set_kinds(self, game: Game, kinds: Mapping[str, object]) -> None:
+        """Sets `kind_settings` from the options given, or says which are unknown and what the kinds are."""
+        unknown = [key for key in kinds if key not in game.action_kinds]
+        if unknown:
+            raise TypeError(f"unknown option(s) {', '.join(unknown)}; the action kinds of {game.name}: "
+                            f"{', '.join(game.action_kinds) or 'none'}")
+        self.kind_settings = kind_settings(game.action_kinds, kinds)
+
     def _kinds_set_to(self, setting: str) -> list[str]:
         return [kind for kind, value in self.kind_settings.items() if value == setting]
 

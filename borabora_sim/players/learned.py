@@ -14,14 +14,11 @@ from borabora_sim import _search
 from borabora_sim.games import get_game
 from borabora_sim.learned import default_model, load_weights
 from borabora_sim.players.base import (
-    KIND_SETTINGS,
-    PREFER_MARGIN,
     Param,
     SeededPlayer,
     ValuedKindChoices,
     check_int,
     check_top,
-    kind_settings,
     parse_choice,
     parse_positive_int,
 )
@@ -64,19 +61,13 @@ class LearnedPlayer(ValuedKindChoices, SeededPlayer):
         return {
             "samples": Param(parse_positive_int, "determinizations each action is judged on (default 1)"),
             "style": Param(parse_choice(*game.styles), "the heuristic that finishes the turn (default balanced)"),
-            **{kind: Param(parse_choice(*KIND_SETTINGS),
-                           f"never: no {kind} move unless nothing else is legal; prefer: a {kind} move whenever one "
-                           f"is within {PREFER_MARGIN} of the best win probability") for kind in game.action_kinds},
+            **cls.kind_params(game),
         }
 
     def __init__(self, samples: int = 1, style: str | None = None, seed: int | None = None, game: Game | None = None,
                  weights_file: str | None = None, **kinds: object) -> None:
         game = get_game() if game is None else game
-        unknown = [key for key in kinds if key not in game.action_kinds]
-        if unknown:
-            raise TypeError(f"unknown option(s) {', '.join(unknown)}; the action kinds of {game.name}: "
-                            f"{', '.join(game.action_kinds) or 'none'}")
-        self.kind_settings = kind_settings(game.action_kinds, kinds)
+        self._set_kinds(game, kinds)
         self.model = learned_model(game, weights_file)
         self.samples = check_int("samples", samples, 1, "a positive integer")
         if style is not None and style not in game.styles:

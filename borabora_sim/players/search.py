@@ -15,15 +15,12 @@ import numpy as np
 from borabora_sim import _search, errors
 from borabora_sim.games import get_game
 from borabora_sim.players.base import (
-    KIND_SETTINGS,
-    PREFER_MARGIN,
     Param,
     SeededPlayer,
     ValuedKindChoices,
     check_int,
     check_number,
     check_top,
-    kind_settings,
     parse_choice,
     parse_float,
     parse_int,
@@ -59,10 +56,7 @@ def rollout_params(game: Game) -> dict[str, Param]:
         "margin": Param(parse_float, "weight of the score margin in the reward, 0..1 (default 0)"),
         "temperature": Param(parse_float, "score units per e-fold of the cut-off's win estimate (default 10)"),
         "style": Param(parse_choice(*game.styles), "heuristic weights for rollouts / cut-offs"),
-        **{kind: Param(parse_choice(*KIND_SETTINGS),
-                       f"never: no {kind} move at its own decisions unless nothing else is legal; prefer: a {kind} "
-                       f"move whenever one is within {PREFER_MARGIN} of the best mean value")
-           for kind in game.action_kinds},
+        **ValuedKindChoices.kind_params(game),
         "evaluation": Param(parse_choice(*EVALUATIONS), "what judges a cut-off: heuristic (default) | learned "
                                                         "(the learned evaluation, docs/learned.md)"),
     }
@@ -92,10 +86,7 @@ class _SearchPlayer(ValuedKindChoices, SeededPlayer):
     def __init__(self, rollout: str, rollout_depth: int, margin: float, temperature: float | None, style: str | None,
                  seed: int | None, game: Game | None, kinds: dict[str, object], evaluation: str = "heuristic") -> None:
         game = get_game() if game is None else game
-        unknown = [key for key in kinds if key not in game.action_kinds]
-        if unknown:
-            raise TypeError(f"unknown option(s) {', '.join(unknown)}; the action kinds of {game.name}: "
-                            f"{', '.join(game.action_kinds) or 'none'}")
+        self._set_kinds(game, kinds)
         if rollout not in ("random", "heuristic"):
             raise ValueError(f"rollout must be random or heuristic, got {rollout!r}")
         self.rollout_depth = check_int("rollout_depth", rollout_depth, -1,
@@ -118,7 +109,6 @@ class _SearchPlayer(ValuedKindChoices, SeededPlayer):
                                         0.0, math.inf, "a finite number > 0 (score units)")
         if self.temperature == 0:
             raise ValueError("temperature must be a finite number > 0 (score units), got 0")
-        self.kind_settings = kind_settings(game.action_kinds, kinds)
         if style is not None and style not in game.styles:
             raise ValueError(f"unknown style {style!r}; styles: {', '.join(game.styles)}")
         if style is not None and rollout == "random" and self.rollout_depth < 0:
