@@ -408,7 +408,7 @@ def _robustness_sentence(robustness: pd.DataFrame, comparison: str) -> str | Non
             "comparisons).")
 
 
-def precision_sentence(arms: pd.DataFrame, goal: float = 0.03) -> str:
+def precision_sentence(arms: pd.DataFrame, goal: float = strength.TARGET_HALF_WIDTH) -> str:
     """How precisely each rung's effect of allowing fishing is measured, against the goal half-width."""
     rows = arms[arms["comparison"] == "normal - never"]
     halves = {row["rung"]: (row["win_diff_ci"][1] - row["win_diff_ci"][0]) / 2 for _, row in rows.iterrows()}

@@ -233,7 +233,6 @@ PRINTED = ("rung", "round", "pairs", "vp_gain", "vp_ci_low", "vp_ci_high", "wilc
            "direct_temple_vp", "win_gain", "win_ci_low", "win_ci_high", "mcnemar_p_holm", "win_verdict")
 CHANGE_COLUMNS = ("metric", "round", "rung", "reference", "reference_effect", "effect", "change", "change_ci",
                   "change_p", "change_p_holm", "holm_family", "change_verdict", "alpha")
-TARGET_HALF_WIDTH = 0.03           # the issue's goal for the strongest rung's win-rate interval
 
 
 def summary_view(table: pd.DataFrame) -> pd.DataFrame:
@@ -306,16 +305,17 @@ def strength_summary(strengths: pd.DataFrame, players: int = 4) -> list[str]:
                         f"{row['games']} games)" for _, row in strengths.iterrows())
     lines = [f"Each player's strength, its win rate in the real games of this study against {players - 1} "
              f"heuristics ({1 / players:.0%} = their equal; Wilson 95% intervals): {listing}."]
-    precise = strengths[strengths["win_gain_half_width"] <= TARGET_HALF_WIDTH]
+    target = strength.TARGET_HALF_WIDTH
+    precise = strengths[strengths["win_gain_half_width"] <= target]
     widths = ", ".join(f"{row['rung']} +/- {100 * row['win_gain_half_width']:.1f}"
                        for _, row in strengths.iterrows())
     if precise.empty:
-        lines.append(f"No rung reaches the target of +/- {100 * TARGET_HALF_WIDTH:.0f} win-rate points for the "
+        lines.append(f"No rung reaches the target of +/- {100 * target:.0f} win-rate points for the "
                      f"priest's effect in every round (widest half-widths: {widths}).")
     else:
         best = precise.iloc[-1]
         lines.append(f"The strongest rung whose effect on the win rate is measured to +/- "
-                     f"{100 * TARGET_HALF_WIDTH:.0f} points or better in every round is {best['rung']} "
+                     f"{100 * target:.0f} points or better in every round is {best['rung']} "
                      f"(+/- {100 * best['win_gain_half_width']:.1f}); the widest half-width of each rung: {widths}.")
     return lines
 

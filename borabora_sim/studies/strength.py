@@ -48,6 +48,7 @@ RUNGS = (
 )
 RUNG_LABELS = tuple(rung.label for rung in RUNGS)
 OPPONENT = "heuristic"              # the three other seats, whatever the rung
+TARGET_HALF_WIDTH = 0.03            # the precision a study aims at for its strongest rung's win-rate effect
 
 
 def rung(label: str) -> Rung:
