@@ -6,12 +6,14 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterator
+from pathlib import Path
 
 import pandas as pd
 import pytest
 
 import borabora_sim
 from borabora_sim import stats
+from borabora_sim.cli import main
 from borabora_sim.game import is_fishing
 from borabora_sim.players import make_player
 from borabora_sim.studies import strength
@@ -46,6 +48,15 @@ def test_rungs_take_action_kind_settings_and_every_spec_makes_a_player() -> None
         strength.check_rungs(["mcts"])
     with pytest.raises(ValueError, match="rungs must name"):
         strength.check_rungs([])
+
+
+def test_a_rung_named_twice_is_refused_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(ValueError, match=r"each rung once, got heuristic, learned more than once"):
+        strength.check_rungs(["learned", "heuristic", "learned", "heuristic"])
+    assert main(["analyze", "priest", "--rungs", "heuristic,heuristic", "--out", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == ("borabora analyze: error: rungs must name each rung once, got heuristic more "
+                                       "than once in ['heuristic', 'heuristic']\n")
+    assert not any(tmp_path.iterdir())
 
 
 def test_the_learned_player_never_fishes_when_told_not_to_unless_nothing_else_is_legal() -> None:

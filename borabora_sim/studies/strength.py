@@ -59,10 +59,13 @@ def rung(label: str) -> Rung:
 
 
 def check_rungs(labels: Sequence[str]) -> tuple[str, ...]:
-    """`labels` in ladder order, each a known rung, at least one; else an error naming the rungs."""
+    """`labels` in ladder order, each a known rung named once, at least one; else an error naming the rungs."""
     unknown = [label for label in labels if label not in RUNG_LABELS]
     if unknown or not labels:
         raise ValueError(f"rungs must name one or more of {', '.join(RUNG_LABELS)}; got {list(labels)}")
+    repeated = [label for label in RUNG_LABELS if list(labels).count(label) > 1]
+    if repeated:
+        raise ValueError(f"rungs must name each rung once, got {', '.join(repeated)} more than once in {list(labels)}")
     return tuple(label for label in RUNG_LABELS if label in labels)
 
 
