@@ -35,7 +35,8 @@ PLAYERS = ["human", "heuristic"]
 
 
 class Client:
-    """Requests to one server; answers are (status, decoded JSON or the page's text)."""
+    """Requests to one server, as its page sends them (with its Origin); answers are (status, decoded JSON or the
+    page's text)."""
 
     def __init__(self, server: WebServer) -> None:
         self.server = server
@@ -43,7 +44,8 @@ class Client:
     def call(self, method: str, path: str, body: object = None, headers: dict[str, str] | None = None,
              raw: bytes | None = None) -> tuple[int, Any]:
         sent = raw if raw is not None else None if body is None else json.dumps(body).encode()
-        given = {"Content-Type": "application/json"} if sent is not None else {}
+        given = {"Origin": self.server.origins[0]}
+        given.update({"Content-Type": "application/json"} if sent is not None else {})
         given.update(headers or {})
         connection = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=30)
         try:

@@ -10,6 +10,10 @@ Undo replays: the game keeps the state it started from (a new game, or the posit
 action since, and rebuilds a position by applying the actions again. An AI seat is seeded afresh for each of
 its decisions from the game seed, the seat and the number of decisions since the start, so that the same
 position always gets the same AI move, however often it is reached by undo.
+
+Advice is computed away from the game: `advice_task` checks the request and copies what the advisor needs into an
+`AdviceTask` (which pickles, so that the server can compute it in a process of its own and stop it), and `advise`
+computes it. An advisor may ask for at most ADVICE_CAPS of each budget.
 """
 
 from __future__ import annotations
@@ -30,6 +34,11 @@ HUMAN = "human"
 SAVE_FORMAT = "borabora_sim web game"
 SAVE_VERSION = 1
 DEFAULT_ADVISOR = "heuristic"
+# The most search time an advisor may be given, and the most of each budget of a player spec (the search players'
+# seconds, iterations and rollouts, the learned player's samples): an advice asking for more is refused.
+ADVICE_SECONDS = 10.0
+ADVICE_CAPS: dict[str, float] = {"seconds": ADVICE_SECONDS, "iterations": 100_000, "rollouts": 1_000,
+                                 "samples": 1_000}
 
 
 class RequestError(Exception):
@@ -38,6 +47,28 @@ class RequestError(Exception):
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
         self.status = status
+
+
+@dataclass(frozen=True)
+class AdviceTask:
+    """An advice to compute away from the game: the game by its spec, a copy of the position, the advisor's player
+    spec and seed, and the version of the position."""
+
+    game: str
+    state: GameState
+    player: str
+    seed: int
+    version: int
+
+
+def advise(task: AdviceTask) -> dict[str, Any]:
+    """What the advisor of `task` would do, and why: the answer of GET /api/advice."""
+    game = get_game(task.game)
+    advisor = make_player(task.player, None, game)
+    advisor.reset(task.seed)
+    action = advisor.choose(task.state.clone())
+    return {"version": task.version, "player": task.player, "action": action,
+            "name": task.state.action_to_string(action), "explanation": advisor.explain()}
 
 
 @dataclass(frozen=True)
@@ -178,9 +209,9 @@ class WebGame:
             self.state.apply(move.action)
         self.version += 1
 
-    def advice(self, spec: object) -> dict[str, Any]:
-        """What the player `spec` (default: the heuristic) would do in the human's decision, and why; the game is
-        not changed."""
+    def advice_task(self, spec: object) -> AdviceTask:
+        """What the player `spec` (default: the heuristic) needs to advise the human to move (`advise`); the game is
+        not changed. A spec that is not an AI player, or asks for more than ADVICE_CAPS, is refused."""
         if not self.human_to_move():
             raise RequestError(409, "advice is for a human's decision, and no human is to move")
         spec = DEFAULT_ADVISOR if spec is None else spec
@@ -191,10 +222,14 @@ class WebGame:
             advisor = make_player(spec, None, self.game)
         except (ValueError, TypeError) as error:
             raise RequestError(400, str(error)) from None
-        advisor.reset(self._decision_seed(len(self.players)))
-        action = advisor.choose(self.state.clone())
-        return {"version": self.version, "player": spec, "action": action,
-                "name": self.state.action_to_string(action), "explanation": advisor.explain()}
+        over = [f"{budget}={value:g}" for budget, cap in ADVICE_CAPS.items()
+                if (value := getattr(advisor, budget, 0)) > cap]
+        if over:
+            caps = ", ".join(f"{budget} <= {cap:g}" for budget, cap in ADVICE_CAPS.items())
+            raise RequestError(400, f"{spec} asks for {', '.join(over)}: more than an advice may take; the caps are "
+                                    f"{caps}")
+        return AdviceTask(game_spec(self.game), self.state.clone(), spec, self._decision_seed(len(self.players)),
+                          self.version)
 
     def _decision_seed(self, stream: int) -> int:
         """The seed of an AI decision now: from the game seed, the seat (the advisor's stream is after the
