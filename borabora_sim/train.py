@@ -11,8 +11,10 @@ network) is not one scikit-learn's estimators offer, and the network is small (a
 fitted here with numpy by minibatch Adam: no extra dependency, and seconds per epoch on one core.
 
 A run writes into a work directory as it goes (each chunk of games as it is played, `config.json`), so an
-interrupted run continues where it stopped with the same arguments; at the end it writes the weights (.npz) and
-their manifest (.json: data, seeds, commit, command, time, the training curve).
+interrupted run continues where it stopped with the same arguments; at the end it writes the weights (`out`, a
+name ending in .npz) and their manifest (the same name ending in .json: data, seeds, commit, command, time, the
+training curve). Every file is written whole or not at all, and read back without pickle and checked: a damaged
+chunk or configuration is refused in one line that says what to do.
 """
 
 from __future__ import annotations
@@ -29,10 +31,18 @@ from typing import Any
 
 import numpy as np
 
-from borabora_sim import _search
+from borabora_sim import _engine, _search
 from borabora_sim.errors import check_int
 from borabora_sim.game import BoraBora
-from borabora_sim.learned import DEFAULT_MANIFEST, DEFAULT_WEIGHTS, LearnedWeights
+from borabora_sim.learned import (
+    DEFAULT_MANIFEST,
+    DEFAULT_WEIGHTS,
+    LearnedWeights,
+    npz_bytes,
+    read_arrays,
+    read_json,
+    write_atomic,
+)
 from borabora_sim.players.heuristic import weights_for
 
 # The styles the seats of the data games are drawn from (balanced and tuned twice: the opponents that matter most).
@@ -41,6 +51,13 @@ CHUNK = 250                     # games per work unit and per file of the work d
 VALIDATION_EVERY = 10           # every 10th cycle of player counts of a round is held out for validation
 Progress = Callable[[int], object]
 BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+CONFIG = "config.json"          # the work directory's record of the run's settings
+# A chunk file's arrays and their types: per sample the features of the 4 seats, the winner, the number of seats
+# and the game's index
+CHUNK_ARRAYS = {"x": np.float32, "winner": np.int8, "players": np.int8, "game": np.int32}
+FEATURES = len(_engine.FEATURE_NAMES_GLOBAL) + 4 * len(_engine.FEATURE_NAMES_SEAT)
+CHUNK_FILE = "a chunk of training games"
+CHUNK_REMEDY = "delete it and run the same command again: its games are played again"
 
 
 @dataclass(frozen=True)
@@ -103,13 +120,14 @@ def play_round(work: Path, label: str, seed: int, games: int, config: TrainConfi
     """A round's data, its chunks read from `work` where an earlier run wrote them, played (and written) otherwise."""
     chunks = [(first, min(CHUNK, games - first)) for first in range(0, games, CHUNK)]
     paths = [work / f"{label}_{first:07d}.npz" for first, _ in chunks]
-    todo = [(chunk, path) for chunk, path in zip(chunks, paths, strict=True) if not path.exists()]
-    progress(sum(count for (_, count), path in zip(chunks, paths, strict=True) if path.exists()))
+    parts = {path: read_chunk(path, first, count, config) for (first, count), path in zip(chunks, paths, strict=True)
+             if path.exists()}
+    todo = [(chunk, path) for chunk, path in zip(chunks, paths, strict=True) if path not in parts]
+    progress(sum(count for (_, count), path in zip(chunks, paths, strict=True) if path in parts))
 
     def save(path: Path, data: dict[str, np.ndarray]) -> None:
-        partial = path.with_suffix(".part.npz")
-        np.savez(partial, x=data["x"], winner=data["winner"], players=data["players"], game=data["game"])
-        partial.replace(path)
+        write_atomic(path, npz_bytes({name: data[name] for name in CHUNK_ARRAYS}))
+        parts[path] = data
 
     if n_jobs == 1:
         for (first, count), path in todo:
@@ -123,11 +141,39 @@ def play_round(work: Path, label: str, seed: int, games: int, config: TrainConfi
         for ((_, count), path), data in zip(todo, results, strict=True):
             save(path, data)
             progress(count)
-    parts = []
-    for path in paths:
-        with np.load(path) as data:
-            parts.append({name: data[name] for name in data.files})
-    return {name: np.concatenate([part[name] for part in parts]) for name in parts[0]}
+    return {name: np.concatenate([parts[path][name] for path in paths]) for name in CHUNK_ARRAYS}
+
+
+def read_chunk(path: Path, first: int, count: int, config: TrainConfig) -> dict[str, np.ndarray]:
+    """The samples of the chunk file `path` (games first .. first + count - 1 of a round), or a ValueError naming
+    the file and the first thing that is wrong: not an .npz, other arrays or types, lengths that differ, a number
+    of seats, a winner or a game index out of range."""
+    arrays = read_arrays(path, tuple(CHUNK_ARRAYS), CHUNK_FILE, CHUNK_REMEDY)
+    problem = _chunk_problem(arrays, first, count, config)
+    if problem:
+        raise ValueError(f"{path} is not {CHUNK_FILE} of this run: {problem}; {CHUNK_REMEDY}")
+    return arrays
+
+
+def _chunk_problem(arrays: dict[str, np.ndarray], first: int, count: int, config: TrainConfig) -> str | None:
+    for name, dtype in CHUNK_ARRAYS.items():
+        if arrays[name].dtype != dtype:
+            return f"{name} is {arrays[name].dtype}, not {np.dtype(dtype)}"
+    x = arrays["x"]
+    if x.ndim != 3 or x.shape[1:] != (4, FEATURES):
+        return f"x has shape {x.shape}, not (samples, 4, {FEATURES})"
+    for name in ("winner", "players", "game"):
+        if arrays[name].shape != (len(x),):
+            return f"{name} has shape {arrays[name].shape}, not ({len(x)},), one value per sample"
+    if not np.isfinite(x).all():
+        return "x holds a number that is not finite"
+    if not np.isin(arrays["players"], config.players).all():
+        return f"players holds a count other than {', '.join(map(str, sorted(set(config.players))))}"
+    if not ((arrays["winner"] >= 0) & (arrays["winner"] < arrays["players"])).all():
+        return "winner holds a seat out of range"
+    if not ((arrays["game"] >= first) & (arrays["game"] < first + count)).all():
+        return f"game holds an index outside {first}..{first + count - 1}"
+    return None
 
 
 def _forward(params: dict[str, np.ndarray], x: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -242,8 +288,9 @@ def command_line(config: TrainConfig, out: Path, work: Path, n_jobs: int) -> str
 def train(config: TrainConfig | None = None, out: str | Path = DEFAULT_WEIGHTS, work: str | Path = "runs/train",
           n_jobs: int = 1, progress: bool = True) -> LearnedWeights:
     """Plays the data games, fits the network (round 0, then `config.rounds` rounds of expert iteration) and writes
-    the weights to `out` (.npz) and their manifest beside it (.json). Resumes from the chunks already in `work` when
-    `work` was started with the same configuration; refuses a different one."""
+    the weights to `out` (a name ending in .npz) and their manifest beside it (the same name ending in .json).
+    Resumes from the chunks already in `work` when `work` was started with the same configuration; refuses a
+    different one. Every argument, `out` included, is checked before any game is played."""
     config = TrainConfig() if config is None else config
     for name in ("games", "hidden", "epochs", "batch", "seed"):
         check_int(getattr(config, name), name, 1 if name != "seed" else 0, 2**63 - 1)
@@ -256,15 +303,12 @@ def train(config: TrainConfig | None = None, out: str | Path = DEFAULT_WEIGHTS, 
     if not config.players or any(p not in (2, 3, 4) for p in config.players):
         raise ValueError(f"players must be player counts 2, 3 or 4, got {config.players}")
     n_jobs = check_int(n_jobs, "n_jobs", 1, 64)
-    out, work = Path(out), Path(work)
-    work.mkdir(parents=True, exist_ok=True)
-    saved = work / "config.json"
+    out, manifest_path = check_out(out)
+    work = Path(work)
+    _check_writable(work, "work", work)
     record = asdict(config)
     record["players"] = list(config.players)
-    if saved.exists() and json.loads(saved.read_text(encoding="utf-8")) != record:
-        raise ValueError(f"{work} holds a run with other settings ({saved}); use another --work directory or the "
-                         "same settings")
-    saved.write_text(json.dumps(record, indent=1), encoding="utf-8")
+    _open_work(work, record)
     from tqdm import tqdm
 
     def log(line: str) -> None:
@@ -304,9 +348,59 @@ def train(config: TrainConfig | None = None, out: str | Path = DEFAULT_WEIGHTS, 
         "commit": package_commit(), "command": command_line(config, out, work, n_jobs),
         "seconds": round(seconds, 1), "jobs": n_jobs, "curves": curves,
     }
-    Path(out).with_suffix(".json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
-    log(f"wrote {out} and {Path(out).with_suffix('.json')} in {seconds:.0f} s")
+    write_atomic(manifest_path, (json.dumps(manifest, indent=1) + "\n").encode())
+    log(f"wrote {out} and {manifest_path} in {seconds:.0f} s")
     return weights
+
+
+def check_out(out: str | os.PathLike[str]) -> tuple[Path, Path]:
+    """The weights file `out` and its manifest (the same name ending in .json), or a ValueError before any work:
+    `out` must be a file name ending in .npz, not a directory, in a directory that exists or can be made."""
+    path = Path(out)
+    if path.suffix != ".npz":
+        raise ValueError(f"out must be a file name ending in .npz (its manifest is written beside it, ending in "
+                         f".json), got {os.fspath(out)!r}")
+    manifest = path.with_suffix(".json")
+    for target in (path, manifest):
+        if target.is_dir():
+            raise ValueError(f"out {path} cannot be written: {target} is a directory; give a file name ending in "
+                             ".npz whose .json twin is no directory either")
+    _check_writable(path.parent, "out", path)
+    return path, manifest
+
+
+def _check_writable(directory: Path, name: str, given: Path) -> None:
+    """A ValueError unless `directory` is a directory, or can be made: its nearest existing ancestor is a
+    directory this process may write in."""
+    existing = directory
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise ValueError(f"{name} {given} cannot be written: {existing} is a file, not a directory; choose another "
+                         "path")
+    if not os.access(existing, os.W_OK):
+        raise ValueError(f"{name} {given} cannot be written: no permission to write in {existing}")
+
+
+def _open_work(work: Path, record: dict[str, Any]) -> None:
+    """Starts the work directory of a run with the settings `record`, or checks that the run it holds has them."""
+    saved = work / CONFIG
+    if saved.exists():
+        found = read_json(saved, "the configuration of a training run", "use another --work directory")
+        if not isinstance(found, dict) or set(found) != set(record):
+            raise ValueError(f"{saved} is not the configuration of a training run (it holds "
+                             f"{sorted(found) if isinstance(found, dict) else type(found).__name__}, not the keys "
+                             f"{', '.join(record)}); use another --work directory")
+        if found != record:
+            changed = ", ".join(f"{key}={found[key]!r}" for key in record if found[key] != record[key])
+            raise ValueError(f"{work} holds a run with other settings ({changed}); use another --work directory or "
+                             "the same settings")
+        return
+    if work.is_dir() and any(work.glob("round*.npz")):
+        raise ValueError(f"{work} holds chunks of games but no {CONFIG}, so their settings are unknown; use another "
+                         "--work directory")
+    work.mkdir(parents=True, exist_ok=True)
+    write_atomic(saved, (json.dumps(record, indent=1) + "\n").encode())
 
 
 __all__ = ["DEFAULT_MANIFEST", "DEFAULT_WEIGHTS", "TrainConfig", "fit", "play_chunk", "train"]

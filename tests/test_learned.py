@@ -11,6 +11,7 @@ import pytest
 
 import borabora_sim
 from borabora_sim import _engine, _search
+from borabora_sim import train as training
 from borabora_sim.bamboo import new_game as new_bamboo_game
 from borabora_sim.cli import main
 from borabora_sim.games import get_game
@@ -94,7 +95,7 @@ def test_model_arguments_are_checked() -> None:
 def test_a_file_without_the_arrays_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "bad.npz"
     np.savez(path, w1=np.zeros((2, 3)))
-    with pytest.raises(ValueError, match="missing b1, w2, b2, mean, scale"):
+    with pytest.raises(ValueError, match="holds the arrays w1, not w1, b1, w2, b2, mean, scale"):
         load_weights(path)
 
 
@@ -209,6 +210,52 @@ def test_train_arguments_are_checked(tmp_path: Path) -> None:
         train(TrainConfig(games=4, players=(5,)), work=tmp_path, progress=False)
     with pytest.raises(ValueError, match="keep must be in"):
         train(TrainConfig(games=4, keep=0.0), work=tmp_path, progress=False)
+
+
+@pytest.mark.parametrize(("out", "message"), [
+    ("afile/w.npz", "out {tmp}/afile/w.npz cannot be written: {tmp}/afile is a file, not a directory"),
+    ("afile/deeper/w.npz", "out {tmp}/afile/deeper/w.npz cannot be written: {tmp}/afile is a file, not a directory"),
+    ("adir", "out must be a file name ending in .npz (its manifest is written beside it, ending in .json), got "
+             "'{tmp}/adir'"),
+    ("adir.npz", "out {tmp}/adir.npz cannot be written: {tmp}/adir.npz is a directory"),
+    ("w.weights", "out must be a file name ending in .npz"),
+    ("twin.npz", "out {tmp}/twin.npz cannot be written: {tmp}/twin.json is a directory"),
+])
+def test_train_refuses_an_out_it_cannot_write_before_any_work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               out: str, message: str) -> None:
+    (tmp_path / "afile").write_text("a file")
+    (tmp_path / "adir").mkdir()
+    (tmp_path / "adir.npz").mkdir()
+    (tmp_path / "twin.json").mkdir()
+
+    def no_games(*args: object) -> None:
+        raise AssertionError("a game was played")
+
+    monkeypatch.setattr(training, "play_chunk", no_games)
+    with pytest.raises(ValueError) as error:
+        train(TrainConfig(games=4, rounds=0), out=tmp_path / out, work=tmp_path / "work", progress=False)
+    assert str(error.value).startswith(message.format(tmp=tmp_path)) and "\n" not in str(error.value)
+    assert not (tmp_path / "work").exists()
+
+
+def test_train_refuses_a_work_directory_that_is_a_file_or_holds_unknown_chunks(tmp_path: Path) -> None:
+    (tmp_path / "afile").write_text("a file")
+    with pytest.raises(ValueError, match=r"work .*afile cannot be written: .*afile is a file, not a directory"):
+        train(TrainConfig(games=4, rounds=0), out=tmp_path / "w.npz", work=tmp_path / "afile", progress=False)
+    (tmp_path / "work").mkdir()
+    (tmp_path / "work" / "round0_0000000.npz").write_bytes(b"")
+    with pytest.raises(ValueError, match=r"holds chunks of games but no config\.json"):
+        train(TrainConfig(games=4, rounds=0), out=tmp_path / "w.npz", work=tmp_path / "work", progress=False)
+
+
+def test_weights_are_saved_under_the_name_given_and_read_back_exactly(tmp_path: Path) -> None:
+    weights = load_weights()
+    weights.save(tmp_path / "w.weights")
+    assert [p.name for p in tmp_path.iterdir()] == ["w.weights"]
+    again = load_weights(tmp_path / "w.weights")
+    assert all(np.array_equal(getattr(again, name), getattr(weights, name)) for name in ("w1", "b1", "w2", "mean",
+                                                                                         "scale"))
+    assert again.b2 == weights.b2
 
 
 def test_the_train_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
