@@ -22,9 +22,19 @@ generation's fresh deals, both played side by side. At the end the incumbent is 
 never saw, against the same opponents, with the start style on the same deals for a paired comparison.
 
 A run writes into a directory as it goes: `config.json` (the arguments), `evaluations.jsonl` (every evaluation),
-`state.pkl` (the optimiser's state, after each generation, written atomically) and, when it finishes,
+`state.json` (where the run stands, after each generation, written atomically) and, when it finishes,
 `result.json` and `tuned_style.json` (the entry to add to borabora_sim/data/tuned_styles.json). An interrupted run
 continues from its last generation; a larger budget continues a finished one; other arguments are refused.
+
+The state file is JSON, so reading it runs no code, and it holds the optimiser as the history of its asks and
+tells: every generation's candidates and the values told for them. Resuming replays that history through a fresh
+optimiser with the run's own generator, which draws the same candidates again (checked against the saved ones) and
+leaves the optimiser exactly where the interrupted run left it, so the resumed run continues as an uninterrupted
+one would. cma's internal state (mean, step size, covariance and its eigen-decomposition, evolution paths, the
+counters and histories its stopping and updating rules read) has no serialisation but pickle, and rebuilding it
+field by field would tie the file to one cma release and risk a continuation that differs in the last bit; the
+replay uses only `ask` and `tell` and takes milliseconds a generation. A file that is empty, truncated, foreign or
+inconsistent with the run is refused in one line.
 """
 
 from __future__ import annotations
@@ -32,7 +42,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import pickle
 import shlex
 import subprocess
 from collections.abc import Callable, Sequence
@@ -45,6 +54,7 @@ import numpy as np
 from borabora_sim import stats
 from borabora_sim.errors import check_int
 from borabora_sim.games import DEFAULT_GAME, game_spec, get_game
+from borabora_sim.learned import read_json, write_atomic
 from borabora_sim.match import play_game
 from borabora_sim.players import HeuristicPlayer, make_player, weights_for
 from borabora_sim.protocol import Game
@@ -52,8 +62,12 @@ from borabora_sim.simulate import check_n_jobs, check_out_directory, player_seed
 from borabora_sim.studies.progress import step_bar
 
 PLAYERS = 4                     # the goal is stated for 4-player games
-CONFIG, EVALUATIONS, STATE, RESULT, STYLE = "config.json", "evaluations.jsonl", "state.pkl", "result.json", \
+CONFIG, EVALUATIONS, STATE, RESULT, STYLE = "config.json", "evaluations.jsonl", "state.json", "result.json", \
     "tuned_style.json"
+OLD_STATE = "state.pkl"         # the state as earlier versions wrote it, a pickle: never read
+STATE_FORMAT, STATE_VERSION = "borabora_sim tuning state", 1
+STATE_KEYS = ("format", "version", "cma", "games", "log_size", "incumbent", "challenger", "history", "told", "asked")
+HISTORY_KEYS = ("generation", "incumbent", "best_candidate", "sigma")
 DECIMALS = 3                    # weights are rounded so that specs and the data file hold them exactly
 # Weights are searched as start + scale * x, scale = max(|start|, MIN_SCALE): a step of x moves a weight by a
 # fraction of its size, and a weight that starts at 0 can still move.
@@ -144,6 +158,26 @@ class TuneResult:
         return {get_game(self.config.game).name: {name: {"weights": self.weights, "record": self.record()}}}
 
 
+@dataclass
+class RunState:
+    """A run after its last finished generation. The optimiser is rebuilt from `asked` and `told` (see
+    `load_state`), so they and the rest are all a state file holds."""
+
+    es: Any                                 # the cma.CMAEvolutionStrategy
+    incumbent: np.ndarray
+    challenger: np.ndarray | None = None
+    games: int = 0
+    log_size: int = 0                       # the bytes of evaluations.jsonl written by the finished generations
+    history: list[dict[str, float]] = field(default_factory=list)   # per generation: incumbent, best candidate
+    told: list[list[float]] = field(default_factory=list)       # per generation: the candidates' minus objectives
+    asked: list[list[list[float]]] = field(default_factory=list)    # per generation: the candidates x
+
+    @property
+    def generation(self) -> int:
+        """The number of finished generations."""
+        return len(self.told)
+
+
 def package_commit() -> str | None:
     """The commit of the package's source tree, when it is a git checkout (else None)."""
     try:
@@ -206,45 +240,152 @@ def games_evaluator(game: Game, opponents: Sequence[str], n_jobs: int = 1) -> Ev
 # =============================================================================
 # The run directory
 # =============================================================================
-def _write_atomic(path: Path, data: bytes) -> None:
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_bytes(data)
-    os.replace(temporary, path)
-
-
 def _json(value: object) -> bytes:
     return (json.dumps(value, indent=2) + "\n").encode()
 
 
-def _open_directory(directory: Path, config: TuneConfig, resume: bool) -> dict[str, Any] | None:
-    """Checks the directory against the run's arguments; the saved state of the run to continue, or None."""
+def _open_directory(directory: Path, config: TuneConfig, resume: bool, start: np.ndarray) -> RunState | None:
+    """Checks the directory against the run's arguments; the state of the run to continue (`start`: the start
+    weights), or None for a run to begin."""
     config_file = directory / CONFIG
     if not config_file.exists():
         if directory.exists() and any(directory.iterdir()):
             raise ValueError(f"out {directory} is not empty and holds no tuning run; choose an empty or new directory")
         directory.mkdir(parents=True, exist_ok=True)
-        _write_atomic(config_file, _json(asdict(config)))
+        write_atomic(config_file, _json(asdict(config)))
         return None
     if not resume:
         raise ValueError(f"out {directory} already holds a tuning run; continue it with resume (--resume) or choose "
                          "another directory")
-    saved = json.loads(config_file.read_text())
+    saved = read_json(config_file, "the configuration of a tuning run", "choose another directory")
     wanted = json.loads(json.dumps(asdict(config)))
-    changed = [key for key in wanted if saved.get(key) != wanted[key]]
+    if not isinstance(saved, dict) or set(saved) != set(wanted):
+        found = sorted(saved) if isinstance(saved, dict) else f"a JSON {type(saved).__name__}"
+        raise ValueError(f"{config_file} is not the configuration of a tuning run (it holds {found}, not the keys "
+                         f"{', '.join(wanted)}); choose another directory")
+    changed = [key for key in wanted if saved[key] != wanted[key]]
     if changed:
-        was = ", ".join(f"{key}={saved.get(key)!r}" for key in changed)
+        was = ", ".join(f"{key}={saved[key]!r}" for key in changed)
         raise ValueError(f"out {directory} holds a tuning run with other arguments ({was}); resume it with the same "
                          "arguments (only the budget may change) or choose another directory")
-    state_file = directory / STATE
-    if not state_file.exists():
-        return None
-    with state_file.open("rb") as file:
-        state: dict[str, Any] = pickle.load(file)      # written by this module into the run's own directory
+    if (directory / OLD_STATE).exists():
+        raise ValueError(f"{directory / OLD_STATE} is the state of a run of an earlier version, which is not read (a "
+                         f"pickle can run code); {_state_remedy(directory)}")
+    log = directory / EVALUATIONS
+    state = load_state(directory, config, start) if (directory / STATE).exists() else None
     # Evaluations of a generation that was interrupted before its state was saved (a line perhaps cut short) are
     # dropped: the generation is played again.
-    os.truncate(directory / EVALUATIONS, state["log_size"])
+    if log.exists():
+        os.truncate(log, 0 if state is None else state.log_size)
     return state
 
+
+def _state_remedy(directory: Path) -> str:
+    return f"delete it to start the run over in {directory}, or choose another directory"
+
+
+def state_bytes(state: RunState) -> bytes:
+    """The state file of `state`: JSON, the numbers as Python writes floats (they read back exactly)."""
+    import cma
+
+    record = {"format": STATE_FORMAT, "version": STATE_VERSION, "cma": cma.__version__, "games": state.games,
+              "log_size": state.log_size, "incumbent": state.incumbent.tolist(),
+              "challenger": None if state.challenger is None else state.challenger.tolist(),
+              "history": state.history, "told": state.told, "asked": state.asked}
+    return (json.dumps(record) + "\n").encode()
+
+
+def _state_record(path: Path) -> dict[str, Any]:
+    """The JSON object of the state file `path`, its format, version and keys checked."""
+    record = read_json(path, "a tuning state", _state_remedy(path.parent))
+    if not isinstance(record, dict):
+        problem = f"it holds a JSON {type(record).__name__}, not an object"
+    elif record.get("format") != STATE_FORMAT or record.get("version") != STATE_VERSION:
+        problem = (f"its format is {record.get('format')!r} version {record.get('version')!r}, not {STATE_FORMAT!r} "
+                   f"version {STATE_VERSION}")
+    elif set(record) != set(STATE_KEYS):
+        problem = f"it holds the keys {', '.join(sorted(record))}, not {', '.join(STATE_KEYS)}"
+    else:
+        return record
+    raise ValueError(f"{path} is not a tuning state: {problem}; {_state_remedy(path.parent)}")
+
+
+def load_state(directory: Path, config: TuneConfig, start: np.ndarray) -> RunState:
+    """The state of the run in `directory` (with arguments `config`, from the weights `start`), read from its JSON
+    file, every field checked, and the optimiser rebuilt by replaying the saved asks and tells. A file that is not
+    such a state, or whose replay draws other candidates than it saved (another version of cma, or an edited
+    file), is a ValueError naming the file, the first problem and what to do."""
+    path = directory / STATE
+    record = _state_record(path)
+    try:
+        state = _checked_state(record, config, len(start), (directory / EVALUATIONS))
+    except ValueError as exc:
+        raise ValueError(f"{path} is not a state of this run: {exc}; {_state_remedy(directory)}") from None
+    state.es = new_optimiser(config, len(start))
+    for generation, (asked, told) in enumerate(zip(state.asked, state.told, strict=True)):
+        xs = state.es.ask()
+        if not np.array_equal(np.asarray(xs), np.asarray(asked)):
+            import cma
+
+            if record["cma"] != cma.__version__:
+                raise ValueError(f"{path} was saved with cma {record['cma']!s}, which draws other candidates than cma "
+                                 f"{cma.__version__} (generation {generation}); continue the run with cma "
+                                 f"{record['cma']!s}, or {_state_remedy(directory)}")
+            raise ValueError(f"{path} is not a state of this run: replayed, generation {generation} draws other "
+                             f"candidates than it saved; {_state_remedy(directory)}")
+        state.es.tell(xs, told)
+    if state.challenger is not None and not np.array_equal(state.challenger, search_weights(start, state.es.mean)):
+        raise ValueError(f"{path} is not a state of this run: its challenger is not the optimiser's mean; "
+                         f"{_state_remedy(directory)}")
+    return state
+
+
+def _checked_state(record: dict[str, Any], config: TuneConfig, dimension: int, log: Path) -> RunState:
+    """The RunState of a state file's record (without its optimiser), or a ValueError naming the first field that
+    is wrong."""
+    games, log_size = (_count(record[key], key) for key in ("games", "log_size"))
+    told = _list(record["told"], None, "told")
+    generations = len(told)
+    told = [_numbers(values, config.popsize, f"told[{g}]") for g, values in enumerate(told)]
+    asked = [[_numbers(x, dimension, f"asked[{g}][{i}]") for i, x in enumerate(_list(xs, config.popsize,
+                                                                                       f"asked[{g}]"))]
+             for g, xs in enumerate(_list(record["asked"], generations, "asked"))]
+    history = []
+    for g, entry in enumerate(_list(record["history"], generations, "history")):
+        if not isinstance(entry, dict) or set(entry) != set(HISTORY_KEYS) or type(entry["generation"]) is not int \
+                or entry["generation"] != g:
+            raise ValueError(f"history[{g}] must be an object with the keys {', '.join(HISTORY_KEYS)}, generation {g}")
+        _numbers([entry[key] for key in HISTORY_KEYS[1:]], len(HISTORY_KEYS) - 1, f"history[{g}]")
+        history.append({key: entry[key] for key in HISTORY_KEYS})
+    incumbent = np.array(_numbers(record["incumbent"], dimension, "incumbent"))
+    if (record["challenger"] is None) != (generations == 0):
+        raise ValueError("challenger must be null before the first generation is finished, and weights after")
+    challenger = None if record["challenger"] is None else np.array(_numbers(record["challenger"], dimension,
+                                                                             "challenger"))
+    size = log.stat().st_size if log.exists() else 0
+    if log_size > size:
+        raise ValueError(f"log_size is {log_size} bytes, but {log.name} holds {size}")
+    return RunState(None, incumbent, challenger, games, log_size, history, told, asked)
+
+
+def _count(value: object, name: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2**63:
+        raise ValueError(f"{name} must be a count (an integer >= 0), got {value!r}")
+    return value
+
+
+def _list(value: object, length: int | None, name: str) -> list[Any]:
+    if not isinstance(value, list) or (length is not None and len(value) != length):
+        raise ValueError(f"{name} must be a list" + ("" if length is None else f" of {length} items"))
+    return value
+
+
+def _numbers(value: object, length: int, name: str) -> list[float]:
+    """`value` as `length` finite floats, as a state file writes them."""
+    items = _list(value, length, name)
+    if not all(type(item) is float and math.isfinite(item) for item in items):
+        raise ValueError(f"{name} must be a list of {length} finite numbers written with a decimal point")
+    return items
 
 
 def interrupted_message(out: str | os.PathLike[str], argv: Sequence[str]) -> str:
@@ -253,8 +394,11 @@ def interrupted_message(out: str | os.PathLike[str], argv: Sequence[str]) -> str
     state_file = Path(out) / STATE
     generations = 0
     if state_file.exists():
-        with state_file.open("rb") as file:
-            generations = int(pickle.load(file)["generation"])  # written by this module into the run's directory
+        try:
+            told = _state_record(state_file)["told"]
+        except ValueError as exc:
+            return f"interrupted; {exc}"
+        generations = len(told) if isinstance(told, list) else 0
     command = shlex.join(["borabora", *argv, *([] if "--resume" in argv else ["--resume"])])
     kept = (f"{generations} finished generation(s) are saved in {out}" if generations else
             f"no generation was finished yet in {out}")
@@ -265,8 +409,9 @@ def interrupted_message(out: str | os.PathLike[str], argv: Sequence[str]) -> str
 # The optimisation loop
 # =============================================================================
 class Normal:
-    """Standard normal draws for cma from a generator of the run's own, pickled with the optimiser so that a resumed
-    run draws what an uninterrupted one would (by default cma draws from numpy's global generator)."""
+    """Standard normal draws for cma from a generator of the run's own, seeded by the run's seed, so that a run and
+    the replay of its saved generations draw the same candidates (by default cma draws from numpy's global
+    generator)."""
 
     def __init__(self, seed: int) -> None:
         self.generator = np.random.default_rng(seed)
@@ -276,61 +421,67 @@ class Normal:
         return draws
 
 
+def new_optimiser(config: TuneConfig, dimension: int) -> Any:
+    """A fresh CMA-ES of the run in `dimension` weights, at the origin of the search space, drawing from the run's
+    own generator."""
+    import cma
+
+    options = {"popsize": config.popsize, "randn": Normal(config.seed), "verbose": -9, "verb_log": 0, "verb_disp": 0}
+    return cma.CMAEvolutionStrategy(np.zeros(dimension), config.sigma0, options)
+
+
+def search_weights(start: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """The weights at the point `x` of the search space: start + scale * x, rounded to DECIMALS places."""
+    scale = np.maximum(np.abs(start), MIN_SCALE)
+    weights: np.ndarray = np.round(start + scale * np.asarray(x, dtype=np.float64), DECIMALS)
+    return weights
+
+
 def optimise(evaluate: Evaluate, start: np.ndarray, names: Sequence[str], config: TuneConfig, budget: int,
-             directory: Path, state: dict[str, Any] | None, progress: bool | None,
-             deals: Callable[[int, int], list[int]]) -> dict[str, Any]:
+             directory: Path, state: RunState | None, progress: bool | None,
+             deals: Callable[[int, int], list[int]]) -> RunState:
     """Runs generations until `budget` games are played (a generation begun is finished) and returns the state:
     the optimiser, the incumbent, the challenger, the games played and the history. `deals(first, count)` gives
     the deal seeds of the tuning stream."""
-    import cma
-
-    scale = np.maximum(np.abs(start), MIN_SCALE)
-
-    def weights_of(x: np.ndarray) -> np.ndarray:
-        rounded: np.ndarray = np.round(start + scale * np.asarray(x, dtype=np.float64), DECIMALS)
-        return rounded
-
     if state is None:
-        options = {"popsize": config.popsize, "randn": Normal(config.seed), "verbose": -9,
-                   "verb_log": 0, "verb_disp": 0}
-        es = cma.CMAEvolutionStrategy(np.zeros(len(start)), config.sigma0, options)
-        state = {"es": es, "generation": 0, "games": 0,
-                 "incumbent": weights_of(np.zeros(len(start))), "challenger": None, "history": []}
+        state = RunState(new_optimiser(config, len(start)), search_weights(start, np.zeros(len(start))))
     deals_per_eval = config.games_per_eval // PLAYERS
     per_generation = (config.popsize + 2) * config.games_per_eval
-    bar = step_bar(max(budget, state["games"]), "tuning", "game", progress)
-    bar.update(state["games"])
+    bar = step_bar(max(budget, state.games), "tuning", "game", progress)
+    bar.update(state.games)
     try:
-        while state["games"] < budget:
-            es, generation = state["es"], state["generation"]
-            xs = es.ask()
+        while state.games < budget:
+            generation = state.generation
+            xs = state.es.ask()
             seeds = deals(generation * deals_per_eval, deals_per_eval)
-            vectors = [weights_of(x) for x in xs] + [state["incumbent"]]
+            vectors = [search_weights(start, x) for x in xs] + [state.incumbent]
             roles = ["candidate"] * len(xs) + ["incumbent"]
-            if state["challenger"] is not None:
-                vectors.append(state["challenger"])
+            if state.challenger is not None:
+                vectors.append(state.challenger)
                 roles.append("challenger")
             results = evaluate(vectors, seeds)
-            es.tell(xs, [-objective for objective, _, _ in results[:len(xs)]])
+            told = [-float(objective) for objective, _, _ in results[:len(xs)]]
+            state.es.tell(xs, told)
+            state.asked.append(np.asarray(xs, dtype=np.float64).tolist())
+            state.told.append(told)
             evaluations = [Evaluation(generation, role, dict(zip(names, map(float, w), strict=True)), *result)
                            for role, w, result in zip(roles, vectors, results, strict=True)]
             incumbent = results[len(xs)][0]
-            if state["challenger"] is not None and results[-1][0] > incumbent:
-                state["incumbent"] = state["challenger"]
-            state["challenger"] = weights_of(es.mean)
-            state["history"].append({"generation": generation, "incumbent": incumbent,
-                                     "best_candidate": max(r[0] for r in results[:len(xs)]),
-                                     "sigma": float(es.sigma)})
-            state["generation"] += 1
+            if state.challenger is not None and results[-1][0] > incumbent:
+                state.incumbent = state.challenger
+            state.challenger = search_weights(start, state.es.mean)
+            state.history.append({"generation": generation, "incumbent": incumbent,
+                                  "best_candidate": max(r[0] for r in results[:len(xs)]),
+                                  "sigma": float(state.es.sigma)})
             played = sum(r[2] for r in results)
-            state["games"] += played
+            state.games += played
             with (directory / EVALUATIONS).open("a") as file:
                 file.writelines(json.dumps(asdict(e)) + "\n" for e in evaluations)
-            state["log_size"] = (directory / EVALUATIONS).stat().st_size
-            _write_atomic(directory / STATE, pickle.dumps(state))
-            bar.total = max(bar.total, state["games"] + (per_generation if state["games"] < budget else 0))
+            state.log_size = (directory / EVALUATIONS).stat().st_size
+            write_atomic(directory / STATE, state_bytes(state))
+            bar.total = max(bar.total or 0, state.games + (per_generation if state.games < budget else 0))
             bar.update(played)
-            bar.set_postfix(generation=state["generation"], incumbent=f"{incumbent:+.2f}")
+            bar.set_postfix(generation=state.generation, incumbent=f"{incumbent:+.2f}")
     finally:
         bar.close()
     return state
@@ -406,15 +557,15 @@ def tune(game: str | Game = DEFAULT_GAME, opponents: str | Sequence[str] = "heur
                         start=start, games_per_eval=games_per_eval, popsize=popsize, sigma0=float(sigma0),
                         seed=check_int(seed, "seed", 0, 2**64 - 1), validation_games=validation_games)
     directory = check_out_directory(out)
-    state = _open_directory(directory, config, resume)
+    state = _open_directory(directory, config, resume, start_weights)
     state = optimise(games_evaluator(played, specs, n_jobs), start_weights, names, config, budget, directory, state,
                      progress, lambda first, count: deal_seeds(played, config.seed, TUNING_STREAM, first, count))
-    validation = validate(played, state["incumbent"], start_weights, specs,
+    validation = validate(played, state.incumbent, start_weights, specs,
                           deal_seeds(played, config.seed, VALIDATION_STREAM, 0, validation_games // PLAYERS), n_jobs)
-    result = TuneResult(weights=dict(zip(names, map(float, state["incumbent"]), strict=True)), config=config,
-                        budget=budget, generations=state["generation"], games=state["games"], validation=validation,
-                        history=state["history"])
-    _write_atomic(directory / RESULT, _json({"weights": result.weights, **result.record(),
-                                             "history": result.history}))
-    _write_atomic(directory / STYLE, _json(result.style_entry()))
+    result = TuneResult(weights=dict(zip(names, map(float, state.incumbent), strict=True)), config=config,
+                        budget=budget, generations=state.generation, games=state.games, validation=validation,
+                        history=state.history)
+    write_atomic(directory / RESULT, _json({"weights": result.weights, **result.record(),
+                                            "history": result.history}))
+    write_atomic(directory / STYLE, _json(result.style_entry()))
     return result

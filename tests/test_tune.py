@@ -34,8 +34,9 @@ def config(**changes: object) -> tuning.TuneConfig:
     return tuning.TuneConfig(**values)
 
 
-def optimise(directory: Path, budget: int, evaluate: tuning.Evaluate = synthetic, resume: bool = False) -> dict:
-    state = tuning._open_directory(directory, config(), resume)
+def optimise(directory: Path, budget: int, evaluate: tuning.Evaluate = synthetic,
+             resume: bool = False) -> tuning.RunState:
+    state = tuning._open_directory(directory, config(), resume, START)
     return tuning.optimise(evaluate, START, NAMES, config(), budget, directory, state, False,
                            lambda first, count: list(range(first, first + count)))
 
@@ -44,10 +45,10 @@ def test_optimiser_improves_a_synthetic_objective_deterministically(tmp_path: Pa
     state = optimise(tmp_path / "a", budget=8 * 40 * 30)
     again = optimise(tmp_path / "b", budget=8 * 40 * 30)
     start_distance = np.abs(START - TARGET).max()
-    assert np.abs(state["incumbent"] - TARGET).max() < start_distance / 4
-    assert np.array_equal(state["incumbent"], again["incumbent"])
+    assert np.abs(state.incumbent - TARGET).max() < start_distance / 4
+    assert np.array_equal(state.incumbent, again.incumbent)
     lines = (tmp_path / "a" / tuning.EVALUATIONS).read_text().splitlines()
-    assert len(lines) == sum(8 if g else 7 for g in range(state["generation"]))     # the first has no challenger
+    assert len(lines) == sum(8 if g else 7 for g in range(state.generation))     # the first has no challenger
     assert lines == (tmp_path / "b" / tuning.EVALUATIONS).read_text().splitlines()
 
 
@@ -71,9 +72,11 @@ def test_an_interrupted_run_resumes_to_the_same_result(tmp_path: Path) -> None:
         f"borabora tune --out {tmp_path / 'a'} --budget 600 --resume")
     resumed = optimise(tmp_path / "a", budget=600, resume=True)
     whole = optimise(tmp_path / "b", budget=600)
-    assert np.array_equal(resumed["incumbent"], whole["incumbent"])
-    assert resumed["history"] == whole["history"]
-    assert ((tmp_path / "a" / tuning.EVALUATIONS).read_text() == (tmp_path / "b" / tuning.EVALUATIONS).read_text())
+    assert np.array_equal(resumed.incumbent, whole.incumbent)
+    assert resumed.history == whole.history
+    assert resumed.asked == whole.asked and resumed.told == whole.told
+    for name in (tuning.EVALUATIONS, tuning.STATE):
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
 
 
 def test_a_real_run_continued_to_a_larger_budget_equals_one_run(tmp_path: Path) -> None:
