@@ -301,8 +301,8 @@ def _state_record(path: Path) -> dict[str, Any]:
     if not isinstance(record, dict):
         problem = f"it holds a JSON {type(record).__name__}, not an object"
     elif record.get("format") != STATE_FORMAT or record.get("version") != STATE_VERSION:
-        problem = (f"its format is {record.get('format')!r} version {record.get('version')!r}, not {STATE_FORMAT!r} "
-                   f"version {STATE_VERSION}")
+        problem = (f"its format is {record.get('format')!r:.40} version {record.get('version')!r:.40}, not "
+                   f"{STATE_FORMAT!r} version {STATE_VERSION}")
     elif set(record) != set(STATE_KEYS):
         problem = f"it holds the keys {', '.join(sorted(record))}, not {', '.join(STATE_KEYS)}"
     else:
@@ -328,9 +328,9 @@ def load_state(directory: Path, config: TuneConfig, start: np.ndarray) -> RunSta
             import cma
 
             if record["cma"] != cma.__version__:
-                raise ValueError(f"{path} was saved with cma {record['cma']!s}, which draws other candidates than cma "
-                                 f"{cma.__version__} (generation {generation}); continue the run with cma "
-                                 f"{record['cma']!s}, or {_state_remedy(directory)}")
+                raise ValueError(f"{path} was saved with cma {record['cma']!s:.40}, and cma {cma.__version__} replays "
+                                 f"it with other candidates (generation {generation}); continue the run with cma "
+                                 f"{record['cma']!s:.40}, or {_state_remedy(directory)}")
             raise ValueError(f"{path} is not a state of this run: replayed, generation {generation} draws other "
                              f"candidates than it saved; {_state_remedy(directory)}")
         state.es.tell(xs, told)
@@ -370,7 +370,7 @@ def _checked_state(record: dict[str, Any], config: TuneConfig, dimension: int, l
 
 def _count(value: object, name: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2**63:
-        raise ValueError(f"{name} must be a count (an integer >= 0), got {value!r}")
+        raise ValueError(f"{name} must be a count (an integer >= 0), got {value!r:.40}")
     return value
 
 
@@ -470,8 +470,8 @@ def optimise(evaluate: Evaluate, start: np.ndarray, names: Sequence[str], config
             if state.challenger is not None and results[-1][0] > incumbent:
                 state.incumbent = state.challenger
             state.challenger = search_weights(start, state.es.mean)
-            state.history.append({"generation": generation, "incumbent": incumbent,
-                                  "best_candidate": max(r[0] for r in results[:len(xs)]),
+            state.history.append({"generation": generation, "incumbent": float(incumbent),
+                                  "best_candidate": float(max(r[0] for r in results[:len(xs)])),
                                   "sigma": float(state.es.sigma)})
             played = sum(r[2] for r in results)
             state.games += played

@@ -215,8 +215,14 @@ def rank_the_last_candidates_the_other_way(record: dict) -> None:
     record["told"][-1] = [1.0, 0.0] if first <= second else [0.0, 1.0]
 
 
+def saved_by_another_cma(record: dict) -> None:
+    record["cma"] = "0.0"
+    nudge_a_candidate(record)
+
+
 @pytest.mark.parametrize(("edit", "problem"), [
     (nudge_a_candidate, "is not a state of this run: replayed, generation 0 draws other candidates than it saved"),
+    (saved_by_another_cma, "was saved with cma 0.0, and cma"),
     (rank_the_last_candidates_the_other_way, "is not a state of this run: its challenger is not the optimiser's mean"),
     (lambda r: r.update(log_size=r["log_size"] + 1), "log_size is"),
     (lambda r: r.update(told=r["told"][:-1]), "asked must be a list of 1 items"),
