@@ -306,7 +306,7 @@ class _Handler(BaseHTTPRequestHandler):
             return self.server.game
         fields = _FIELDS[path]
         if not isinstance(body, dict) or set(body) != set(fields):
-            got = (", ".join(sorted(body)) or "none") if isinstance(body, dict) else f"a JSON {type(body).__name__}"
+            got = (", ".join(sorted(body)) or "none") if isinstance(body, dict) else _JSON_TYPES[type(body)]
             raise RequestError(400, f"{path} takes a JSON object of exactly {', '.join(fields)}; got {got}")
         if path == "/api/new":              # the game is replaced only once the new one is good
             self.server.game = game.new_game(body["version"], body["players"], body["seed"])
@@ -389,6 +389,8 @@ def _no_constant(name: str) -> Any:
 _FIELDS = {"/api/move": ("version", "seat", "action"), "/api/step": ("version",), "/api/undo": ("version",),
            "/api/new": ("version", "players", "seed")}
 _POST_ROUTES = (*_FIELDS, "/api/load")
+_JSON_TYPES = {list: "an array", str: "a string", int: "a number", float: "a number", bool: "true or false",
+               type(None): "null"}
 _GET_ROUTES = ("/", "/api/state", "/api/why", "/api/advice", "/api/save")
 
 

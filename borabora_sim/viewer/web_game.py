@@ -34,19 +34,24 @@ HUMAN = "human"
 SAVE_FORMAT = "borabora_sim web game"
 SAVE_VERSION = 1
 DEFAULT_ADVISOR = "heuristic"
-# The most search time an advisor may be given, and the most of each budget of a player spec (the search players'
-# seconds, iterations and rollouts, the learned player's samples): an advice asking for more is refused.
+# The most search time an advisor may be given, and the most of each budget of a player spec (MCTS's seconds and
+# iterations, flat Monte Carlo's rollouts, the learned player's samples): an advice asking for more is refused.
 ADVICE_SECONDS = 10.0
 ADVICE_CAPS: dict[str, float] = {"seconds": ADVICE_SECONDS, "iterations": 100_000, "rollouts": 1_000,
                                  "samples": 1_000}
 
 
 class RequestError(Exception):
-    """A refused request: `status` is the HTTP status (4xx), the message says what was wrong."""
+    """A refused request: `status` is the HTTP status (4xx; 503 for an advice the server stopped), the message says
+    what was wrong."""
 
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
         self.status = status
+
+
+def _number(value: float) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 @dataclass(frozen=True)
@@ -222,10 +227,10 @@ class WebGame:
             advisor = make_player(spec, None, self.game)
         except (ValueError, TypeError) as error:
             raise RequestError(400, str(error)) from None
-        over = [f"{budget}={value:g}" for budget, cap in ADVICE_CAPS.items()
+        over = [f"{budget}={_number(value)}" for budget, cap in ADVICE_CAPS.items()
                 if (value := getattr(advisor, budget, 0)) > cap]
         if over:
-            caps = ", ".join(f"{budget} <= {cap:g}" for budget, cap in ADVICE_CAPS.items())
+            caps = ", ".join(f"{budget} <= {_number(cap)}" for budget, cap in ADVICE_CAPS.items())
             raise RequestError(400, f"{spec} asks for {', '.join(over)}: more than an advice may take; the caps are "
                                     f"{caps}")
         return AdviceTask(game_spec(self.game), self.state.clone(), spec, self._decision_seed(len(self.players)),
