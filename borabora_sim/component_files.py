@@ -20,6 +20,7 @@ import functools
 import json
 import os
 import reprlib
+import stat
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
@@ -39,6 +40,13 @@ MAX_INT_DIGITS = 18  # longer integer literals are refused while parsing (every 
 _PROVENANCE_KEYS = ("mark", "marks", "source", "sources")
 _SOURCES = "None (the built-in file), a file path (str or os.PathLike) or a dict"
 _TEXT = "UTF-8 text (a leading UTF-8 byte-order mark is ignored)"
+_REGULAR = "a regular file (not a directory, FIFO, device or socket)"
+_NOT_REGULAR = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+                (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+# Opening a FIFO for reading waits for a writer unless O_NONBLOCK is given (POSIX; Windows has no such flag). The
+# file is checked to be a regular file before it is opened; the flag keeps a FIFO put in its place meanwhile from
+# blocking the open.
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
 
 _T = TypeVar("_T")
 
@@ -296,7 +304,8 @@ def load_with(build: Callable[[Any, str], _T], source: str | os.PathLike[str] | 
         raise ComponentError(f"<{type(source).__name__}>", "source", "neither a file path nor a dict", _SOURCES)
     if not path:
         raise ComponentError("''", "source", "an empty path", _SOURCES)
-    return _load(build, path, lambda: _read_json(path, format_doc))
+    # A path with a line break or another control character is quoted, so that every message stays one line.
+    return _load(build, path if path.isprintable() else repr(path), lambda: _read_json(path, format_doc))
 
 
 @functools.cache
@@ -312,9 +321,14 @@ def _load(build: Callable[[Any, str], _T], source: str, read: Callable[[], Any])
 
 
 def _read_json(path: str, format_doc: str) -> Any:
-    """The parsed file, refused before parsing if it is too large or not UTF-8 text."""
+    """The parsed file, refused before it is opened if it is not a regular file, and before parsing if it is too
+    large (at most MAX_FILE_BYTES + 1 bytes are read) or not UTF-8 text."""
     try:
-        with open(path, "rb") as file:
+        mode = os.stat(path).st_mode
+        if not stat.S_ISREG(mode):
+            fail("<file>", next((kind for is_kind, kind in _NOT_REGULAR if is_kind(mode)), "not a regular file"),
+                 _REGULAR)
+        with open(os.open(path, _OPEN_FLAGS), "rb") as file:
             data = file.read(MAX_FILE_BYTES + 1)
     except OSError as error:
         fail("<file>", f"cannot be read ({error.strerror or error})", "a readable JSON file")

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import codecs
 import json
+import os
 import pickle
+import socket
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -278,12 +281,65 @@ def test_unreadable_paths(tmp_path: Path) -> None:
     with pytest.raises(ComponentError) as error:
         load_components(str(missing))
     assert str(error.value).startswith(f"{missing}: <file>: cannot be read (No such file or directory)")
-    with pytest.raises(ComponentError, match=r": <file>: cannot be read \(Is a directory\)"):
-        load_components(tmp_path)
+    with pytest.raises(ComponentError) as error:
+        load_components(tmp_path / "a\0b.json")
+    assert ": <file>: cannot be opened (" in str(error.value)
+
+
+NOT_REGULAR = "; allowed: a regular file (not a directory, FIFO, device or socket)"
+
+
+def _refused(source: Any) -> str:
+    with pytest.raises(ComponentError) as error:
+        load_components(source)
+    assert (error.value.field, error.value.allowed) == ("<file>", NOT_REGULAR.removeprefix("; allowed: "))
+    return str(error.value)
+
+
+def test_a_directory_is_refused(tmp_path: Path) -> None:
+    assert _refused(tmp_path) == f"{tmp_path}: <file>: a directory{NOT_REGULAR}"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
+    fifo = tmp_path / "components.json"
+    os.mkfifo(fifo)
+    messages: list[str] = []
+    reader = threading.Thread(target=lambda: messages.append(_refused(fifo)), daemon=True)
+    reader.start()
+    reader.join(timeout=10)
+    if reader.is_alive():  # the reader waits in open(): a writer lets it go on, so that the test can end
+        with open(fifo, "wb"):
+            pass
+        reader.join()
+        pytest.fail("loading a FIFO waited for a writer")
+    assert messages == [f"{fifo}: <file>: a FIFO (named pipe){NOT_REGULAR}"]
+
+
+@pytest.mark.skipif(not Path("/dev/zero").is_char_device(), reason="no /dev/zero on this system")
+def test_a_device_is_refused() -> None:
+    assert _refused("/dev/zero") == f"/dev/zero: <file>: a character device{NOT_REGULAR}"
+
+
+@pytest.mark.skipif(not hasattr(socket, "AF_UNIX"), reason="no Unix sockets on this system")
+def test_a_socket_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "components.sock"
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind(str(path))
+        assert _refused(path) == f"{path}: <file>: a socket{NOT_REGULAR}"
+
+
+def test_a_path_with_a_line_break_is_quoted(tmp_path: Path) -> None:
+    path = tmp_path / "two\nlines.json"
+    path.write_text("{", encoding="utf-8")
+    with pytest.raises(ComponentError) as error:
+        load_components(path)
+    assert str(error.value).startswith(f"{str(path)!r}: <document>: not valid JSON")
+    assert "\n" not in str(error.value)
 
 
 def test_new_game_reports_component_errors(tmp_path: Path) -> None:
-    with pytest.raises(ComponentError, match="Is a directory"):
+    with pytest.raises(ComponentError, match="<file>: a directory"):
         new_game(2, 1, components=tmp_path)
     with pytest.raises(ComponentError, match="<float>: source"):
         new_game(2, 1, components=1.5)  # type: ignore[arg-type]
