@@ -39,8 +39,12 @@ def raw_request(server: WebServer, data: bytes) -> tuple[int, dict[str, str], by
 
 def read_answer(connection: socket.socket) -> tuple[int, dict[str, str], bytes]:
     answer = b""
-    while chunk := connection.recv(65536):
-        answer += chunk
+    try:
+        while chunk := connection.recv(65536):
+            answer += chunk
+    except ConnectionResetError:    # after the answer: the server closed with part of a refused request unread
+        if not answer:
+            raise
     head, _, body = answer.partition(b"\r\n\r\n")
     status_line, *lines = head.decode("latin-1").split("\r\n")
     headers = {name.lower(): value.strip() for name, _, value in (line.partition(":") for line in lines)}
@@ -87,7 +91,7 @@ def test_a_body_that_does_not_come_holds_up_no_other_request(server: WebServer) 
         started = time.monotonic()
         assert client.state() == view
         assert time.monotonic() - started < 1.0
-        for _ in range(6):                      # a byte now and then does not keep the request open
+        for _ in range(4):                      # a byte now and then does not keep the request open
             stalled.sendall(b" ")
             time.sleep(0.25)
         status, _, body = read_answer(stalled)
@@ -262,7 +266,7 @@ def test_every_answer_carries_the_security_headers(server: WebServer) -> None:
               (f"GET /nowhere HTTP/1.0\r\n{host}\r\n", 404, None), ("GET /api/state HTTP/1.0\r\n\r\n", 403, None),
               (f"POST /api/move HTTP/1.0\r\n{host}\r\n", 403, None), ("GET / HTTP/9.x\r\n\r\n", 400, None),
               ("GET /\r\n\r\n", 403, None), (f"GET /{'x' * 70_000} HTTP/1.0\r\n\r\n", 414, None),
-              (f"GET / HTTP/1.0\r\n{'X-A: b' * 20_000}\r\n\r\n", 431, None)]
+              ("GET / HTTP/1.0\r\n" + "X-A: b\r\n" * 120 + "\r\n", 431, None)]
     for request, status, allow in cases:
         got, headers, body = raw_request(server, request.encode())
         assert got == status, (request[:40], got, body[:200])
