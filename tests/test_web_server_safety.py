@@ -71,7 +71,8 @@ def post_head(server: WebServer, path: str, length: int) -> bytes:
 
 
 def good_bodies(client: Client) -> dict[str, Any]:
-    """A body each POST route would take now (the human to move)."""
+    """A well-formed body for each POST route, the human to move (a step or an undo is then refused for the
+    position, 409, never for its body)."""
     view = client.state()
     version = view["version"]
     return {"/api/move": {"version": version, "seat": view["to_move"], "action": view["legal"][0]["action"]},

@@ -14,8 +14,8 @@ cannot reach it through a name that resolves to 127.0.0.1); a request that chang
 must come from this server's page (its Origin and Sec-Fetch-Site headers, which a page cannot forge); a POST must
 carry JSON of at most `MAX_BODY` bytes, `MAX_DEPTH` levels and `MAX_DIGITS`-digit integers with
 `Content-Type: application/json` (which a page of another site cannot send without the browser asking first).
-Every refusal is a 4xx JSON answer `{"error": "..."}`, and every answer carries SECURITY_HEADERS; a client that
-goes away before its answer is not an error.
+Every refusal is a JSON answer `{"error": "..."}` (4xx; 503 for an advice stopped), every answer carries
+SECURITY_HEADERS, and a client that goes away before its answer is not an error.
 """
 
 from __future__ import annotations
@@ -78,7 +78,8 @@ class AdviceRunner:
         self._job: _AdviceJob | None = None
 
     def begin(self, task: AdviceTask) -> _AdviceJob:
-        """Takes the place of the advice in progress for `task`, to be computed with `run`."""
+        """Reserves the one place of an advice in progress for `task`, to be computed by `run`; refused (429) while
+        another is in progress."""
         with self._lock:
             if self._job is not None:
                 raise RequestError(429, "an advice is being computed already, and one is computed at a time: ask "
@@ -201,13 +202,16 @@ class _Handler(BaseHTTPRequestHandler):
     do_HEAD = do_OPTIONS = do_TRACE = do_CONNECT = do_PUT = do_DELETE = do_PATCH = _refuse_method
 
     def _no_method(self, path: str, query: dict[str, str]) -> Answer:
-        raise RequestError(405, f"{self.command} is not accepted: use GET or POST (docs/web_play.md)")
+        raise RequestError(405, self._method_refused())
+
+    def _method_refused(self) -> str:
+        return f"{self.command} is not accepted: use GET or POST (docs/web_play.md)"
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         """A request refused before it reaches a route (a bad request line, headers too long, an unknown method),
         answered as every refusal is."""
         if code == 501:
-            message = f"{self.command} is not accepted: use GET or POST (docs/web_play.md)"
+            message = self._method_refused()
         self._answer(code, {"error": message or self.responses[code][0]})
 
     # ----------------------------------------------------------------------------------------------------------
