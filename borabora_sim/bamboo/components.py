@@ -50,9 +50,9 @@ from borabora_sim.component_files import (
 )
 
 __all__ = [
-    "ACTIONS", "COLOURS", "HOME_CATEGORIES", "HOME_TYPES", "MARKS", "MAX_FILE_BYTES", "SHOOT_SETUPS", "SIDES",
-    "SPIRIT_EFFECTS", "TYPE_LETTERS", "BalancePattern", "BambooComponents", "ComponentError", "HomeCell",
-    "load_components", "pattern_fulfilled",
+    "ACTIONS", "COLOURS", "ENGINE_FOOD_KINDS", "ENGINE_NUMBERS", "ENGINE_SINGLE_EFFECTS", "HOME_CATEGORIES",
+    "HOME_TYPES", "MARKS", "MAX_FILE_BYTES", "SHOOT_SETUPS", "SIDES", "SPIRIT_EFFECTS", "TYPE_LETTERS",
+    "BalancePattern", "BambooComponents", "ComponentError", "HomeCell", "load_components", "pattern_fulfilled",
 ]
 
 # Name tables: the engine uses the indices, so the order is part of the contract.
@@ -79,6 +79,27 @@ BALANCE_PER_SIDE = (24, 20, 24)
 N_SPIRIT_TILES = 21
 SHOOTS_PER_SETUP = (16, 12, 8)
 N_FOOD = 26
+
+# What the compiled engine (cext/bamboo_state.pxd) is built for. The format also describes other editions of the
+# game; a document that differs from these is refused after the format's own checks, as the engine cannot play it.
+# setup.spirit_stacks and setup.player_shoots are not listed: the format already allows only 4 of each.
+ENGINE_NUMBERS: Mapping[str, int] = MappingProxyType({
+    "home.rows": 3, "home.cols": 5, "setup.incense_per_player": 7, "setup.start_left_balance": 1,
+    "setup.drafted_shoots": 2, "setup.spirit_stack_size": 4, "setup.balance_face_up": 3, "setup.home_face_up": 4,
+    "setup.food_face_up": 5, "setup.rounds": 4, "board.stalks": 4, "board.stalk_new_shoots": 2,
+    "board.stalk_shaded_spaces": 3, "board.temple_area_spaces": 4, "board.balance_slots": 2,
+    "actions.balance_steps": 2,
+})
+ENGINE_FOOD_KINDS = 3  # tea, rice, ramen
+ENGINE_SINGLE_EFFECTS = ("balance", "improve", "renew_food")  # the engine performs these once: amount 1
+_BUILT_FOR = "the value the compiled engine is built for"
+# A spirit's amount by effect: (least, most, what is allowed).
+_AMOUNTS = {
+    effect: (0, 0, "0 (the effect has no amount)") if effect in _UNCOUNTED_EFFECTS
+    else (1, 1, "1 (the compiled engine performs the effect once)") if effect in ENGINE_SINGLE_EFFECTS
+    else (1, 9, "1..9")
+    for effect in SPIRIT_EFFECTS
+}
 
 _FORMAT_DOC = "docs/bamboo_components.md"
 _LIST_SECTIONS = (
@@ -237,21 +258,36 @@ def _build(doc: Any, source_path: str) -> BambooComponents:
     require(setup["start_left_balance"] <= board["balance_slots"], "setup.start_left_balance",
             f"{setup['start_left_balance']}", f"at most board.balance_slots = {board['balance_slots']}")
 
+    parts = {
+        **_read_home_tiles(reader, setup),
+        **_read_balance_tiles(reader, rows, cols, regions),
+        **_read_pieces(reader, setup, board),
+        **_read_night_spaces(reader, rows, cols),
+    }
+    _require_engine_numbers({"home": home, **tables}, len(parts["food_names"]))
+
     frozen_tables: dict[str, Any] = {key: MappingProxyType(values) for key, values in tables.items()}
     return BambooComponents(
         home_rows=rows,
         home_cols=cols,
         region_masks=regions,
         **frozen_tables,
-        **_read_home_tiles(reader, setup),
-        **_read_balance_tiles(reader, rows, cols, regions),
-        **_read_pieces(reader, setup, board),
-        **_read_night_spaces(reader, rows, cols),
+        **parts,
         marks=MappingProxyType(reader.marks),
         sources=MappingProxyType(reader.sources),
         source_path=source_path,
         _document=plain_copy(reader.doc),
     )
+
+
+def _require_engine_numbers(values: Mapping[str, Mapping[str, int]], food_kinds: int) -> None:
+    """ENGINE_NUMBERS and ENGINE_FOOD_KINDS, checked once the document is a valid one of the format."""
+    for path, built_for in ENGINE_NUMBERS.items():
+        section, field = path.split(".")
+        found = values[section][field]
+        require(found == built_for, path, f"{found}", f"{built_for}, {_BUILT_FOR}")
+    require(food_kinds == ENGINE_FOOD_KINDS, "food", f"{food_kinds} kinds of food",
+            f"exactly {ENGINE_FOOD_KINDS}, {_BUILT_FOR}")
 
 
 def _columns_mask(rows: int, cols: int, columns: range) -> int:
@@ -373,9 +409,9 @@ def _read_pieces(reader: Reader, setup: Mapping[str, int], board: Mapping[str, i
     names = [x["name"] for x in spirits]
     require_unique(names, "spirits", "name")
     for i, spirit in enumerate(spirits):
-        uncounted = SPIRIT_EFFECTS[spirit["effect"]] in _UNCOUNTED_EFFECTS
-        require((spirit["amount"] == 0) == uncounted, f"spirits[{i}].amount", f"{spirit['amount']}",
-                f"0 exactly for the effects {', '.join(_UNCOUNTED_EFFECTS)}, else 1..9")
+        effect, amount = SPIRIT_EFFECTS[spirit["effect"]], spirit["amount"]
+        least, most, allowed = _AMOUNTS[effect]
+        require(least <= amount <= most, f"spirits[{i}].amount", f"{amount} for the effect {effect}", allowed)
     copies = sum(x["copies"] for x in spirits)
     require(copies == N_SPIRIT_TILES, "spirits", f"{copies} tiles in all", f"exactly {N_SPIRIT_TILES} copies")
     require(setup["spirit_stacks"] == len(COLOURS), "setup.spirit_stacks", f"{setup['spirit_stacks']}",
@@ -453,7 +489,8 @@ def _check_shoots(shoots: Sequence[Mapping[str, int]], setup: Mapping[str, int],
         require_count(own, "shoots", expected, f"{SHOOT_SETUPS[setup_kind]} pieces")
     for number in range(1, MAX_PLAYERS + 1):
         own = sets[number]
-        require_count(own, "shoots", setup["player_shoots"], f"pieces in player set {number}")
+        require(len(own) == setup["player_shoots"], "shoots", f"{len(own)} pieces in player set {number}",
+                f"exactly {setup['player_shoots']} (setup.player_shoots)")
         colours, actions = {x["colour"] for x in own}, {x["action"] for x in own}
         require(len(colours) == len(own) and len(actions) == len(own) and ACTIONS.index("wildcard") not in actions,
                 "shoots", f"player set {number} repeats a colour or an action, or holds a wildcard",
