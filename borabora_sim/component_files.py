@@ -115,8 +115,13 @@ def known_keys(obj: Mapping[str, Any], path: str, allowed: Sequence[str]) -> Non
         require(key in allowed, _join(path, key), "unknown key", ", ".join(allowed))
 
 
+def _not_a(value: Any, kind: str) -> str:
+    """The problem of a value of the wrong JSON type, e.g. ``int instead of a list: 5``."""
+    return f"{type(value).__name__} instead of {kind}: {show(value)}"
+
+
 def json_object(value: Any, path: str) -> dict[str, Any]:
-    require(isinstance(value, dict), path, f"{type(value).__name__} instead of an object", "a JSON object")
+    require(isinstance(value, dict), path, _not_a(value, "an object"), "a JSON object")
     obj: dict[str, Any] = value
     return obj
 
@@ -136,9 +141,9 @@ def ints_in(lo: int, hi: int, length: int | None = None) -> Check:
     item = int_in(lo, hi)
 
     def check(value: Any, path: str) -> list[int]:
-        size = f"exactly {length}" if length else "at least 1"
-        require(isinstance(value, list), path, f"{type(value).__name__} instead of a list", f"{size} integers")
-        require(len(value) == length if length else len(value) >= 1, path, f"{len(value)} values", size)
+        allowed = f"a list of {f'exactly {length}' if length else 'one or more'} integers {lo}..{hi}"
+        require(isinstance(value, list), path, _not_a(value, "a list"), allowed)
+        require(len(value) == length if length else len(value) >= 1, path, f"{len(value)} values", allowed)
         return [item(v, f"{path}[{i}]") for i, v in enumerate(value)]
 
     return check
@@ -224,7 +229,7 @@ class Reader:
                 most: tuple[int, str] | None = None) -> list[dict[str, Any]]:
         """The section's records: exactly ``count`` of them, or at most ``most`` = (limit, reason), or any number."""
         items = self.doc[section]
-        require(isinstance(items, list), section, f"{type(items).__name__} instead of a list", "a list of records")
+        require(isinstance(items, list), section, _not_a(items, "a list"), "a list of records")
         if count is not None:
             require_count(items, section, count, "records")
         if most is not None:

@@ -252,8 +252,10 @@ def _build(doc: Any, source_path: str) -> Components:
 
 
 def _material_grid(value: Any, path: str) -> list[list[int]]:
-    if not (isinstance(value, list) and all(isinstance(row, list) for row in value)):
-        fail(path, show(value), "a list of rows, each a list of material names")
+    allowed = "a list of rows, each a list of material names"
+    require(isinstance(value, list), path, show(value), allowed)
+    for r, row in enumerate(value):
+        require(isinstance(row, list), f"{path}[{r}]", show(row), "a list of material names")
     material = name_in(MATERIALS)
     return [[material(m, f"{path}[{r}][{c}]") for c, m in enumerate(row)] for r, row in enumerate(value)]
 

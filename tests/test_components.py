@@ -230,7 +230,12 @@ BAD: dict[str, tuple[Callable[[dict[str, Any]], Any], str]] = {
     "requirements not a list": (lambda d: d["tasks"][0].update(requirements={"kind": "men"}),
                                 "tasks[0].requirements: {'kind': 'men'}; allowed: a list of 1 or 2 requirements"),
     "too few tasks": (lambda d: d["tasks"].pop(), "tasks: 59 records; allowed: exactly 60"),
-    "short value list": (lambda d: d["status_vp"]["values"].pop(), "status_vp.values: 15 values; allowed: exactly 16"),
+    "short value list": (lambda d: d["status_vp"]["values"].pop(),
+                         "status_vp.values: 15 values; allowed: a list of exactly 16 integers 0..15"),
+    "value list not a list": (lambda d: d["start_vp"].update(values=3),
+                              "start_vp.values: int instead of a list: 3; allowed: a list of exactly 4 integers 0..9"),
+    "ceremony row not a list": (lambda d: d["ceremony"]["materials"].__setitem__(1, "sand"),
+                                "ceremony.materials[1]: 'sand'; allowed: a list of material names"),
     "ceremony shape": (lambda d: d["ceremony"].update(rows=5), "ceremony.rows: 5 x 4 spaces"),
 }
 
