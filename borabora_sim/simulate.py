@@ -12,10 +12,13 @@ run is refused.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import hashlib
 import json
 import math
 import os
+import signal
 import sys
 import threading
 import time
@@ -23,14 +26,14 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn, TypedDict, TypeGuard
+from typing import TYPE_CHECKING, NoReturn, TypedDict, TypeGuard, TypeVar
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from borabora_sim import stats
+from borabora_sim import durable, stats
 from borabora_sim.errors import ArgumentTypeError
 from borabora_sim.games import DEFAULT_GAME, canonical_game_spec, game_names, game_spec, get_game
 from borabora_sim.match import DEFAULT_PLAYERS, play_game
@@ -43,6 +46,7 @@ if TYPE_CHECKING:
     from tqdm import tqdm
 
 SCHEMA_VERSION = 2
+T = TypeVar("T")
 
 
 def counter_columns(game: Game) -> tuple[str, ...]:
@@ -55,6 +59,7 @@ SOURCES: tuple[str, ...] = get_game().sources
 COUNTERS: tuple[str, ...] = counter_columns(get_game())
 BACKENDS = ("loky", "multiprocessing", "threading", "sequential", "dask")
 MANIFEST = "manifest.json"
+TABLES = ("players", "games")      # the folders of a run directory, one Parquet table each
 FILE_GAMES = 5000               # chunks smaller than this are merged into files of about this many games
 DASK_CONNECT_TIMEOUT = 10.0     # seconds to reach a Dask scheduler before giving up
 
@@ -337,7 +342,12 @@ def _run_chunk_task(task: tuple[RunConfig, int, int, int]) -> tuple[int, int, pa
 class RunDirectory:
     """The Parquet dataset of a run: `manifest.json`, `players/chunk-*.parquet`, `games/chunk-*.parquet`.
 
-    `chunk-0000003.parquet` holds chunk 3; `chunk-0000000-0001249.parquet` chunks 0 to 1249, merged."""
+    `chunk-0000003.parquet` holds chunk 3; `chunk-0000000-0001249.parquet` chunks 0 to 1249, merged.
+
+    Every change is crash-safe (borabora_sim.durable) and ordered so that the directory always tells what is
+    done: a chunk is done once its players file is in place (its games file is written first), and a merge is
+    done once its merged players file is in place (the merged games file is written first, the one-chunk files
+    are deleted after). `recover` (run by a resume) finishes or undoes whatever a kill interrupted."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
@@ -346,9 +356,9 @@ class RunDirectory:
         name = f"chunk-{first:07d}" if last is None or last == first else f"chunk-{first:07d}-{last:07d}"
         return self.path / table / f"{name}.parquet"
 
-    def files(self, table: str = "players") -> list[tuple[int, int, Path]]:
-        """The files of a table as (first chunk, last chunk, path) in game order. A one-chunk file that is
-        already part of a merged file (left by an interrupted merge) is skipped."""
+    def _all_files(self, table: str) -> list[tuple[int, int, Path]]:
+        """Every chunk file of a table as (first chunk, last chunk, path), merged files before the files they
+        hold."""
         folder = self.path / table
         found = []
         for path in folder.glob("chunk-*.parquet") if folder.is_dir() else ():
@@ -357,9 +367,13 @@ class RunDirectory:
                 raise ValueError(f"{path} is not a chunk file (they are named chunk-<first>[-<last>].parquet); "
                                  f"move it out of {self.path}")
             found.append((int(parts[0]), int(parts[-1]), path))
-        found.sort(key=lambda item: (item[0], -item[1]))        # a merged file before the files it holds
+        return sorted(found, key=lambda item: (item[0], -item[1]))
+
+    def files(self, table: str = "players") -> list[tuple[int, int, Path]]:
+        """The files of a table as (first chunk, last chunk, path) in game order. A one-chunk file that is
+        already part of a merged file (left by an interrupted merge) is skipped."""
         kept: list[tuple[int, int, Path]] = []
-        for first, last, path in found:
+        for first, last, path in self._all_files(table):
             if not kept or last > kept[-1][1]:
                 kept.append((first, last, path))
         return kept
@@ -380,7 +394,8 @@ class RunDirectory:
         except FileNotFoundError:
             return None
         except ValueError as exc:
-            raise ValueError(f"{manifest} is not a JSON file: {exc}") from None
+            raise ValueError(f"{manifest} is not a JSON file ({exc}); it is damaged: move the run directory "
+                             "aside and start the run again in a new one") from None
         return config_from_manifest(data, str(manifest))
 
     def start(self, config: RunConfig, resume: bool) -> set[int]:
@@ -396,19 +411,58 @@ class RunDirectory:
                                         for key in old if old[key] != new[key])
                 raise ValueError(f"{self.path} holds a different run ({differences}); resume it with the same "
                                  "settings, or choose a new directory")
-            for table in ("games", "players"):
-                for _, _, path in self.files(table):
-                    self._check_file(path, pq.read_schema(path).metadata, config.fingerprint)
-            self._remove_merged()
-            return self.done_chunks()
-        if self.files("players") or self.files("games"):
-            raise FileExistsError(f"{self.path} holds chunk files but no {MANIFEST}; choose a new directory")
-        (self.path / "players").mkdir(parents=True, exist_ok=True)
-        (self.path / "games").mkdir(parents=True, exist_ok=True)
-        temporary = self.path / f".{MANIFEST}.tmp"
-        temporary.write_text(json.dumps(asdict(config), indent=2))
-        os.replace(temporary, self.path / MANIFEST)
-        return set()
+            self.recover(config.fingerprint)
+        else:
+            others = sorted(path.name for path in self.path.iterdir() if not durable.is_temporary(path)) \
+                if self.path.is_dir() else []
+            if others:
+                raise FileExistsError(f"{self.path} is not empty and holds no run (no {MANIFEST}; found "
+                                      f"{', '.join(others[:3])}{', ...' if len(others) > 3 else ''}); choose a new "
+                                      "or empty directory")
+            durable.make_directory(self.path)
+            durable.remove_temporaries(self.path)
+            durable.write_bytes(self.path / MANIFEST, json.dumps(asdict(config), indent=2).encode())
+        for table in TABLES:
+            durable.make_directory(self.path / table)
+        return self.done_chunks()
+
+    def recover(self, fingerprint: str) -> None:
+        """Repairs what an interrupted write left: removes hidden temporaries, undoes a merge whose players file
+        is not in place, finishes the deletions of a merge that is, and removes a games file whose chunk is not
+        done. Before any of it, every file is checked to be whole and of this run (a ValueError names the first
+        that is not), so that nothing of another run or of a damaged disk is deleted."""
+        for table in TABLES:
+            for _, _, path in self._all_files(table):
+                self._check_file(path, self._read(path, pq.read_schema).metadata, fingerprint)
+        for folder in (self.path, *(self.path / table for table in TABLES)):
+            durable.remove_temporaries(folder)
+        merged = {(first, last) for first, last, _ in self._all_files("players") if last > first}
+        for first, last, path in self._all_files("games"):
+            if last > first and (first, last) not in merged:
+                durable.remove(path)                        # an unfinished merge: its one-chunk files remain
+        for table in TABLES:
+            kept = {path for _, _, path in self.files(table)}
+            for _, _, path in self._all_files(table):
+                if path not in kept:
+                    durable.remove(path)                    # held by a merged file
+        done = self.done_chunks()
+        for first, last, path in self.files("games"):
+            if first == last and first not in done:
+                durable.remove(path)                        # its players file was never written: played again
+        games = {k for first, last, _ in self.files("games") for k in range(first, last + 1)}
+        for first, last, path in self.files("players"):
+            if not games.issuperset(range(first, last + 1)):
+                raise ValueError(f"{path} has no games file beside it (games/{path.name} is missing); delete it "
+                                 "and resume again: its games are played again")
+
+    def _read(self, path: Path, read: Callable[[Path], T]) -> T:
+        """`read(path)`, or a ValueError naming a damaged file and what to do."""
+        try:
+            return read(path)
+        except (OSError, pa.ArrowException) as exc:
+            reason = " ".join(str(exc).splitlines()) or type(exc).__name__
+            raise ValueError(f"{path} is damaged ({reason}); delete it and resume the run (simulate --resume "
+                             f"--out {self.path}): its games are played again") from None
 
     def _check_file(self, path: Path, metadata: dict[bytes, bytes] | None, fingerprint: str) -> None:
         found = (metadata or {}).get(b"run", b"").decode()
@@ -418,10 +472,7 @@ class RunDirectory:
 
     @staticmethod
     def _write(table: pa.Table, final: Path) -> None:
-        """Writes under a hidden name, then renames into place: readers never see half a file."""
-        temporary = final.with_name(f".{final.name}.tmp")
-        pq.write_table(table, temporary)
-        os.replace(temporary, final)
+        durable.write_file(final, lambda path: pq.write_table(table, path))
 
     def write_chunk(self, index: int, players: pa.Table, games: pa.Table) -> None:
         """Writes both files of a chunk (players last: the chunk is done once that file is in place)."""
@@ -429,19 +480,14 @@ class RunDirectory:
         self._write(players, self.chunk_file("players", index))
 
     def merge(self, chunks: range) -> None:
-        """Merges the one-chunk files of `chunks` into one file per table, then removes them. Killed halfway,
-        it leaves files that readers skip and a resume removes."""
+        """Merges the one-chunk files of `chunks` into one file per table (players last: the merge is done once
+        that file is in place), then deletes them."""
         for table in ("games", "players"):
-            parts = [pq.read_table(self.chunk_file(table, k)) for k in chunks]
+            parts = [self._read(self.chunk_file(table, k), pq.read_table) for k in chunks]
             self._write(pa.concat_tables(parts), self.chunk_file(table, chunks[0], chunks[-1]))
-        self._remove_merged()
-
-    def _remove_merged(self) -> None:
         for table in ("games", "players"):
-            kept = {path for _, _, path in self.files(table)}
-            for path in (self.path / table).glob("chunk-*.parquet"):
-                if path not in kept:
-                    path.unlink()
+            for k in chunks:
+                durable.remove(self.chunk_file(table, k))
 
     def tables(self, table: str = "players", columns: Sequence[str] | None = None) -> Iterator[pa.Table]:
         """The files of `table` one at a time, in game order, each checked to belong to this run: memory for
@@ -452,8 +498,9 @@ class RunDirectory:
         files = self.files(table)
         if not files:
             raise FileNotFoundError(f"no {table} chunks in {self.path}")
+        wanted = None if columns is None else list(columns)
         for _, _, path in files:
-            data = pq.read_table(path, columns=None if columns is None else list(columns))
+            data = self._read(path, lambda p: pq.read_table(p, columns=wanted))
             self._check_file(path, data.schema.metadata, config.fingerprint)
             yield data
 
@@ -472,15 +519,36 @@ class _WorkerStart(TypedDict, total=False):
     initargs: tuple[int]
 
 
+PR_SET_PDEATHSIG = 1        # Linux prctl(2): the signal a process receives when the thread that made it ends
+
+
 def _exit_with_parent(parent: int) -> None:
-    """Worker initializer: ends the worker soon after the process that started it is gone, even when that
-    process was killed with SIGKILL (idle loky workers would otherwise wait minutes for work)."""
+    """Worker initializer: ends the worker as soon as the process that started it is gone, even when that
+    process was killed with SIGKILL (idle workers would otherwise wait minutes for work). On Linux the kernel
+    kills it at once (a watching thread could wait for the GIL as long as a compiled search holds it); elsewhere
+    a thread checks the parent twice a second."""
+    if sys.platform == "linux":
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL) == 0:
+            if os.getppid() != parent:      # the parent ended before the request: nobody will send the signal
+                os._exit(1)
+            return
+
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(0.5)
         os._exit(1)
 
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
+@contextlib.contextmanager
+def _quiet_cancellation() -> Iterator[None]:
+    """Silences joblib's warning about the chunks an interrupted run cancels: a resume plays them again."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "[0-9]+ tasks (which were still being processed|have been successfully)",
+                                UserWarning)
+        yield
 
 
 def _parallel_chunks(config: RunConfig, todo: list[tuple[int, int, int]], n_jobs: int, backend: str,
@@ -507,8 +575,7 @@ def _parallel_chunks(config: RunConfig, todo: list[tuple[int, int, int]], n_jobs
     if backend != "dask":
         with parallel_config(backend=backend, **(watch if backend == "loky" else {})):
             parallel = Parallel(n_jobs=workers, return_as="generator_unordered")
-        with warnings.catch_warnings():     # an interrupted run cancels chunks: resume replays them
-            warnings.filterwarnings("ignore", "[0-9]+ tasks which were still being processed", UserWarning)
+        with _quiet_cancellation():
             yield from parallel(jobs)
         return
     cluster = None
@@ -520,7 +587,8 @@ def _parallel_chunks(config: RunConfig, todo: list[tuple[int, int, int]], n_jobs
     try:
         with parallel_config(backend="dask"):
             parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
-        yield from parallel(jobs)
+        with _quiet_cancellation():
+            yield from parallel(jobs)
     finally:
         if cluster is not None:
             client.close()
