@@ -82,13 +82,13 @@ N_FOOD = 26
 
 # What the compiled engine (cext/bamboo_state.pxd) is built for. The format also describes other editions of the
 # game; a document that differs from these is refused after the format's own checks, as the engine cannot play it.
-# setup.spirit_stacks and setup.player_shoots are not listed: the format already allows only 4 of each.
+# Not listed, as the format with these allows only the engine's value: setup.spirit_stacks and setup.player_shoots
+# (4), board.stalk_shaded_spaces (12 / board.stalks = 3).
 ENGINE_NUMBERS: Mapping[str, int] = MappingProxyType({
     "home.rows": 3, "home.cols": 5, "setup.incense_per_player": 7, "setup.start_left_balance": 1,
     "setup.drafted_shoots": 2, "setup.spirit_stack_size": 4, "setup.balance_face_up": 3, "setup.home_face_up": 4,
     "setup.food_face_up": 5, "setup.rounds": 4, "board.stalks": 4, "board.stalk_new_shoots": 2,
-    "board.stalk_shaded_spaces": 3, "board.temple_area_spaces": 4, "board.balance_slots": 2,
-    "actions.balance_steps": 2,
+    "board.temple_area_spaces": 4, "board.balance_slots": 2, "actions.balance_steps": 2,
 })
 ENGINE_FOOD_KINDS = 3  # tea, rice, ramen
 ENGINE_SINGLE_EFFECTS = ("balance", "improve", "renew_food")  # the engine performs these once: amount 1
