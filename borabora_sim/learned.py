@@ -5,20 +5,11 @@ The network sees one seat's features (the compiled `features` of the game, from 
 hand and the public board), passes them through one hidden tanh layer to one number, and the numbers of all seats
 are softmaxed into each seat's probability of winning. The file holds the weights as trained, on standardised
 features; `compiled()` folds the standardisation into the first layer for the compiled inference.
-
-Also here, for the files of this module, of training and of tuning: a write that leaves the whole file or none
-(`write_atomic`), and readers of .npz and JSON files that never run code from a file (no pickle) and turn an
-empty, truncated, foreign or hostile file into one ValueError line naming the file and what to do.
 """
 
 from __future__ import annotations
 
-import io
-import json
 import os
-import zipfile
-import zlib
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -27,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from borabora_sim import _search
+from borabora_sim.files import npz_bytes, read_arrays, read_json, write_bytes
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 DEFAULT_WEIGHTS = DATA_DIR / "learned_bora_bora.npz"
@@ -40,11 +32,6 @@ MANIFEST_KEYS = ("what", "features", "hidden", "config", "data", "data_styles", 
                  "seconds", "jobs", "curves")
 MANIFEST_FILE = "the manifest of learned weights"
 MANIFEST_REMEDY = "give the .json file borabora train wrote beside the weights"
-ZIP_MAGIC = b"PK\x03\x04"      # an .npz file is a zip archive
-# What reading a damaged .npz file raises, besides ValueError: a truncated archive, a member cut short or not
-# deflated as announced, a compression or encryption zipfile does not read, a header announcing a huge array
-NPZ_ERRORS = (ValueError, EOFError, OSError, zipfile.BadZipFile, zlib.error, NotImplementedError, RuntimeError,
-              MemoryError)
 
 
 @dataclass(frozen=True)
@@ -66,7 +53,7 @@ class LearnedWeights:
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Writes the weights to the .npz file `path` (that very name), whole or not at all."""
-        write_atomic(Path(path), npz_bytes({"w1": self.w1, "b1": self.b1, "w2": self.w2, "b2": np.array(self.b2),
+        write_bytes(Path(path), npz_bytes({"w1": self.w1, "b1": self.b1, "w2": self.w2, "b2": np.array(self.b2),
                                             "mean": self.mean, "scale": self.scale}))
 
 
@@ -126,74 +113,3 @@ def manifest(path: str | os.PathLike[str] = DEFAULT_MANIFEST) -> dict[str, Any]:
 
 def _is_count(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value > 0
-
-
-# =============================================================================
-# Writing whole files, reading without running code
-# =============================================================================
-def write_atomic(path: Path, data: bytes) -> None:
-    """Writes `data` to `path` whole or not at all: under a temporary name, flushed to disk, then renamed."""
-    temporary = path.with_name(path.name + ".tmp")
-    with temporary.open("wb") as file:
-        file.write(data)
-        file.flush()
-        os.fsync(file.fileno())
-    os.replace(temporary, path)
-
-
-def npz_bytes(arrays: dict[str, np.ndarray]) -> bytes:
-    """The .npz file of `arrays`, as np.savez writes it but refusing an object array (which would be pickled)."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
-        for name, array in arrays.items():
-            with archive.open(f"{name}.npy", "w", force_zip64=True) as member:
-                np.lib.format.write_array(member, np.asanyarray(array), allow_pickle=False)
-    return buffer.getvalue()
-
-
-def read_arrays(path: str | os.PathLike[str], names: Sequence[str], what: str, remedy: str) -> dict[str, np.ndarray]:
-    """The arrays `names` of the .npz file `path`, exactly those and each of real numbers, read without pickle.
-    An empty, truncated or foreign file, or one with other arrays or an object array, is a ValueError
-    `{path} is not {what}: {problem}; {remedy}`; a missing or unreadable file is the OSError of opening it."""
-    with open(path, "rb") as file:
-        head = file.read(len(ZIP_MAGIC))
-    if head != ZIP_MAGIC:
-        raise ValueError(f"{path} is not {what}: {'the file is empty' if not head else 'not an .npz file'}; {remedy}")
-    arrays: dict[str, np.ndarray] = {}
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            files = list(data.files)
-            if sorted(files) == sorted(names):
-                arrays = {name: data[name] for name in names}
-    except NPZ_ERRORS as exc:
-        problem = " ".join(str(exc).splitlines()) or type(exc).__name__
-        raise ValueError(f"{path} is not {what}: truncated, damaged or unsafe ({problem}); {remedy}") from None
-    if not arrays:
-        raise ValueError(f"{path} is not {what}: it holds the arrays {', '.join(files) or 'none'}, not "
-                         f"{', '.join(names)}; {remedy}")
-    for name, value in arrays.items():
-        if not isinstance(value, np.ndarray):
-            raise ValueError(f"{path} is not {what}: its member {name} is not an array; {remedy}")
-        if value.dtype.kind not in "iuf":
-            raise ValueError(f"{path} is not {what}: {name} holds {value.dtype}, not numbers; {remedy}")
-    return arrays
-
-
-def read_json(path: str | os.PathLike[str], what: str, remedy: str) -> Any:
-    """The JSON value in the file `path`. An empty file, one that is not UTF-8 JSON or one with NaN or Infinity
-    is a ValueError `{path} is not {what}: {problem}; {remedy}`; a missing or unreadable file is the OSError of
-    reading it."""
-    data = Path(path).read_bytes()
-    try:
-        return json.loads(data.decode("utf-8"), parse_constant=_refuse_constant)
-    except UnicodeDecodeError:
-        problem = "not UTF-8 text"
-    except RecursionError:
-        problem = "not JSON (nested too deeply)"
-    except ValueError as exc:
-        problem = f"not JSON ({exc})" if data else "the file is empty"
-    raise ValueError(f"{path} is not {what}: {problem}; {remedy}")
-
-
-def _refuse_constant(name: str) -> None:
-    raise ValueError(f"{name} is not a number JSON allows")

@@ -33,7 +33,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from borabora_sim import durable, stats
+from borabora_sim import files, stats
 from borabora_sim.errors import ArgumentTypeError
 from borabora_sim.games import DEFAULT_GAME, canonical_game_spec, game_names, game_spec, get_game
 from borabora_sim.match import DEFAULT_PLAYERS, play_game
@@ -344,7 +344,7 @@ class RunDirectory:
 
     `chunk-0000003.parquet` holds chunk 3; `chunk-0000000-0001249.parquet` chunks 0 to 1249, merged.
 
-    Every change is crash-safe (borabora_sim.durable) and ordered so that the directory always tells what is
+    Every change is crash-safe (borabora_sim.files) and ordered so that the directory always tells what is
     done: a chunk is done once its players file is in place (its games file is written first), and a merge is
     done once its merged players file is in place (the merged games file is written first, the one-chunk files
     are deleted after). `recover` (run by a resume) finishes or undoes whatever a kill interrupted."""
@@ -390,12 +390,10 @@ class RunDirectory:
                              "games/)")
         manifest = self.path / MANIFEST
         try:
-            data = json.loads(manifest.read_bytes())
+            data = files.read_json(manifest, "the manifest of a simulation run", "it is damaged: move the run "
+                                   "directory aside and start the run again in a new one")
         except FileNotFoundError:
             return None
-        except ValueError as exc:
-            raise ValueError(f"{manifest} is not a JSON file ({exc}); it is damaged: move the run directory "
-                             "aside and start the run again in a new one") from None
         return config_from_manifest(data, str(manifest))
 
     def start(self, config: RunConfig, resume: bool) -> set[int]:
@@ -413,17 +411,17 @@ class RunDirectory:
                                  "settings, or choose a new directory")
             self.recover(config.fingerprint)
         else:
-            others = sorted(path.name for path in self.path.iterdir() if not durable.is_temporary(path)) \
+            others = sorted(path.name for path in self.path.iterdir() if not files.is_temporary(path)) \
                 if self.path.is_dir() else []
             if others:
                 raise FileExistsError(f"{self.path} is not empty and holds no run (no {MANIFEST}; found "
                                       f"{', '.join(others[:3])}{', ...' if len(others) > 3 else ''}); choose a new "
                                       "or empty directory")
-            durable.make_directory(self.path)
-            durable.remove_temporaries(self.path)
-            durable.write_bytes(self.path / MANIFEST, json.dumps(asdict(config), indent=2).encode())
+            files.make_directory(self.path)
+            files.remove_temporaries(self.path)
+            files.write_bytes(self.path / MANIFEST, json.dumps(asdict(config), indent=2).encode())
         for table in TABLES:
-            durable.make_directory(self.path / table)
+            files.make_directory(self.path / table)
         return self.done_chunks()
 
     def recover(self, fingerprint: str) -> None:
@@ -435,20 +433,20 @@ class RunDirectory:
             for _, _, path in self._all_files(table):
                 self._check_file(path, self._read(path, pq.read_schema).metadata, fingerprint)
         for folder in (self.path, *(self.path / table for table in TABLES)):
-            durable.remove_temporaries(folder)
+            files.remove_temporaries(folder)
         merged = {(first, last) for first, last, _ in self._all_files("players") if last > first}
         for first, last, path in self._all_files("games"):
             if last > first and (first, last) not in merged:
-                durable.remove(path)                        # an unfinished merge: its one-chunk files remain
+                files.remove(path)                        # an unfinished merge: its one-chunk files remain
         for table in TABLES:
             kept = {path for _, _, path in self.files(table)}
             for _, _, path in self._all_files(table):
                 if path not in kept:
-                    durable.remove(path)                    # held by a merged file
+                    files.remove(path)                    # held by a merged file
         done = self.done_chunks()
         for first, last, path in self.files("games"):
             if first == last and first not in done:
-                durable.remove(path)                        # its players file was never written: played again
+                files.remove(path)                        # its players file was never written: played again
         games = {k for first, last, _ in self.files("games") for k in range(first, last + 1)}
         for first, last, path in self.files("players"):
             if not games.issuperset(range(first, last + 1)):
@@ -472,7 +470,7 @@ class RunDirectory:
 
     @staticmethod
     def _write(table: pa.Table, final: Path) -> None:
-        durable.write_file(final, lambda path: pq.write_table(table, path))
+        files.write_file(final, lambda path: pq.write_table(table, path))
 
     def write_chunk(self, index: int, players: pa.Table, games: pa.Table) -> None:
         """Writes both files of a chunk (players last: the chunk is done once that file is in place)."""
@@ -487,7 +485,7 @@ class RunDirectory:
             self._write(pa.concat_tables(parts), self.chunk_file(table, chunks[0], chunks[-1]))
         for table in ("games", "players"):
             for k in chunks:
-                durable.remove(self.chunk_file(table, k))
+                files.remove(self.chunk_file(table, k))
 
     def tables(self, table: str = "players", columns: Sequence[str] | None = None) -> Iterator[pa.Table]:
         """The files of `table` one at a time, in game order, each checked to belong to this run: memory for

@@ -33,16 +33,9 @@ import numpy as np
 
 from borabora_sim import _engine, _search
 from borabora_sim.errors import check_int
+from borabora_sim.files import npz_bytes, read_arrays, read_json, write_bytes
 from borabora_sim.game import BoraBora
-from borabora_sim.learned import (
-    DEFAULT_MANIFEST,
-    DEFAULT_WEIGHTS,
-    LearnedWeights,
-    npz_bytes,
-    read_arrays,
-    read_json,
-    write_atomic,
-)
+from borabora_sim.learned import DEFAULT_MANIFEST, DEFAULT_WEIGHTS, LearnedWeights
 from borabora_sim.players.heuristic import weights_for
 
 # The styles the seats of the data games are drawn from (balanced and tuned twice: the opponents that matter most).
@@ -126,7 +119,7 @@ def play_round(work: Path, label: str, seed: int, games: int, config: TrainConfi
     progress(sum(count for (_, count), path in zip(chunks, paths, strict=True) if path in parts))
 
     def save(path: Path, data: dict[str, np.ndarray]) -> None:
-        write_atomic(path, npz_bytes({name: data[name] for name in CHUNK_ARRAYS}))
+        write_bytes(path, npz_bytes({name: data[name] for name in CHUNK_ARRAYS}))
         parts[path] = data
 
     if n_jobs == 1:
@@ -348,7 +341,7 @@ def train(config: TrainConfig | None = None, out: str | Path = DEFAULT_WEIGHTS, 
         "commit": package_commit(), "command": command_line(config, out, work, n_jobs),
         "seconds": round(seconds, 1), "jobs": n_jobs, "curves": curves,
     }
-    write_atomic(manifest_path, (json.dumps(manifest, indent=1) + "\n").encode())
+    write_bytes(manifest_path, (json.dumps(manifest, indent=1) + "\n").encode())
     log(f"wrote {out} and {manifest_path} in {seconds:.0f} s")
     return weights
 
@@ -400,7 +393,7 @@ def _open_work(work: Path, record: dict[str, Any]) -> None:
         raise ValueError(f"{work} holds chunks of games but no {CONFIG}, so their settings are unknown; use another "
                          "--work directory")
     work.mkdir(parents=True, exist_ok=True)
-    write_atomic(saved, (json.dumps(record, indent=1) + "\n").encode())
+    write_bytes(saved, (json.dumps(record, indent=1) + "\n").encode())
 
 
 __all__ = ["DEFAULT_MANIFEST", "DEFAULT_WEIGHTS", "TrainConfig", "fit", "play_chunk", "train"]

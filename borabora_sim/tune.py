@@ -53,8 +53,8 @@ import numpy as np
 
 from borabora_sim import stats
 from borabora_sim.errors import check_int
+from borabora_sim.files import read_json, write_bytes
 from borabora_sim.games import DEFAULT_GAME, game_spec, get_game
-from borabora_sim.learned import read_json, write_atomic
 from borabora_sim.match import play_game
 from borabora_sim.players import HeuristicPlayer, make_player, weights_for
 from borabora_sim.protocol import Game
@@ -252,7 +252,7 @@ def _open_directory(directory: Path, config: TuneConfig, resume: bool, start: np
         if directory.exists() and any(directory.iterdir()):
             raise ValueError(f"out {directory} is not empty and holds no tuning run; choose an empty or new directory")
         directory.mkdir(parents=True, exist_ok=True)
-        write_atomic(config_file, _json(asdict(config)))
+        write_bytes(config_file, _json(asdict(config)))
         return None
     if not resume:
         raise ValueError(f"out {directory} already holds a tuning run; continue it with resume (--resume) or choose "
@@ -478,7 +478,7 @@ def optimise(evaluate: Evaluate, start: np.ndarray, names: Sequence[str], config
             with (directory / EVALUATIONS).open("a") as file:
                 file.writelines(json.dumps(asdict(e)) + "\n" for e in evaluations)
             state.log_size = (directory / EVALUATIONS).stat().st_size
-            write_atomic(directory / STATE, state_bytes(state))
+            write_bytes(directory / STATE, state_bytes(state))
             bar.total = max(bar.total or 0, state.games + (per_generation if state.games < budget else 0))
             bar.update(played)
             bar.set_postfix(generation=state.generation, incumbent=f"{incumbent:+.2f}")
@@ -565,7 +565,7 @@ def tune(game: str | Game = DEFAULT_GAME, opponents: str | Sequence[str] = "heur
     result = TuneResult(weights=dict(zip(names, map(float, state.incumbent), strict=True)), config=config,
                         budget=budget, generations=state.generation, games=state.games, validation=validation,
                         history=state.history)
-    write_atomic(directory / RESULT, _json({"weights": result.weights, **result.record(),
+    write_bytes(directory / RESULT, _json({"weights": result.weights, **result.record(),
                                             "history": result.history}))
-    write_atomic(directory / STYLE, _json(result.style_entry()))
+    write_bytes(directory / STYLE, _json(result.style_entry()))
     return result

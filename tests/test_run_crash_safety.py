@@ -1,5 +1,5 @@
 """A run directory survives a kill at any moment: the run is interrupted at every write, rename, delete and
-folder creation in turn (borabora_sim.durable is the only place a run's files change), resumed, and compared
+folder creation in turn (borabora_sim.files is the only place a run's files change), resumed, and compared
 with an uninterrupted run file by file; on both games and on the loky and Dask backends. A real SIGKILL at the
 merge's steps, and damaged files named in one line by a resume and by `borabora report`.
 """
@@ -19,7 +19,7 @@ import pytest
 
 import borabora_sim
 import borabora_sim.simulate as sim
-from borabora_sim import durable
+from borabora_sim import files
 from borabora_sim.cli import main
 from borabora_sim.simulate import RunDirectory, simulate
 
@@ -42,7 +42,7 @@ class Interrupter:
         self.at = at
         self.done: list[str] = []
         for name in OPERATIONS:
-            monkeypatch.setattr(durable, name, self._wrap(name, getattr(durable, name)))
+            monkeypatch.setattr(files, name, self._wrap(name, getattr(files, name)))
 
     def _wrap(self, name: str, operation: Callable[..., None]) -> Callable[..., None]:
         def interrupted(*args: object) -> None:
@@ -163,11 +163,11 @@ def test_a_kill_during_a_resume_is_resumed_in_turn(tmp_path: Path, monkeypatch: 
 
 KILLED_RUN = """
 import os, signal, sys
-from borabora_sim import durable, simulate as sim
+from borabora_sim import files, simulate as sim
 
 sim.FILE_GAMES = {file_games}
 count = 0
-rename = durable.rename
+rename = files.rename
 
 def rename_then_maybe_die(source, target):
     global count
@@ -176,7 +176,7 @@ def rename_then_maybe_die(source, target):
     if count == int(sys.argv[2]):
         os.kill(os.getpid(), signal.SIGKILL)
 
-durable.rename = rename_then_maybe_die
+files.rename = rename_then_maybe_die
 sim.simulate({games}, {players!r}, seed=5, chunk_size={chunk}, n_jobs=1, out=sys.argv[1], progress=False,
              load=False)
 """

@@ -657,9 +657,15 @@ def test_a_manifest_that_is_not_json_or_a_file_given_as_run_directory_is_refused
     directory = RunDirectory(tmp_path / "run")
     with pytest.raises(ValueError, match=r"is a file, not a run directory"):
         RunDirectory(tmp_path / "run" / "manifest.json").read_manifest()
-    (tmp_path / "run" / "manifest.json").write_text("{games: 4")
-    with pytest.raises(ValueError, match=r"manifest.json is not a JSON file"):
-        directory.read_manifest()
+    damaged = {"{games: 4": r"not JSON \(Expecting property name", "": "the file is empty",
+               "[" * 100_000: r"not JSON \(nested too deeply\)",
+               '{"games": NaN}': r"not JSON \(NaN is not a number JSON allows\)",
+               "\udcff": "not UTF-8 text"}
+    for text, problem in damaged.items():
+        (tmp_path / "run" / "manifest.json").write_bytes(text.encode("utf-8", "surrogateescape"))
+        with pytest.raises(ValueError, match=rf"manifest.json is not the manifest of a simulation run: {problem}.*; "
+                                             r"it is damaged: move the run directory aside"):
+            directory.read_manifest()
 
 
 @pytest.mark.parametrize(("components", "error", "message"), [
