@@ -20,11 +20,14 @@ from borabora_sim.protocol import GameState
 if TYPE_CHECKING:
     import pyarrow as pa
 
+    from borabora_sim.simulate import RunConfig
+
 EXAMPLES = {
     "simulate": """examples:
   borabora simulate --games 1000 --players heuristic,heuristic:fishing=never,random,random
   borabora simulate --games 1000000 --players random,random,random,random --jobs 2 --out runs/random
-  borabora simulate --games 2000 --players mcts:iterations=200,heuristic,heuristic --out runs/m --resume
+  borabora simulate --games 2000 --players mcts:iterations=200,heuristic,heuristic --out runs/m
+  borabora simulate --out runs/m --resume           # finish it after an interruption (its options are in runs/m)
   borabora simulate --games 500 --players heuristic,random --backend dask --scheduler tcp://10.0.0.5:8786
   borabora simulate --game bora_bora --games 1000 --players heuristic,random,random
   borabora simulate --game bamboo:mode=advanced --games 1000 --players heuristic,heuristic,random""",
@@ -62,6 +65,9 @@ EXAMPLES = {
 }
 
 
+# What `simulate` plays where an option is not given (with --resume: the run's own setting first); --players left
+# out means the game's own default players, and --chunk-size one chosen from the players.
+SIMULATE_DEFAULTS: dict[str, object] = {"game": DEFAULT_GAME, "games": 1000, "seed": 0, "chunk_size": None}
 STUDIES = ("fishing", "priest", "spirits")
 STRENGTH_STUDIES = ("fishing", "priest")          # the studies measured for players of rising strength
 DEFAULT_PLAYER_TEXT = ",".join(DEFAULT_PLAYERS)     # --players not given: the game's own default players
@@ -147,7 +153,9 @@ def cmd_simulate(args: argparse.Namespace) -> None:
     from borabora_sim.report import Summary, format_summary, plot_paths, plot_summary, run_summary
     from borabora_sim.simulate import BACKENDS, RunDirectory, check_config, check_n_jobs, check_out_directory, simulate
 
-    specs = DEFAULT_PLAYERS if args.players is DEFAULT_PLAYER_TEXT else split_specs(args.players)
+    saved = _resumed_run(args)
+    specs = split_specs(args.players) if args.players is not None else \
+        list(saved.players) if saved is not None else DEFAULT_PLAYERS
     checked(check_n_jobs, args.jobs, "--jobs")
     if args.backend not in BACKENDS:
         raise CommandError(f"--backend must be one of {', '.join(BACKENDS)}, got {args.backend!r}")
@@ -161,7 +169,9 @@ def cmd_simulate(args: argparse.Namespace) -> None:
         checked(check_out_directory, args.out, "--out")
     if args.plot is not None:
         checked(plot_paths, args.plot, "--plot")
-    checked(check_config, args.games, specs, args.seed, args.jobs, args.backend, args.chunk_size, game=args.game)
+    rotate_seats, components = (saved.rotate_seats, saved.components) if saved is not None else (True, None)
+    checked(check_config, args.games, specs, args.seed, args.jobs, args.backend, args.chunk_size, rotate_seats,
+            components, game=args.game)
 
     summary: Summary | None = None          # without --out: added up chunk by chunk, as they finish
 
@@ -175,7 +185,7 @@ def cmd_simulate(args: argparse.Namespace) -> None:
     simulate(args.games, specs, seed=args.seed, n_jobs=args.jobs, backend=args.backend, out=args.out,
              resume=args.resume, chunk_size=args.chunk_size, scheduler=args.scheduler,
              progress=None if not args.quiet else False, load=False, on_chunk=None if args.out else add_chunk,
-             game=args.game, **timeout)
+             rotate_seats=rotate_seats, components=components, game=args.game, **timeout)
     seconds = time.perf_counter() - start
     if args.out:
         summary = run_summary(RunDirectory(args.out))
@@ -184,6 +194,18 @@ def cmd_simulate(args: argparse.Namespace) -> None:
     print(format_summary(summary, seconds=None if args.resume else seconds))
     if args.plot:
         print("plots written to " + ", ".join(plot_summary(summary, args.plot)))
+
+
+def _resumed_run(args: argparse.Namespace) -> RunConfig | None:
+    """With --resume, the configuration of the run in --out (None: no run there yet), whose settings stand for
+    the options not given; every option left out then takes the run's setting, or else its default."""
+    from borabora_sim.simulate import RunDirectory
+
+    saved = checked(RunDirectory(args.out).read_manifest) if args.resume and args.out is not None else None
+    for option, default in SIMULATE_DEFAULTS.items():
+        if getattr(args, option) is None:
+            setattr(args, option, getattr(saved, option) if saved is not None else default)
+    return saved
 
 
 def cmd_report(args: argparse.Namespace) -> None:
@@ -444,15 +466,18 @@ def build_parser() -> argparse.ArgumentParser:
                                   f"bamboo:mode=advanced (default {DEFAULT_GAME})")
 
     sim = sub("simulate", "play many games in parallel and print a summary")
-    game_option(sim)
-    sim.add_argument("--games", type=_positive_int, default=1000, help="number of games (default 1000)")
-    sim.add_argument("--players", default=DEFAULT_PLAYER_TEXT,
-                     help=f"player specs, one per seat, comma-separated (default: the game's own; for {DEFAULT_GAME} "
-                          "%(default)s)")
+    sim.add_argument("--game", type=_game_spec, metavar="GAME",
+                     help=f"the game, with its options as for a player: {', '.join(games)} or e.g. "
+                          f"bamboo:mode=advanced (default {DEFAULT_GAME})")
+    sim.add_argument("--games", type=_positive_int, help="number of games (default 1000)")
+    sim.add_argument("--players", help=f"player specs, one per seat, comma-separated (default: the game's own; for "
+                                       f"{DEFAULT_GAME} {DEFAULT_PLAYER_TEXT})")
     sim.add_argument("--jobs", type=int, default=-1, help="worker processes (-1: all cores; default -1)")
-    sim.add_argument("--seed", type=_seed, default=0, help="master seed (default 0)")
+    sim.add_argument("--seed", type=_seed, help="master seed (default 0)")
     sim.add_argument("--out", help="directory for the Parquet result (streamed; needed for --resume)")
-    sim.add_argument("--resume", action="store_true", help="finish an interrupted run in --out")
+    sim.add_argument("--resume", action="store_true",
+                     help="finish an interrupted run in --out; the options of the run (--game, --games, --players, "
+                          "--seed, --chunk-size) are read from it where not given")
     sim.add_argument("--backend", default="loky", help="loky (default), multiprocessing, threading, sequential, dask")
     sim.add_argument("--scheduler", help="Dask scheduler address (with --backend dask; default: a local cluster)")
     sim.add_argument("--connect-timeout", type=_positive_seconds, metavar="SECONDS",
@@ -573,9 +598,11 @@ def _interrupted(args: argparse.Namespace, argv: list[str]) -> str:
 
     run = RunDirectory(args.out)
     config, done = run.read_manifest(), run.done_chunks()
-    saved = 0 if config is None else sum(end - start for index, start, end in config.chunks() if index in done)
+    if config is None:
+        return f"interrupted before the run was started in {args.out}; nothing was saved"
+    saved = sum(end - start for index, start, end in config.chunks() if index in done)
     command = shlex.join(["borabora", *argv, *([] if args.resume else ["--resume"])])
-    return f"interrupted; {saved:,} of {args.games:,} games are saved in {args.out}; to finish the run: {command}"
+    return f"interrupted; {saved:,} of {config.games:,} games are saved in {args.out}; to finish the run: {command}"
 
 
 def _run(argv: list[str]) -> int:

@@ -609,6 +609,9 @@ def _connect(scheduler: str, timeout: float) -> Client:
     except OSError as exc:
         raise ConnectionError(f"cannot reach the Dask scheduler at {scheduler} within {timeout:g} s ({exc}); "
                               "check the address, or allow longer with connect_timeout (--connect-timeout)") from None
+    except Exception as exc:    # a server of another kind: its bytes, read as Dask's messages, can raise anything
+        raise ConnectionError(f"{scheduler} answered, but not as a Dask scheduler ({type(exc).__name__}: "
+                              f"{' '.join(str(exc).splitlines())[:200]}); check the address") from None
 
 
 def _progress(total: int, initial: int, enabled: bool | None) -> tqdm[NoReturn]:

@@ -18,10 +18,12 @@ import re
 import shlex
 import shutil
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import reduce
 from operator import add
 from pathlib import Path
@@ -139,6 +141,20 @@ def test_simulate_resume_finishes_an_interrupted_run(unmerged_run: Path, run_dir
     assert status == 0, stderr
     assert re.search(rf"^{GAMES} games$", stdout, re.M)
     assert RunDirectory(out).done_chunks() == {0, 1, 2}
+    resumed, whole = RunDirectory(out).read(), RunDirectory(run_dir).read()
+    assert resumed.drop(columns="wall_time").equals(whole.drop(columns="wall_time"))
+
+
+@pytest.mark.parametrize("given", [[], ["--games", str(GAMES)], ["--players", PLAYERS, "--seed", "4"]])
+def test_simulate_resume_takes_the_options_not_given_from_the_run(given: list[str], unmerged_run: Path,
+                                                                  run_dir: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    out = unmerged_run
+    RunDirectory(out).chunk_file("players", 2).unlink()
+    status, stdout, stderr = borabora(capsys, "simulate", "--out", str(out), "--resume", "--jobs", "1", "--quiet",
+                                      *given)
+    assert status == 0, stderr
+    assert re.search(rf"^{GAMES} games$", stdout, re.M)
     resumed, whole = RunDirectory(out).read(), RunDirectory(run_dir).read()
     assert resumed.drop(columns="wall_time").equals(whole.drop(columns="wall_time"))
 
@@ -476,11 +492,31 @@ def bad_places(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         places[name] = root / name
         places[name].mkdir()
         (places[name] / "manifest.json").write_text(json.dumps(content))
+    places["empty_but_notes"] = root / "notes"
+    places["empty_but_notes"].mkdir()
+    (places["empty_but_notes"] / "notes.txt").write_text("a folder of the user's")
     places["foreign"] = root / "foreign"
     shutil.copytree(places["run"], places["foreign"])
     for _, _, path in RunDirectory(places["other"]).files("players"):
         shutil.copy(path, places["foreign"] / "players" / path.name)
     return places
+
+
+@pytest.fixture(scope="module")
+def not_dask() -> Iterator[str]:
+    """The address of a server that answers every connection with bytes of another protocol (HTTP)."""
+    server = socket.create_server(("127.0.0.1", 0))
+
+    def answer() -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                connection, _ = server.accept()
+                with connection:
+                    connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello" * 10)
+
+    threading.Thread(target=answer, daemon=True).start()
+    yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    server.close()
 
 
 def tree(*folders: Path) -> dict[str, tuple[int, int]]:
@@ -510,6 +546,19 @@ BAD_INVOCATIONS = [
     ([*SIMULATE, "--out", "{run}"], "already holds a run; pass resume=True \\(--resume\\) to finish it"),
     ([*SIMULATE, "--out", "{foreign}", "--games", "2", "--seed", "1", "--resume"], "belongs to another run"),
     ([*SIMULATE, "--resume"], "--resume needs --out, the directory of the run to finish"),
+    (["simulate", "--out", "{run}", "--resume", "--seed", "9", "--quiet"],
+     r"holds a different run \(seed 1 there, 9 asked\); resume it with the same settings"),
+    ([*SIMULATE, "--out", "{empty_but_notes}"], r"is not empty and holds no run \(no manifest.json; found "
+                                                 r"notes.txt\); choose a new or empty directory"),
+    ([*SIMULATE, "--backend", "dask", "--scheduler", "{not_dask}", "--connect-timeout", "5", "--out", "{tmp}/run"],
+     r"tcp://127.0.0.1:\d+ answered, but not as a Dask scheduler \(.*\); check the address"),
+    (["train", "--out", "{file}/w.npz", "--games", "4"], r"out \S+/file.txt/w.npz cannot be written: \S+/file.txt is a "
+                                                         "file, not a directory"),
+    (["train", "--out", "{empty}", "--games", "4"], r"out must be a file name ending in .npz \(its manifest is "
+                                                    r"written beside it, ending in .json\)"),
+    (["train", "--out", "{tmp}/w.weights", "--games", "4"], r"out must be a file name ending in .npz"),
+    (["analyze", "priest", "--size", "quick", "--rungs", "heuristic,heuristic", "--out", "{tmp}/study"],
+     r"rungs must name each rung once, got heuristic more than once"),
     ([*SIMULATE, "--scheduler", "tcp://127.0.0.1:1"], "--scheduler is the address of a Dask scheduler: it needs "
                                                       "--backend dask"),
     ([*SIMULATE, "--connect-timeout", "1"], "--connect-timeout is the time allowed to reach --scheduler: give "
@@ -572,9 +621,9 @@ BAD_INVOCATIONS = [
 @pytest.mark.parametrize(("argv", "message"), BAD_INVOCATIONS, ids=lambda v: " ".join(v)[:60] if isinstance(v, list)
                          else None)
 def test_bad_invocation_is_refused_before_any_work_with_one_line_and_status_2(
-        argv: list[str], message: str, bad_places: dict[str, Path], tmp_path: Path,
+        argv: list[str], message: str, bad_places: dict[str, Path], not_dask: str, tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
-    argv = [a.format(tmp=tmp_path, **bad_places) for a in argv]
+    argv = [a.format(tmp=tmp_path, not_dask=not_dask, **bad_places) for a in argv]
     before = tree(tmp_path, *bad_places.values())
     status, stdout, stderr = borabora(capsys, *argv)
     assert status == 2
