@@ -257,3 +257,23 @@ def test_the_page_starts_a_new_game_with_other_seats(browser: Any, server: WebSe
         assert errors == []
     finally:
         page.close()
+
+
+def test_an_advice_overtaken_by_a_move_is_dropped_without_an_error(browser: Any, server: WebServer) -> None:
+    """A move played while the AI thinks about the old position: the server stops the advice (409) and the page
+    shows neither it nor an error; the button waits while an advice is computed, so none is asked twice."""
+    page, errors = test_viewer_browser.open_page(browser, 1700, 1100)
+    page.goto(server.url + "?delay=0")
+    page.wait_for_function("document.body.dataset.turn === 'human'")
+    page.locator("#advisor").fill("mcts:seconds=5")
+    page.locator("#advise").click()
+    assert page.locator("#advise").is_disabled()
+    old = version(page)
+    page.locator("#legal button").first.click()
+    settle(page, old)
+    page.wait_for_function("() => !document.getElementById('advise').disabled", timeout=20_000)
+    assert page.locator("[data-advice-action]").count() == 0
+    assert not page.locator("#error").is_visible()
+    # The browser logs the overtaken request (status 409) as an error of its own; nothing else may be logged.
+    assert all("status of 409" in error for error in errors), errors
+    page.close()

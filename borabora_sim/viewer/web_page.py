@@ -80,7 +80,11 @@ _SCRIPT = """
     }
     return fetch(path, options).then(function (response) {
       return response.json().then(function (data) {
-        if (!response.ok) { throw new Error(data.error || ("HTTP " + response.status)); }
+        if (!response.ok) {
+          var error = new Error(data.error || ("HTTP " + response.status));
+          error.status = response.status;
+          throw error;
+        }
         return data;
       });
     });
@@ -253,17 +257,28 @@ _SCRIPT = """
     reasons = {};
     change("/api/undo", {version: view.version});
   });
+  // One advice at a time (the button waits for it); an advice whose position has changed meanwhile (the server
+  // answers 409) is dropped without a word: the board already shows the new position.
   adviseButton.addEventListener("click", function () {
     var spec = document.getElementById("advisor").value.trim() || "heuristic";
+    var asked = view.version;
     advice.textContent = "thinking...";
+    adviseButton.disabled = true;
     request("GET", "/api/advice?player=" + encodeURIComponent(spec)).then(function (data) {
+      adviseButton.disabled = false;
+      if (view.version !== asked) { return; }
       advice.textContent = "";
       var line = document.createElement("div");
       line.textContent = data.player + " would play: " + data.name;
       line.setAttribute("data-advice-action", String(data.action));
       advice.appendChild(line);
       addReasons(advice, data.explanation);
-    }, function (error) { advice.textContent = ""; showError(error.message); });
+    }, function (error) {
+      adviseButton.disabled = false;
+      if (error.status === 409 || view.version !== asked) { return; }
+      advice.textContent = "";
+      showError(error.message);
+    });
   });
   // A new game of the same game: the seats typed (comma-separated specs) and the seed (empty: a random one). The
   // body is written by hand so that a seed beyond 2**53 reaches the server exactly; a seed that is not digits is
