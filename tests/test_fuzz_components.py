@@ -1,5 +1,5 @@
-"""Fuzzing of component data: an edited copy of the built-in file is refused with a ComponentError, or it
-gives games that play to the end with every engine invariant holding.
+"""Fuzzing of both games' component data: an edited copy of a built-in file is refused with a ComponentError, or
+it gives games that play to the end with every engine invariant holding.
 
 Hypothesis edits the built-in document (values set to boundary or mistyped values, names swapped between
 fields, keys deleted or renamed, list items removed or repeated, lists truncated), or sets its data values to
@@ -31,15 +31,27 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from borabora_sim import new_game
+from borabora_sim import bamboo, new_game
+from borabora_sim.bamboo import components as bamboo_components
 from borabora_sim.components import BUILTIN_FILE, ComponentError, load_components
 
 CASES = int(os.environ.get("BORABORA_FUZZ_CASES", "300"))
-MAX_MOVES = 2000  # random games end in fewer than 400 moves (tests/test_properties.py)
+MAX_MOVES = 2000  # random games end in fewer than 400 moves (tests/test_properties.py), Bamboo's in fewer than 600
 ANSWER_TIMEOUT = 60.0  # seconds for one game in the child, start-up included
 
-BUILTIN_TEXT = BUILTIN_FILE.read_bytes()
-BUILTIN: dict[str, Any] = json.loads(BUILTIN_TEXT)
+
+class Game(NamedTuple):
+    load: Callable[[Any], Any]
+    new_game: Callable[..., Any]
+    builtin_file: Path
+
+
+GAMES = {
+    "bora_bora": Game(load_components, new_game, BUILTIN_FILE),
+    "bamboo": Game(bamboo.load_components, bamboo.new_game, bamboo_components.BUILTIN_FILE),
+}
+BUILTIN_TEXTS = {name: game.builtin_file.read_bytes() for name, game in GAMES.items()}
+BUILTINS: dict[str, dict[str, Any]] = {name: json.loads(text) for name, text in BUILTIN_TEXTS.items()}
 Key = str | int
 
 
@@ -83,7 +95,8 @@ def apply(doc: Any, edit: Edit) -> None:
         parent[key] = parent[key][: edit.value]
 
 
-NAMES = sorted({v for _, v in walk(BUILTIN) if isinstance(v, str) and len(v) <= 20})
+NAMES = {game: sorted({v for _, v in walk(doc) if isinstance(v, str) and len(v) <= 20})
+         for game, doc in BUILTINS.items()}
 BOUNDARY_INTS = (-2**63, -129, -128, -1, 0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 15, 16, 17, 23, 24, 25, 30, 31,
                  36, 59, 60, 61, 72, 127, 128, 255, 256, 2**15, 2**16, 2**31, 2**63, 2**64)
 ODD_VALUES = (None, True, False, 0.5, 1.0, -0.0, math.inf, "", " ", "x" * 300, [], [1], {}, {"kind": "men"})
@@ -101,16 +114,21 @@ def is_data(node: tuple[tuple[Key, ...], Any]) -> bool:
     return not isinstance(value, dict | list) and not any(key in PROVENANCE for key in path)
 
 
-SAME_FIELD: dict[Key, list[Any]] = {}  # field name -> the distinct values it has anywhere in the built-in file
-for _node in walk(BUILTIN):
-    if not isinstance(_node[1], dict | list):
-        SAME_FIELD.setdefault(field_name(_node[0]), []).append(_node[1])
-SAME_FIELD = {name: list({(type(v), v): v for v in values}.values()) for name, values in SAME_FIELD.items()}
+def same_field(doc: dict[str, Any]) -> dict[Key, list[Any]]:
+    """Field name -> the distinct values it has anywhere in the document."""
+    values: dict[Key, list[Any]] = {}
+    for path, value in walk(doc):
+        if not isinstance(value, dict | list):
+            values.setdefault(field_name(path), []).append(value)
+    return {name: list({(type(v), v): v for v in found}.values()) for name, found in values.items()}
 
 
-def usual_values(path: tuple[Key, ...], value: Any) -> list[st.SearchStrategy[Any]]:
+SAME_FIELD = {name: same_field(doc) for name, doc in BUILTINS.items()}
+
+
+def usual_values(game: str, path: tuple[Key, ...], value: Any) -> list[st.SearchStrategy[Any]]:
     """Values of the type and about the range of the field at `path`, or that a field of that name has elsewhere."""
-    usual = [st.sampled_from(SAME_FIELD.get(field_name(path)) or [value])]
+    usual = [st.sampled_from(SAME_FIELD[game].get(field_name(path)) or [value])]
     if isinstance(value, bool):
         usual.append(st.booleans())
     elif isinstance(value, int):
@@ -119,11 +137,11 @@ def usual_values(path: tuple[Key, ...], value: Any) -> list[st.SearchStrategy[An
 
 
 @st.composite
-def edits(draw: st.DrawFn, plausible: bool) -> list[Edit]:
+def edits(draw: st.DrawFn, game: str, plausible: bool) -> list[Edit]:
     """Edits, each drawn from the document as the earlier ones left it. Plausible edits set data values to values
     of their type and range: many load, and their games test the engine. The others also set odd values, delete,
     rename, remove, repeat and truncate, mostly testing the loader."""
-    doc = copy.deepcopy(BUILTIN)
+    doc = copy.deepcopy(BUILTINS[game])
     chosen = []
     for _ in range(draw(st.integers(1, 4 if plausible else 3))):
         # A section first, then a value in it: short sections are edited as often as long ones.
@@ -131,7 +149,7 @@ def edits(draw: st.DrawFn, plausible: bool) -> list[Edit]:
         nodes = [node for node in walk(doc[section], (section,)) if is_data(node) or not plausible]
         path, value = draw(st.sampled_from(nodes))
         if plausible:
-            edit = Edit("set", path, draw(st.one_of(usual_values(path, value))))
+            edit = Edit("set", path, draw(st.one_of(usual_values(game, path, value))))
         else:
             in_list = isinstance(path[-1], int)
             ops = ["set"] * 4 + ["copy"] * 2 + ["remove" if in_list else "delete", "repeat" if in_list else "rename"]
@@ -139,8 +157,8 @@ def edits(draw: st.DrawFn, plausible: bool) -> list[Edit]:
             if op == "copy":  # another value of the file: sometimes of the right type, or a name valid elsewhere
                 edit = Edit("set", path, draw(st.sampled_from(list(walk(doc))))[1])
             elif op == "set":
-                odd = [st.sampled_from(BOUNDARY_INTS), st.sampled_from(NAMES), st.sampled_from(ODD_VALUES)]
-                edit = Edit("set", path, draw(st.one_of(*usual_values(path, value), *odd)))
+                odd = [st.sampled_from(BOUNDARY_INTS), st.sampled_from(NAMES[game]), st.sampled_from(ODD_VALUES)]
+                edit = Edit("set", path, draw(st.one_of(*usual_values(game, path, value), *odd)))
             elif op == "rename":
                 edit = Edit("rename", path, f"{path[-1]}_")
             elif op == "truncate":
@@ -153,9 +171,9 @@ def edits(draw: st.DrawFn, plausible: bool) -> list[Edit]:
 
 
 # ---- games in a child process ------------------------------------------------------------------------------------
-def play(doc: dict[str, Any], players: int, seed: int, choices: int) -> int:
+def play(game: str, doc: dict[str, Any], players: int, seed: int, choices: int) -> int:
     """Plays a uniformly random game to its end, checking the invariants after every move; returns the moves."""
-    state = new_game(players, seed, components=doc)
+    state = GAMES[game].new_game(players, seed, components=doc)
     rng = random.Random(choices)
     while True:
         broken = state.check_invariants()
@@ -169,7 +187,8 @@ def play(doc: dict[str, Any], players: int, seed: int, choices: int) -> int:
         state.apply(legal[rng.randrange(len(legal))])
     if len(state.scores()) != players:
         raise AssertionError(f"scores for {len(state.scores())} players in a {players}-player game")
-    return state.move_count
+    moves: int = state.move_count
+    return moves
 
 
 def serve() -> None:
@@ -236,57 +255,68 @@ def damaged_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("fuzz") / "components.json"
 
 
-def refused_or_played(player: Player, source: Any, what: str, players: int, seed: int, choices: int) -> None:
+def refused_or_played(player: Player, game: str, source: Any, what: str, players: int, seed: int,
+                      choices: int) -> None:
     try:
-        components = load_components(source)
+        components = GAMES[game].load(source)
     except ComponentError as error:
         event("refused")
         assert error.source == ("<dict>" if isinstance(source, dict) else str(source)), error
         assert error.field and error.problem and error.allowed, error
         return
-    answer = player.play({"doc": components.to_json_dict(), "players": players, "seed": seed, "choices": choices})
+    answer = player.play({"game": game, "doc": components.to_json_dict(), "players": players, "seed": seed,
+                          "choices": choices})
     assert "crash" not in answer, f"the engine crashed on components {what}: {answer['crash']}"
     assert "problem" not in answer, f"a game on components {what} went wrong: {answer['problem']}"
     event("played")
 
 
-DIGITS = [i for i, byte in enumerate(BUILTIN_TEXT) if chr(byte).isdigit()]  # where damage may still load
+DIGITS = {name: [i for i, byte in enumerate(text) if chr(byte).isdigit()]  # where damage may still load
+          for name, text in BUILTIN_TEXTS.items()}
 BYTES = st.one_of(st.sampled_from(b"0123456789"), st.sampled_from(b'{}[],:"-.etx\\ \n'), st.integers(0, 255))
-GAMES = {"players": st.sampled_from((2, 3, 4)), "seed": st.integers(0, 2**64 - 1), "choices": st.integers(0, 2**32)}
+GAME_CASES = {"players": st.sampled_from((2, 3, 4)), "seed": st.integers(0, 2**64 - 1),
+              "choices": st.integers(0, 2**32)}
 
 
-def edited(changes: list[Edit]) -> dict[str, Any]:
-    doc = copy.deepcopy(BUILTIN)
+def edited(game: str, changes: list[Edit]) -> dict[str, Any]:
+    doc = copy.deepcopy(BUILTINS[game])
     for change in changes:
         apply(doc, change)
     return doc
 
 
+@pytest.mark.parametrize("game", GAMES)
 @settings_for(CASES)
-@given(changes=edits(plausible=False), **GAMES)
-def test_edited_documents_are_refused_or_play(player: Player, changes: list[Edit], players: int, seed: int,
+@given(data=st.data(), **GAME_CASES)
+def test_edited_documents_are_refused_or_play(player: Player, game: str, data: st.DataObject, players: int, seed: int,
                                               choices: int) -> None:
-    refused_or_played(player, edited(changes), f"edited by {changes}", players, seed, choices)
+    changes = data.draw(edits(game, plausible=False), label="changes")
+    refused_or_played(player, game, edited(game, changes), f"edited by {changes}", players, seed, choices)
 
 
+@pytest.mark.parametrize("game", GAMES)
 @settings_for(CASES)
-@given(changes=edits(plausible=True), **GAMES)
-def test_plausible_edits_are_refused_or_play(player: Player, changes: list[Edit], players: int, seed: int,
+@given(data=st.data(), **GAME_CASES)
+def test_plausible_edits_are_refused_or_play(player: Player, game: str, data: st.DataObject, players: int, seed: int,
                                              choices: int) -> None:
-    refused_or_played(player, edited(changes), f"edited by {changes}", players, seed, choices)
+    changes = data.draw(edits(game, plausible=True), label="changes")
+    refused_or_played(player, game, edited(game, changes), f"edited by {changes}", players, seed, choices)
 
 
+@pytest.mark.parametrize("game", GAMES)
 @settings_for(max(1, CASES // 3))
-@given(data=st.data(), **GAMES)
-def test_damaged_files_are_refused_or_play(player: Player, damaged_file: Path, data: st.DataObject, players: int,
-                                           seed: int, choices: int) -> None:
-    at = data.draw(st.one_of(st.integers(0, len(BUILTIN_TEXT)), st.sampled_from(DIGITS)), label="offset")
+@given(data=st.data(), **GAME_CASES)
+def test_damaged_files_are_refused_or_play(player: Player, damaged_file: Path, game: str, data: st.DataObject,
+                                           players: int, seed: int, choices: int) -> None:
+    text = BUILTIN_TEXTS[game]
+    at = data.draw(st.one_of(st.integers(0, len(text)), st.sampled_from(DIGITS[game])), label="offset")
     damage = data.draw(st.sampled_from(("truncate", "insert", "overwrite")), label="damage")
     inserted = b"" if damage == "truncate" else bytes(data.draw(st.lists(BYTES, min_size=1, max_size=4), label="bytes"))
     end = at + len(inserted) if damage == "overwrite" else at
-    content = BUILTIN_TEXT[:at] + inserted + (b"" if damage == "truncate" else BUILTIN_TEXT[end:])
+    content = text[:at] + inserted + (b"" if damage == "truncate" else text[end:])
     damaged_file.write_bytes(content)
-    refused_or_played(player, damaged_file, f"damaged by {damage} {inserted!r} at byte {at}", players, seed, choices)
+    refused_or_played(player, game, damaged_file, f"damaged by {damage} {inserted!r} at byte {at}", players, seed,
+                      choices)
 
 
 def set_every(doc: dict[str, Any], section: str, value: Any, field: str | None = None) -> None:
@@ -326,16 +356,16 @@ def stingy(doc: dict[str, Any]) -> None:
 @pytest.mark.parametrize("extreme", [generous, stingy])
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_extreme_documents_play(player: Player, extreme: Callable[[dict[str, Any]], None], players: int) -> None:
-    doc = copy.deepcopy(BUILTIN)
+    doc = copy.deepcopy(BUILTINS["bora_bora"])
     extreme(doc)
     for seed in range(3):
-        answer = player.play({"doc": load_components(doc).to_json_dict(), "players": players, "seed": seed,
-                              "choices": seed})
+        answer = player.play({"game": "bora_bora", "doc": load_components(doc).to_json_dict(), "players": players,
+                              "seed": seed, "choices": seed})
         assert answer.get("moves", 0) > 0, answer
 
 
 def test_a_crashed_child_is_reported_and_replaced(player: Player) -> None:
-    case = {"doc": BUILTIN, "players": 2, "seed": 1, "choices": 2}
+    case = {"game": "bora_bora", "doc": BUILTINS["bora_bora"], "players": 2, "seed": 1, "choices": 2}
     assert player.play(case)["moves"] > 0
     assert player.child is not None
     player.child.kill()
