@@ -252,8 +252,7 @@ def _build(doc: Any, source_path: str) -> Components:
 
 
 def _material_grid(value: Any, path: str) -> list[list[int]]:
-    allowed = "a list of rows, each a list of material names"
-    require(isinstance(value, list), path, show(value), allowed)
+    require(isinstance(value, list), path, show(value), "a list of rows, each a list of material names")
     for r, row in enumerate(value):
         require(isinstance(row, list), f"{path}[{r}]", show(row), "a list of material names")
     material = name_in(MATERIALS)
