@@ -43,8 +43,8 @@ from scipy.stats import spearmanr
 from borabora_sim.games import canonical_game_spec, get_game
 from borabora_sim.players import make_player
 from borabora_sim.protocol import Game
+from borabora_sim.ratings import ratings
 from borabora_sim.specs import split_spec
-from borabora_sim.stats import ratings
 
 SEED = 20_261_130
 TABLE = 4
@@ -373,7 +373,7 @@ def summary(games: pd.DataFrame, pool: Sequence[str], fit: Fit, table: int = TAB
 
 
 def openskill_mu(games: pd.DataFrame, table: int = TABLE) -> pd.Series:
-    """openskill's Weng-Lin Plackett-Luce mu per player (borabora_sim.stats.ratings, games in order): a
+    """openskill's Weng-Lin Plackett-Luce mu per player (borabora_sim.ratings.ratings, games in order): a
     cross-check of the fit, which it approximates one game at a time."""
     rows = pd.concat([pd.DataFrame({"game_id": games["game"], "seat": s, "spec": games[f"spec_{s}"],
                                     "rank": games[f"rank_{s}"]}) for s in range(table)], ignore_index=True)
@@ -484,7 +484,7 @@ def markdown(frame: pd.DataFrame, steps: Sequence[BudgetStep], heading: str) -> 
     lines += ["", budget_words(steps)]
     if frame["openskill_mu"].nunique() > 1:
         rho = spearmanr(frame["rating"], frame["openskill_mu"]).statistic
-        lines += ["", f"Cross-check: openskill's Plackett-Luce mu (one update a game, `borabora_sim.stats.ratings`) "
+        lines += ["", f"Cross-check: openskill's Plackett-Luce mu (one update a game, `borabora_sim.ratings.ratings`) "
                       f"orders the players with Spearman rank correlation {rho:.3f} to this fit's ratings."]
     return "\n".join(lines) + "\n"
 

@@ -1,5 +1,7 @@
-"""Statistics for simulation results: win rates with intervals, paired A/B comparisons on common random numbers,
-precision-driven runs, head-to-head tables, multi-player ratings and multiple-comparison corrections.
+"""Statistics for simulation results: win rates with intervals, paired comparisons of runs on common random
+numbers, head-to-head tables, sample sizes and multiple-comparison corrections. Pure computation on tables: the
+experiments that play games are in `borabora_sim.experiments`, the verdicts in words in `borabora_sim.verdicts`
+and the openskill ratings in `borabora_sim.ratings`.
 
 Every function takes the player rows of `borabora_sim.simulate.simulate` (one row per player per game: game_id,
 game_seed, n_players, seat, spec, vp, rank, win, tied_first, vp_<source>, ...) and returns a pandas DataFrame
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from types import ModuleType
 from typing import Any, cast
 
@@ -20,7 +22,6 @@ import numpy as np
 import pandas as pd
 
 Z95 = 1.959964
-SimulateFn = Callable[..., pd.DataFrame]
 
 
 # =============================================================================
@@ -233,7 +234,9 @@ def score_column(players: pd.DataFrame) -> str:
     return found[0]
 
 
-def _as_str_spec(players: pd.DataFrame) -> pd.DataFrame:
+def spec_as_str(players: pd.DataFrame) -> pd.DataFrame:
+    """The rows with `spec` as plain strings (a run's `spec` column is categorical, with that run's categories),
+    so that rows of several runs compare and concatenate."""
     if "spec" in players and not pd.api.types.is_string_dtype(players["spec"].dtype):
         players = players.assign(spec=players["spec"].astype(str))
     return players
@@ -259,7 +262,7 @@ def win_rate(players: pd.DataFrame, by: str | Sequence[str] = "spec", confidence
     player counts each game gives one row per group.
     """
     keys = [by] if isinstance(by, str) else list(by)
-    players = _as_str_spec(players)
+    players = spec_as_str(players)
     z = z_value(confidence)
     share = _top_share(players)
     score = score_column(players)
@@ -286,7 +289,7 @@ def win_rate_by_seat(players: pd.DataFrame, column: str = "seat", spec: str | No
     """Win rate per player count and seat (or `column="start_position"`: 0 = first in round 1), optionally for
     the rows of one spec only. `chi2_p` is a chi-square test, per player count, that every seat wins equally
     often (only when all specs are counted: then each game gives exactly one winning row)."""
-    table = win_rate(players if spec is None else _as_str_spec(players).query("spec == @spec"),
+    table = win_rate(players if spec is None else spec_as_str(players).query("spec == @spec"),
                      by=["n_players", column])
     table["chi2_p"] = np.nan
     if spec is None:
@@ -307,7 +310,7 @@ def vp_by_source(players: pd.DataFrame, by: str = "spec") -> pd.DataFrame:
     out."""
     prefix = f"{score_column(players)}_"
     columns = [c for c in players.columns if c.startswith(prefix)]
-    table = _as_str_spec(players).groupby(by, observed=True, sort=True)[columns].mean()
+    table = spec_as_str(players).groupby(by, observed=True, sort=True)[columns].mean()
     table.columns = [c.removeprefix(prefix) for c in columns]
     return table.loc[:, (table != 0).any(axis=0)]
 
@@ -523,69 +526,9 @@ def _paired_from_outcomes(per_game: pd.DataFrame, confidence: float, bootstrap: 
     }
 
 
-def _default_simulate() -> SimulateFn:
-    from borabora_sim.simulate import simulate
-
-    return cast(SimulateFn, simulate)         # the table: simulate returns None only when told not to load it
-
-
-def _differing_positions(arm_a: Sequence[str], arm_b: Sequence[str]) -> list[int]:
-    if len(arm_a) != len(arm_b):
-        raise ValueError(f"the arms must have the same number of players, got {len(arm_a)} and {len(arm_b)}")
-    return [k for k, (x, y) in enumerate(zip(arm_a, arm_b, strict=True)) if x != y]
-
-
-def simulate_arm(players: Sequence[str], games: int, seed: int = 0, n_jobs: int = -1, rotate_seats: bool = True,
-                 simulate_fn: SimulateFn | None = None, **simulate_kwargs: Any) -> pd.DataFrame:
-    """One arm of a paired study: `simulate(games, players, seed)` without a progress bar, with `spec` as plain
-    strings (so runs concatenate) and a `position` column (the index into `players` of each row). Two arms
-    with the same seed, games and player count are paired game by game (`paired_compare`)."""
-    simulate_fn = simulate_fn or _default_simulate()
-    frame = simulate_fn(games, list(players), seed=seed, n_jobs=n_jobs, rotate_seats=rotate_seats, progress=False,
-                        **simulate_kwargs)
-    frame = _as_str_spec(frame)
-    return frame.assign(position=player_positions(frame, rotate_seats).to_numpy())
-
-
-def _run_arm(simulate_fn: SimulateFn, games: int, players: Sequence[str], seed: int, n_jobs: int,
-             rotate_seats: bool, **kwargs: Any) -> pd.DataFrame:
-    return simulate_arm(players, games, seed, n_jobs, rotate_seats, simulate_fn, **kwargs)
-
-
-def paired_ab(arm_a: Sequence[str], arm_b: Sequence[str], games: int, seed: int = 0,
-              focus: Sequence[int] | None = None, n_jobs: int = -1, rotate_seats: bool = True,
-              confidence: float = 0.95, bootstrap: int = 0, simulate_fn: SimulateFn | None = None,
-              **simulate_kwargs: Any) -> PairedResult:
-    """Runs two arms on the same game seeds and seat rotations and compares them game by game.
-
-    `arm_a` and `arm_b` are player lists of the same length that should differ only in the policy under study,
-    e.g. ["heuristic", "heuristic", "heuristic"] against ["heuristic:fishing=never", "heuristic", "heuristic"]:
-    the focus is then position 0 (override with `focus`). Game i of both arms has the same game seed and the
-    same seats, and every player is seeded from the game seed and its seat, so the opponents are identical and
-    each game is a pair. `simulate_fn` (default `borabora_sim.simulate.simulate`) and `simulate_kwargs` (e.g.
-    backend, chunk_size) are passed through. Both runs stay on the result (`frame_a`, `frame_b`).
-
-    >>> r = paired_ab(["heuristic", "random"], ["random", "random"], games=10, n_jobs=1)   # doctest: +SKIP
-    >>> print(r.summary())                                                                # doctest: +SKIP
-    """
-    if focus is None:
-        focus = _differing_positions(arm_a, arm_b)
-        if not focus:
-            raise ValueError("the arms are identical; name the seats under study with focus=[...]")
-    elif len(arm_a) != len(arm_b):
-        raise ValueError(f"the arms must have the same number of players, got {len(arm_a)} and {len(arm_b)}")
-    simulate_fn = simulate_fn or _default_simulate()
-    frame_a = _run_arm(simulate_fn, games, arm_a, seed, n_jobs, rotate_seats, **simulate_kwargs)
-    frame_b = _run_arm(simulate_fn, games, arm_b, seed, n_jobs, rotate_seats, **simulate_kwargs)
-    return paired_compare(frame_a, frame_b, focus=list(focus), rotate_seats=rotate_seats,
-                          label_a=_arm_text(arm_a, focus), label_b=_arm_text(arm_b, focus),
-                          confidence=confidence, bootstrap=bootstrap, seed=seed)
-
-
-def _arm_text(arm: Sequence[str], focus: Sequence[int]) -> str:
-    return ", ".join(f"[{spec}]" if k in focus else spec for k, spec in enumerate(arm))
-
-
+# =============================================================================
+# Many comparisons: Holm-adjusted verdicts and how an effect changes
+# =============================================================================
 VERDICTS = ("A better", "A worse", "no detectable difference")
 
 
@@ -609,40 +552,6 @@ def paired_table(results: Sequence[PairedResult] | pd.DataFrame, alpha: float = 
                                                                         strict=True)]
         table["alpha"] = alpha
     return table
-
-
-def verdict_lines(results: Sequence[PairedResult] | pd.DataFrame, label_columns: Sequence[str] | None = None,
-                  alpha: float | None = None) -> list[str]:
-    """One plain sentence per paired comparison: the win-rate and VP effects with intervals, and whether each is
-    detectable after Holm's correction over all the comparisons given (level `alpha`, default 0.05). Rows can be
-    `PairedResult`s, a DataFrame of `dataclasses.asdict` rows, or a `paired_table` (whose verdicts are used as
-    they are); extra columns named in `label_columns` label the sentence, by default "A vs B"."""
-    table = _with_verdicts(results, alpha)
-    lines = []
-    for _, row in table.iterrows():
-        if label_columns:
-            label = ", ".join(str(row[c]) for c in label_columns)
-        else:
-            label = f"{row['label_a']} vs {row['label_b']}"
-        pct = f"{100 * row['confidence']:.0f}%"
-        (wlo, whi), (vlo, vhi) = row["win_diff_ci"], row["vp_diff_ci"]
-        unit = row.get("unit", "VP")
-        lines.append(
-            f"{label}: win rate A - B {100 * row['win_diff']:+.1f} points ({pct} CI {100 * wlo:+.1f} to "
-            f"{100 * whi:+.1f}, Holm p = {row['mcnemar_p_holm']:.3g}): {row['win_verdict']}; mean {unit} A - B "
-            f"{row['vp_diff']:+.2f} ({pct} CI {vlo:+.2f} to {vhi:+.2f}, Holm p = {row['wilcoxon_p_holm']:.3g}): "
-            f"{row['vp_verdict']}; {int(row['games']):,} paired games.")
-    return lines
-
-
-def _with_verdicts(results: Sequence[PairedResult] | pd.DataFrame, alpha: float | None) -> pd.DataFrame:
-    """`results` itself when it is a `paired_table` at level `alpha` (or any level if None), else a new one."""
-    if isinstance(results, pd.DataFrame) and "win_verdict" in results:
-        if alpha is not None and len(results) and not np.allclose(results["alpha"], alpha):
-            raise ValueError(f"the table's verdicts are at alpha = {results['alpha'].iloc[0]:g}, not {alpha:g}; "
-                             "pass the comparisons themselves to judge them at another level")
-        return results
-    return paired_table(results, 0.05 if alpha is None else alpha)
 
 
 def _direction(estimate: float, p: float, alpha: float) -> str:
@@ -725,168 +634,7 @@ def interval_columns(table: pd.DataFrame) -> pd.DataFrame:
 
 
 # =============================================================================
-# Precision-driven runs
-# =============================================================================
-@dataclass
-class SequentialResult:
-    """The outcome of `run_until_precise`: the final estimate and how the run got there."""
-
-    metric: str
-    target_half_width: float
-    estimate: float
-    ci: tuple[float, float]
-    games: int
-    looks: int
-    stopped_by: str                 # "precision" or "max_games"
-    confidence: float               # the level of every interval computed (higher with alpha spending)
-    history: pd.DataFrame           # one row per look: games, estimate, ci_low, ci_high, half_width
-    paired: PairedResult | None     # the final paired result (two arms)
-    frame: pd.DataFrame = field(repr=False)     # player rows of arm A (or the single arm)
-
-    @property
-    def half_width(self) -> float:
-        return (self.ci[1] - self.ci[0]) / 2
-
-
-def batch_seed(seed: int, batch: int) -> int:
-    """The master seed of batch `batch` of a sequential run: `seed` itself for the first batch (so a run that
-    stops after one batch equals `simulate(batch_games, players, seed)`), derived seeds after it."""
-    if batch == 0:
-        return seed
-    from borabora_sim import _engine
-
-    return int(_engine.derive_seed(seed, (1 << 40) + batch))
-
-
-def _single_estimate(frame: pd.DataFrame, focus: Sequence[int], metric: str, confidence: float,
-                     rotate_seats: bool) -> tuple[float, float, float]:
-    rows = frame[np.isin(player_positions(frame, rotate_seats).to_numpy(), list(focus))]
-    if metric == "win":
-        per_game = rows.groupby("game_id")["win"].sum()
-        wins, n = int(per_game.sum()), len(per_game)
-        lo, hi = wilson_interval(wins, n, z_value(confidence))
-        return wins / n, lo, hi
-    return mean_interval(rows.groupby("game_id")[score_column(rows)].mean().to_numpy(), confidence)
-
-
-def run_until_precise(arm_a: Sequence[str], arm_b: Sequence[str] | None = None, half_width: float = 0.02,
-                      metric: str = "win", max_games: int = 20_000, batch_games: int = 500, seed: int = 0,
-                      focus: Sequence[int] | None = None, n_jobs: int = -1, rotate_seats: bool = True,
-                      confidence: float = 0.95, alpha_spending: bool = False, min_batches: int = 1,
-                      simulate_fn: SimulateFn | None = None, log: Callable[[str], None] | None = print,
-                      **simulate_kwargs: Any) -> SequentialResult:
-    """Plays batches of games until the interval of the effect is no wider than +/- `half_width`, or
-    `max_games` games have been played per arm.
-
-    With two arms the effect is the paired difference A - B (`metric` "win": win rate, "vp": mean VP) of the
-    focus seats (by default the positions where the arms differ). With one arm it is the win rate (or mean VP)
-    of the focus seats (`focus` required, e.g. [0]). Batch b runs `simulate_fn(batch_games, arm, seed=
-    batch_seed(seed, b))` for each arm, so the arms stay paired within every batch; game ids are renumbered
-    to follow on. The batch size is rounded up to a multiple of the player count so that seat rotation stays
-    balanced.
-
-    Before the first batch the log shows a sample-size estimate from the 1/N baseline; after each batch, the
-    estimate from the data so far. The stopping rule looks only at the width of the interval, never at the
-    effect or its p-value, and the number of batches is bounded by `max_games`; `alpha_spending=True`
-    computes every interval at level 1 - (1 - confidence) / K for the K = ceil(max_games / batch_games)
-    possible looks (Bonferroni), a conservative guard for the repeated looks. The number of looks is reported.
-    """
-    if metric not in ("win", "vp"):
-        raise ValueError(f"metric must be 'win' or 'vp', got {metric!r}")
-    if half_width <= 0 or max_games <= 0 or batch_games <= 0:
-        raise ValueError("half_width, max_games and batch_games must be positive")
-    n = len(arm_a)
-    if arm_b is not None:
-        if focus is None:
-            focus = _differing_positions(arm_a, arm_b)
-            if not focus:
-                raise ValueError("the arms are identical; name the seats under study with focus=[...]")
-        elif len(arm_a) != len(arm_b):
-            raise ValueError("the arms must have the same number of players")
-    elif not focus:
-        raise ValueError("a single-arm run needs focus=[index into the players list, ...]")
-    focus = list(focus)
-    batch = math.ceil(batch_games / n) * n
-    max_looks = math.ceil(max_games / batch)
-    level = 1 - (1 - confidence) / max_looks if alpha_spending else confidence
-    simulate_fn = simulate_fn or _default_simulate()
-    say = log or (lambda _text: None)
-
-    baseline = len(focus) / n
-    if metric == "win":
-        guess = sample_size_for_proportion(baseline, half_width, level)
-        what = "two unpaired arms need about twice that; pairing needs fewer" if arm_b is not None else ""
-        say(f"sample size: ~{guess:,} games for +/-{100 * half_width:.1f} points at a {baseline:.0%} win rate"
-            + (f" ({what})" if what else "") + f"; at most {max_games:,} games in batches of {batch}")
-    else:
-        say(f"sample size: estimated after the first batch of {batch} games (needs the VP spread); "
-            f"at most {max_games:,} games")
-
-    frames_a: list[pd.DataFrame] = []
-    frames_b: list[pd.DataFrame] = []
-    history = []
-    paired: PairedResult | None = None
-    played = 0
-    looks = 0
-    stopped_by = "max_games"
-    while played < max_games:
-        size = min(batch, max_games - played)
-        s = batch_seed(seed, looks)
-        for arm, frames in ((arm_a, frames_a), (arm_b, frames_b)):
-            if arm is None:
-                continue
-            frame = _run_arm(simulate_fn, size, arm, s, n_jobs, rotate_seats, **simulate_kwargs)
-            frames.append(frame.assign(game_id=frame["game_id"].to_numpy() + played))
-        played += size
-        looks += 1
-        data_a = pd.concat(frames_a, ignore_index=True)
-        if arm_b is not None:
-            data_b = pd.concat(frames_b, ignore_index=True)
-            paired = paired_compare(data_a, data_b, focus=focus, rotate_seats=rotate_seats, confidence=level,
-                                    label_a=_arm_text(arm_a, focus), label_b=_arm_text(arm_b, focus))
-            paired.looks = looks
-            estimate = paired.win_diff if metric == "win" else paired.vp_diff
-            lo, hi = paired.win_diff_ci if metric == "win" else paired.vp_diff_ci
-            sd = paired.sd_win_diff if metric == "win" else paired.sd_vp_diff
-        else:
-            estimate, lo, hi = _single_estimate(data_a, focus, metric, level, rotate_seats)
-            per_game = data_a[np.isin(data_a["position"], focus)].groupby("game_id")[
-                "win" if metric == "win" else score_column(data_a)].agg("sum" if metric == "win" else "mean")
-            sd = float(per_game.std(ddof=1)) if len(per_game) > 1 else math.nan
-        hw = (hi - lo) / 2
-        history.append({"look": looks, "games": played, "estimate": estimate, "ci_low": lo, "ci_high": hi,
-                        "half_width": hw})
-        need = sample_size_for_paired(sd, half_width, level) if np.isfinite(sd) else None
-        unit = score_column(data_a).upper()
-        say(f"look {looks}: {played:,} games, {_effect_text(metric, arm_b is not None, estimate, hw, unit)}"
-            + (f"; ~{need:,} games needed for +/-{_amount(metric, half_width, unit)}" if need else ""))
-        if hw <= half_width and looks >= min_batches:
-            stopped_by = "precision"
-            break
-    result = SequentialResult(metric=metric, target_half_width=half_width, estimate=history[-1]["estimate"],
-                              ci=(history[-1]["ci_low"], history[-1]["ci_high"]), games=played, looks=looks,
-                              stopped_by=stopped_by, confidence=level, history=pd.DataFrame(history),
-                              paired=paired, frame=pd.concat(frames_a, ignore_index=True))
-    say(f"stopped by {stopped_by} after {looks} look(s), {played:,} games")
-    return result
-
-
-def _amount(metric: str, value: float, unit: str = "VP") -> str:
-    return f"{100 * value:.1f} points" if metric == "win" else f"{value:.2f} {unit}"
-
-
-def _effect_text(metric: str, paired: bool, estimate: float, half: float, unit: str) -> str:
-    if paired:
-        what = "win rate A - B" if metric == "win" else f"mean {unit} A - B"
-        value = f"{100 * estimate:+.1f} points" if metric == "win" else f"{estimate:+.2f} {unit}"
-    else:
-        what = "win rate" if metric == "win" else f"mean {unit}"
-        value = f"{estimate:.1%}" if metric == "win" else f"{estimate:.2f} {unit}"
-    return f"{what} {value} +/-{_amount(metric, half, unit)}"
-
-
-# =============================================================================
-# Head-to-head and ratings
+# Head-to-head
 # =============================================================================
 @dataclass
 class HeadToHead:
@@ -908,7 +656,7 @@ def head_to_head(players: pd.DataFrame, by: str = "rank", confidence: float = 0.
     """
     if by not in ("rank", "vp"):
         raise ValueError(f"by must be 'rank' or 'vp', got {by!r}")
-    rows = _as_str_spec(players)[["game_id", "spec", "rank", score_column(players)]].set_axis(
+    rows = spec_as_str(players)[["game_id", "spec", "rank", score_column(players)]].set_axis(
         ["game_id", "spec", "rank", "vp"], axis=1)
     pairs = rows.merge(rows, on="game_id", suffixes=("_a", "_b"))
     pairs = pairs[pairs["spec_a"] != pairs["spec_b"]]
@@ -946,48 +694,6 @@ def head_to_head(players: pd.DataFrame, by: str = "rank", confidence: float = 0.
     return HeadToHead(share=share, games=games.fillna(0).astype(int), table=table)
 
 
-def ratings(players: pd.DataFrame, model: Any = None, by: str = "spec") -> pd.DataFrame:
-    """Weng-Lin Bayesian ratings (Plackett-Luce model from `openskill` by default) of each spec from the final
-    ranks of every game, updated game by game in game_id order. The default model has no skill drift
-    (tau = 0): a spec is a fixed policy, so every game counts equally and sigma keeps shrinking; pass another
-    openskill model (e.g. `PlackettLuce()` with its default drift, or `BradleyTerryFull()`) to change that.
-
-    Returns mu, sigma, ordinal (mu - 3 sigma, the conservative ladder score), games and rows, sorted best first.
-    When a spec fills several seats of one game each copy is rated as a separate player against the others and
-    the spec takes the mean of their updated mu and sigma. Sigma is the model's uncertainty, not a confidence
-    interval: compare specs with `head_to_head` or `paired_ab` for tests.
-    """
-    if model is None:
-        from openskill.models import PlackettLuce
-
-        model = PlackettLuce(tau=0.0)
-    rows = _as_str_spec(players).sort_values(["game_id", "seat"], kind="stable")
-    keys = rows[by].astype(str).to_numpy()
-    ranks = rows["rank"].to_numpy()
-    game_ids = rows["game_id"].to_numpy()
-    current = {key: model.rating(name=key) for key in dict.fromkeys(keys)}
-    games = dict.fromkeys(current, 0)
-    counts = dict.fromkeys(current, 0)
-    bounds = np.flatnonzero(np.diff(game_ids)) + 1
-    for start, end in zip(np.r_[0, bounds], np.r_[bounds, len(rows)], strict=True):
-        game_keys = keys[start:end]
-        if len(set(game_keys)) < 2:
-            continue
-        updated = model.rate([[current[key]] for key in game_keys], ranks=[int(r) for r in ranks[start:end]])
-        fresh: dict[str, list[tuple[float, float]]] = {}
-        for key, team in zip(game_keys, updated, strict=True):
-            fresh.setdefault(key, []).append((team[0].mu, team[0].sigma))
-            counts[key] += 1
-        for key, values in fresh.items():
-            mu = float(np.mean([v[0] for v in values]))
-            sigma = float(np.mean([v[1] for v in values]))
-            current[key] = model.rating(mu=mu, sigma=sigma, name=key)
-            games[key] += 1
-    table = pd.DataFrame([{by: key, "mu": r.mu, "sigma": r.sigma, "ordinal": r.mu - 3 * r.sigma,
-                           "games": games[key], "rows": counts[key]} for key, r in current.items()])
-    return table.sort_values("ordinal", ascending=False, ignore_index=True).set_index(by)
-
-
 # =============================================================================
 # Effects along a variable
 # =============================================================================
@@ -996,7 +702,7 @@ def effect_table(players: pd.DataFrame, x: str, y: str, hue: str | None = None,
     """Mean of `y` per value of `x` (and per `hue` group) with an interval: Wilson for a 0/1 column (win,
     tied_first), Student t otherwise. Columns: x, [hue], n, mean, ci_low, ci_high."""
     keys = [x] if hue is None else [hue, x]
-    frame = _as_str_spec(players)
+    frame = spec_as_str(players)
     binary = frame[y].dropna().isin([0, 1]).all()
     z = z_value(confidence)
     records = []
@@ -1019,8 +725,6 @@ __all__ = [
     "VERDICTS",
     "HeadToHead",
     "PairedResult",
-    "SequentialResult",
-    "batch_seed",
     "binomial_test",
     "effect_table",
     "head_to_head",
@@ -1028,22 +732,18 @@ __all__ = [
     "interval_columns",
     "mcnemar_exact",
     "mean_interval",
-    "paired_ab",
     "paired_bootstrap_ci",
     "paired_compare",
     "paired_outcomes",
     "paired_proportion_difference",
     "paired_table",
     "player_positions",
-    "ratings",
-    "run_until_precise",
     "sample_size_for_paired",
     "sample_size_for_paired_proportions",
     "sample_size_for_proportion",
     "sample_size_from_pilot",
     "score_column",
-    "simulate_arm",
-    "verdict_lines",
+    "spec_as_str",
     "vp_by_source",
     "wilcoxon_signed_rank",
     "wilson_interval",

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 import borabora_sim
-from borabora_sim import stats
+from borabora_sim import stats, verdicts
 from borabora_sim.studies import fishing, strength
 from borabora_sim.viewer import record_game
 
@@ -146,7 +146,7 @@ def test_fishing_answer_follows_the_holm_corrected_verdicts_not_the_raw_ones() -
     assert "makes no detectable difference to the win rate" in strongest and "Holm p = 0.06" in strongest
     assert "wins less often" not in strongest
     # the same verdicts as the sentences printed under the table
-    for (_, row), line in zip(arms.iterrows(), stats.verdict_lines(arms), strict=True):
+    for (_, row), line in zip(arms.iterrows(), verdicts.verdict_lines(arms), strict=True):
         assert f"): {row['win_verdict']}; mean VP" in line
     # robustness: raw p 0.03, 0.04, 0.001 -> Holm 0.06, 0.06, 0.003
     robust = next(line for line in lines if line.startswith("Across the 3 robustness settings"))

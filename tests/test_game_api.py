@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from borabora_sim import stats
+from borabora_sim import stats, verdicts
 from borabora_sim.games import (
     DEFAULT_GAME,
     canonical_game_spec,
@@ -264,4 +264,4 @@ def test_tables_summaries_and_comparisons_speak_the_games_unit(game: Game, tmp_p
         source for source in game.sources if frame[f"{score}_{source}"].any()]
     paired = stats.paired_compare(frame, frame, focus=[0])
     assert paired.unit == unit and f"mean {unit} A " in paired.summary()
-    assert f"mean {unit} A - B" in stats.verdict_lines([paired])[0]
+    assert f"mean {unit} A - B" in verdicts.verdict_lines([paired])[0]

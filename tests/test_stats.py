@@ -1,7 +1,7 @@
-"""The statistics toolkit (borabora_sim.stats, borabora_sim.plots) on synthetic data with known answers: interval
-coverage, error rates of the paired tests under a null and a planted effect, Holm and McNemar against hand
-computations, sample sizes against their formulas, the precision-driven loop with a fake simulator, ratings,
-head-to-head tables, plots; and one small paired run of real heuristic players.
+"""The statistics toolkit (borabora_sim.stats; the experiments, verdicts, ratings and plots built on it) on
+synthetic data with known answers: interval coverage, error rates of the paired tests under a null and a planted
+effect, Holm and McNemar against hand computations, sample sizes against their formulas, the precision-driven loop
+with a fake simulator, ratings, head-to-head tables, plots; and one small paired run of real heuristic players.
 
 Every simulation here uses fixed seeds, so the rates checked are deterministic.
 """
@@ -17,7 +17,8 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
-from borabora_sim import plots, stats
+from borabora_sim import experiments, plots, stats, verdicts
+from borabora_sim.ratings import ratings
 
 
 # =============================================================================
@@ -158,8 +159,8 @@ def test_planted_paired_effect_is_found_in_most_repetitions():
 
 def test_paired_compare_finds_a_planted_vp_advantage_and_pairs_by_game_seed():
     fake = make_fake_simulate({"strong": 4.0})
-    a = stats.simulate_arm(["strong", "plain", "plain"], 300, seed=3, simulate_fn=fake)
-    b = stats.simulate_arm(["weak", "plain", "plain"], 300, seed=3, simulate_fn=fake)
+    a = experiments.simulate_arm(["strong", "plain", "plain"], 300, seed=3, simulate_fn=fake)
+    b = experiments.simulate_arm(["weak", "plain", "plain"], 300, seed=3, simulate_fn=fake)
     result = stats.paired_compare(a, b)
     assert result.focus_per_game == 1 and result.games == 300
     assert result.vp_diff_ci[0] < 4.0 < result.vp_diff_ci[1] and result.vp_diff_ci[0] > 2.0
@@ -173,8 +174,8 @@ def test_paired_compare_finds_a_planted_vp_advantage_and_pairs_by_game_seed():
 
 def test_paired_compare_refuses_runs_with_different_game_seeds():
     fake = make_fake_simulate({})
-    a = stats.simulate_arm(["x", "y"], 20, seed=1, simulate_fn=fake)
-    b = stats.simulate_arm(["z", "y"], 20, seed=2, simulate_fn=fake)
+    a = experiments.simulate_arm(["x", "y"], 20, seed=1, simulate_fn=fake)
+    b = experiments.simulate_arm(["z", "y"], 20, seed=2, simulate_fn=fake)
     with pytest.raises(ValueError, match="not paired"):
         stats.paired_compare(a, b)
 
@@ -190,13 +191,13 @@ def test_paired_bootstrap_interval_brackets_the_mean_difference():
 
 def test_verdict_lines_apply_holm_over_the_comparisons():
     fake = make_fake_simulate({"strong": 4.0})
-    plain = stats.simulate_arm(["plain", "plain", "plain"], 150, seed=5, simulate_fn=fake)
-    strong = stats.simulate_arm(["strong", "plain", "plain"], 150, seed=5, simulate_fn=fake)
-    same = stats.simulate_arm(["plain2", "plain", "plain"], 150, seed=5, simulate_fn=fake)
+    plain = experiments.simulate_arm(["plain", "plain", "plain"], 150, seed=5, simulate_fn=fake)
+    strong = experiments.simulate_arm(["strong", "plain", "plain"], 150, seed=5, simulate_fn=fake)
+    same = experiments.simulate_arm(["plain2", "plain", "plain"], 150, seed=5, simulate_fn=fake)
     results = [stats.paired_compare(strong, plain, focus=[0]), stats.paired_compare(same, plain, focus=[0])]
     table = stats.paired_table(results)
     assert table["wilcoxon_p_holm"].tolist() == pytest.approx(stats.holm(table["wilcoxon_p"]).tolist())
-    lines = stats.verdict_lines(results)
+    lines = verdicts.verdict_lines(results)
     assert lines[0].startswith("strong vs plain: win rate A - B")
     assert lines[0].split("mean VP A - B ")[1].startswith(f"{results[0].vp_diff:+.2f}")
     assert "): A better; 150 paired games." in lines[0]
@@ -205,9 +206,10 @@ def test_verdict_lines_apply_holm_over_the_comparisons():
 
 def test_paired_table_holds_the_holm_verdicts_that_verdict_lines_word():
     fake = make_fake_simulate({"strong": 4.0, "weak": -4.0})
-    plain = stats.simulate_arm(["plain", "plain", "plain"], 150, seed=5, simulate_fn=fake)
-    results = [stats.paired_compare(stats.simulate_arm([spec, "plain", "plain"], 150, seed=5, simulate_fn=fake),
-                                    plain, focus=[0]) for spec in ("strong", "weak", "plain2")]
+    plain = experiments.simulate_arm(["plain", "plain", "plain"], 150, seed=5, simulate_fn=fake)
+    results = [stats.paired_compare(experiments.simulate_arm([spec, "plain", "plain"], 150, seed=5,
+                                                             simulate_fn=fake), plain, focus=[0])
+               for spec in ("strong", "weak", "plain2")]
     table = stats.paired_table(results)
     assert table["vp_verdict"].tolist() == ["A better", "A worse", "no detectable difference"]
     for _, row in table.iterrows():
@@ -215,11 +217,11 @@ def test_paired_table_holds_the_holm_verdicts_that_verdict_lines_word():
             assert (verdict == "no detectable difference") == (p >= 0.05)
     # the sentences word the table's own verdicts: change one and the sentence follows
     table.loc[2, "vp_verdict"] = "A better"
-    assert stats.verdict_lines(table)[2].split("; ")[1].endswith("): A better")
+    assert verdicts.verdict_lines(table)[2].split("; ")[1].endswith("): A better")
     strict = stats.paired_table(results, alpha=1e-300)                # no p-value is that small
     assert set(strict["vp_verdict"]) == set(strict["win_verdict"]) == {"no detectable difference"}
     with pytest.raises(ValueError, match=r"verdicts are at alpha = 0\.05, not 0\.01"):
-        stats.verdict_lines(table, alpha=0.01)
+        verdicts.verdict_lines(table, alpha=0.01)
     with pytest.raises(ValueError, match="alpha must be in"):
         stats.paired_table(results, alpha=5)
 
@@ -234,8 +236,8 @@ def test_interval_columns_split_interval_pairs_into_numeric_bounds():
 
 def test_paired_outcomes_equals_paired_compare_on_the_same_pairs():
     fake = make_fake_simulate({"strong": 3.0})
-    a = stats.simulate_arm(["strong", "plain"], 80, seed=4, simulate_fn=fake)
-    b = stats.simulate_arm(["plain2", "plain"], 80, seed=4, simulate_fn=fake)
+    a = experiments.simulate_arm(["strong", "plain"], 80, seed=4, simulate_fn=fake)
+    b = experiments.simulate_arm(["plain2", "plain"], 80, seed=4, simulate_fn=fake)
     compared = stats.paired_compare(a, b)
     direct = stats.paired_outcomes(compared.per_game[["win_a", "win_b", "vp_a", "vp_b"]], compared.label_a,
                                    compared.label_b, baseline=compared.baseline)
@@ -253,9 +255,9 @@ def test_precision_loop_stops_at_the_first_look_whose_interval_is_narrow_enough(
     calls: list[int] = []
     fake = make_fake_simulate({"strong": 3.0}, calls=calls)
     logged: list[str] = []
-    result = stats.run_until_precise(["strong", "plain", "plain"], ["plain", "plain", "plain"], half_width=1.0,
-                                     metric="vp", max_games=6000, batch_games=100, simulate_fn=fake,
-                                     log=logged.append)
+    result = experiments.run_until_precise(["strong", "plain", "plain"], ["plain", "plain", "plain"],
+                                           half_width=1.0, metric="vp", max_games=6000, batch_games=100,
+                                           simulate_fn=fake, log=logged.append)
     assert result.stopped_by == "precision"
     assert result.half_width <= 1.0
     assert (result.history["half_width"].iloc[:-1] > 1.0).all()     # no earlier look was precise enough
@@ -287,8 +289,8 @@ def test_stopping_on_interval_width_keeps_the_final_interval_near_nominal_covera
 
 def test_precision_loop_stops_at_the_maximum_when_the_target_is_out_of_reach():
     fake = make_fake_simulate({"strong": 3.0})
-    result = stats.run_until_precise(["strong", "plain"], ["plain", "plain"], half_width=0.001, metric="win",
-                                     max_games=300, batch_games=100, simulate_fn=fake, log=None)
+    result = experiments.run_until_precise(["strong", "plain"], ["plain", "plain"], half_width=0.001, metric="win",
+                                           max_games=300, batch_games=100, simulate_fn=fake, log=None)
     assert result.stopped_by == "max_games" and result.games == 300 and result.looks == 3
     assert result.half_width > 0.001
 
@@ -296,16 +298,16 @@ def test_precision_loop_stops_at_the_maximum_when_the_target_is_out_of_reach():
 def test_precision_loop_with_alpha_spending_uses_a_wider_interval():
     fake = make_fake_simulate({"strong": 3.0})
     common = dict(half_width=0.001, metric="vp", max_games=200, batch_games=100, simulate_fn=fake, log=None)
-    plain = stats.run_until_precise(["strong", "plain"], ["plain", "plain"], **common)
-    spent = stats.run_until_precise(["strong", "plain"], ["plain", "plain"], alpha_spending=True, **common)
+    plain = experiments.run_until_precise(["strong", "plain"], ["plain", "plain"], **common)
+    spent = experiments.run_until_precise(["strong", "plain"], ["plain", "plain"], alpha_spending=True, **common)
     assert spent.confidence == pytest.approx(0.975)                # 1 - 0.05 / 2 looks
     assert spent.estimate == pytest.approx(plain.estimate) and spent.half_width > plain.half_width
 
 
 def test_precision_loop_for_one_arm_estimates_the_win_rate_of_the_focus_seat():
     fake = make_fake_simulate({"strong": 30.0})
-    result = stats.run_until_precise(["strong", "plain", "plain"], half_width=0.05, focus=[0], max_games=3000,
-                                     batch_games=150, simulate_fn=fake, log=None)
+    result = experiments.run_until_precise(["strong", "plain", "plain"], half_width=0.05, focus=[0],
+                                           max_games=3000, batch_games=150, simulate_fn=fake, log=None)
     assert result.stopped_by == "precision" and result.paired is None
     assert result.estimate > 0.8 and result.ci[0] <= result.estimate <= result.ci[1]
 
@@ -313,8 +315,8 @@ def test_precision_loop_for_one_arm_estimates_the_win_rate_of_the_focus_seat():
 def test_sample_size_message_printed_up_front_uses_the_baseline_rate():
     fake = make_fake_simulate({})
     logged: list[str] = []
-    stats.run_until_precise(["a", "b", "c", "d"], ["e", "b", "c", "d"], half_width=0.5, metric="win", max_games=8,
-                            batch_games=4, simulate_fn=fake, log=logged.append)
+    experiments.run_until_precise(["a", "b", "c", "d"], ["e", "b", "c", "d"], half_width=0.5, metric="win",
+                                  max_games=8, batch_games=4, simulate_fn=fake, log=logged.append)
     expected = stats.sample_size_for_proportion(0.25, 0.5)
     assert logged[0].startswith(f"sample size: ~{expected:,} games for +/-50.0 points at a 25% win rate")
 
@@ -364,7 +366,7 @@ def test_head_to_head_share_of_a_dominant_spec_is_one():
 def test_ratings_rank_a_clearly_stronger_player_first():
     fake = make_fake_simulate({"strong": 25.0, "weak": -10.0})
     frame = fake(200, ["weak", "strong", "mid", "mid2"], seed=9)
-    table = stats.ratings(frame)
+    table = ratings(frame)
     assert table.index[0] == "strong" and table.index[-1] == "weak"
     assert table.loc["strong", "mu"] > table.loc["mid", "mu"] + 2 * table.loc["strong", "sigma"]
     assert (table["games"] == 200).all()
@@ -433,8 +435,8 @@ def test_legends_sit_beside_the_axes_not_over_the_data(synthetic_rows, draw):
 def test_head_to_head_and_paired_plots_return_figures(synthetic_rows, tmp_path):
     h2h_fig = plots.plot_head_to_head(stats.head_to_head(synthetic_rows))
     fake = make_fake_simulate({"strong": 4.0})
-    a = stats.simulate_arm(["strong", "plain"], 40, seed=1, simulate_fn=fake)
-    b = stats.simulate_arm(["plain2", "plain"], 40, seed=1, simulate_fn=fake)
+    a = experiments.simulate_arm(["strong", "plain"], 40, seed=1, simulate_fn=fake)
+    b = experiments.simulate_arm(["plain2", "plain"], 40, seed=1, simulate_fn=fake)
     result = stats.paired_compare(a, b)
     paired_fig = plots.plot_paired(result)
     forest = plots.effect_plot([result, result])
@@ -450,7 +452,7 @@ def test_head_to_head_and_paired_plots_return_figures(synthetic_rows, tmp_path):
 def test_paired_ab_runs_both_arms_on_the_same_seeds_with_heuristic_players():
     arm_a = ["heuristic", "heuristic", "heuristic"]
     arm_b = ["heuristic:fishing=never", "heuristic", "heuristic"]
-    result = stats.paired_ab(arm_a, arm_b, games=42, seed=11, n_jobs=1)
+    result = experiments.paired_ab(arm_a, arm_b, games=42, seed=11, n_jobs=1)
     assert result.games == 42 and result.focus_per_game == 1 and result.baseline == pytest.approx(1 / 3)
     assert (result.frame_a["game_seed"].to_numpy() == result.frame_b["game_seed"].to_numpy()).all()
     focus_a = result.frame_a[result.frame_a["position"] == 0]
@@ -458,7 +460,7 @@ def test_paired_ab_runs_both_arms_on_the_same_seeds_with_heuristic_players():
     assert result.both + result.a_only + result.b_only + result.neither == 42
     assert 0 <= result.mcnemar_p <= 1 and result.vp_diff_ci[0] <= result.vp_diff <= result.vp_diff_ci[1]
     # Common random numbers: the same policy in both arms plays the very same games.
-    same = stats.paired_ab(arm_a, arm_a, games=42, seed=11, n_jobs=1, focus=[0])
+    same = experiments.paired_ab(arm_a, arm_a, games=42, seed=11, n_jobs=1, focus=[0])
     assert same.a_only == same.b_only == 0 and same.vp_diff == 0 and same.mcnemar_p == 1.0
 
 

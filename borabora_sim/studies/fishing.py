@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
 
-from borabora_sim import _engine, stats
+from borabora_sim import _engine, experiments, stats, verdicts
 from borabora_sim.counterfactual import RolloutJudge, die_situation, judge_game
 from borabora_sim.game import is_fishing
 from borabora_sim.games import get_game
@@ -158,8 +158,8 @@ def arms_comparison(label: str, players: int, games: int, study: FishingStudy, c
     `PairedResult` each. `progress(games)` is called after each of the three arm runs."""
     runs = {}
     for fishing in ("never", "normal", "prefer"):
-        runs[fishing] = stats.simulate_arm(strength.rung_players(label, players, fishing=fishing), games, study.seed,
-                                           n_jobs=study.jobs, components=components)
+        runs[fishing] = experiments.simulate_arm(strength.rung_players(label, players, fishing=fishing), games,
+                                                 study.seed, n_jobs=study.jobs, components=components)
         if progress is not None:
             progress(games)
     rows = []
@@ -530,7 +530,7 @@ def run(study: FishingStudy, out: str | Path, log: Callable[[str], None] = print
         "heuristics (25% = equal to them; `fishing_strength.csv`).",
         markdown_table(strengths, {"win_rate": ".1%", "ci_low": ".1%", "ci_high": ".1%"}),
         markdown_table(arms_view(arms), ARM_FORMATS, index=False),
-        "![arms](fishing_arms.png)", stats.verdict_lines(arms, label_columns=("rung", "players", "comparison"))]
+        "![arms](fishing_arms.png)", verdicts.verdict_lines(arms, label_columns=("rung", "players", "comparison"))]
     if len(changes):
         parts += [
             f"How each effect moves as the player gets stronger: the effect for each player minus the effect for "
@@ -583,7 +583,7 @@ def run(study: FishingStudy, out: str | Path, log: Callable[[str], None] = print
         "files where one family of INVENTED values is replaced (`borabora_sim.studies.variants`). The p-values and "
         "verdicts are Holm-adjusted over the comparisons of this table.",
         markdown_table(arms_view(robustness), ARM_FORMATS, index=False),
-        stats.verdict_lines(robustness, label_columns=("variant", "players", "comparison"))))
+        verdicts.verdict_lines(robustness, label_columns=("variant", "players", "comparison"))))
     sections.insert(1, section("Answer", answer(arms, changes, robustness, values, agreement)))
     sections.append(f"Total run time: {time.perf_counter() - began:.0f} s.")
     report = folder / "fishing_report.md"
