@@ -135,6 +135,7 @@ class BoraBora:
     # at 3 VP more than its rewards.
     action_kinds = MappingProxyType({"fishing": ActionKind(is_fishing, weight="fishing", never=-1000.0, prefer=3.0)})
     search_defaults: Mapping[str, object] = MappingProxyType({})     # the mcts player keeps the library's defaults
+    state_type = _engine.State
 
     def __init__(self, components: ComponentSource = None) -> None:
         self.rules = rules_for(components)
@@ -154,6 +155,10 @@ class BoraBora:
 
     def new_initial_state(self, players: int = 4, seed: int | None = None) -> _engine.State:
         return _engine.new_state(self.rules, check_players(players), check_seed(seed))
+
+    def for_state(self, state: _engine.State) -> BoraBora:
+        """The game `state` is played in: Bora Bora with the state's component data."""
+        return BoraBora(state.components)
 
     def state_from_dict(self, data: Mapping[str, Any]) -> _engine.State:
         return _engine.State.from_dict(data, self.rules.components)

@@ -1,8 +1,9 @@
 """The registry of games: `get_game(spec)` is the one way players, the simulator and the command line reach a
 game (borabora_sim.protocol.Game). A game is named by a spec written like a player's, its name and its options:
 "bamboo", "bamboo:mode=advanced"; `game_spec(game)` writes a game's spec back, its default options left out.
+`game_of(state)` is the game a state is played in.
 
->>> from borabora_sim.games import canonical_game_spec, game_names, get_game
+>>> from borabora_sim.games import canonical_game_spec, game_names, game_of, game_spec, get_game
 >>> "bora_bora" in game_names()
 True
 >>> get_game().name
@@ -11,6 +12,8 @@ True
 'advanced'
 >>> canonical_game_spec("bamboo:mode=normal")
 'bamboo'
+>>> game_spec(game_of(get_game("bamboo:mode=advanced").new_initial_state(players=2, seed=1)))
+'bamboo:mode=advanced'
 """
 
 from __future__ import annotations
@@ -110,6 +113,17 @@ def game_spec(game: Game) -> str:
     default; `get_game(game_spec(game))` plays the same game (with the same component data)."""
     declared: Mapping[str, tuple[str, ...]] = getattr(game, "options", None) or {}
     return _spec_text(game.name, {key: getattr(game, key) for key in declared}, declared)
+
+
+def game_of(state: object) -> Game:
+    """The game `state` is played in: the registered game whose states are of its type (Game.state_type), with the
+    state's own component data and options (Game.for_state). Anything else is a one-line TypeError naming the
+    games."""
+    for name in _FACTORIES:
+        game = get_game(name)
+        if isinstance(state, game.state_type):
+            return game.for_state(state)
+    raise TypeError(f"expected the state of a game ({', '.join(_FACTORIES)}), got {type(state).__name__}")
 
 
 def get_game(name: str = DEFAULT_GAME, components: object = None, **options: object) -> Game:

@@ -101,9 +101,14 @@ class Game(Protocol):
     search_defaults: Mapping[str, object]       # options of the mcts player that its spec leaves out (c, rollout,
     #                                             rollout_depth, margin, temperature); the library's defaults fill
     #                                             the rest
+    state_type: type[GameState]                 # the class of the game's states: borabora_sim.games.game_of finds
+    #                                             a state's game by it
 
     def new_initial_state(self, players: int = ..., seed: int | None = ...) -> GameState:
         """A new game, set up and waiting on its first decision (seed None: drawn at random)."""
+    def for_state(self, state: GameState) -> Game:
+        """The game `state` (one of state_type) is played in: this game with the state's own component data and
+        options."""
     def state_from_dict(self, data: Mapping[str, Any]) -> GameState:
         """The state `GameState.to_dict()` saved, refused when it is not safe to play on."""
     def action_name(self, action: int) -> str:

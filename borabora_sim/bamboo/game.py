@@ -125,6 +125,7 @@ class Bamboo:
     # mcts: random rollouts cut off at the end of the turn 25 decisions in (four turns or so), judged by the
     # evaluation at 4 HP per e-fold (benchmarks/README_players.md, "Bamboo: the search's settings")
     search_defaults: Mapping[str, object] = MappingProxyType({"rollout_depth": 25, "temperature": 4.0})
+    state_type = _bamboo.State
 
     def __init__(self, components: ComponentSource = None, mode: str = "normal") -> None:
         if mode not in MODES:
@@ -150,6 +151,12 @@ class Bamboo:
 
     def new_initial_state(self, players: int = 4, seed: int | None = None) -> _bamboo.State:
         return _bamboo.State._new(self.rules, check_players(players), check_seed(seed), self.mode)
+
+    def for_state(self, state: _bamboo.State) -> Bamboo:
+        """The game `state` is played in: Bamboo with the state's component data and mode (the side of the boards,
+        which the state's player boards record)."""
+        advanced = state.observation(None)["pl"][0]["advanced"]
+        return Bamboo(state.components, "advanced" if advanced else "normal")
 
     def state_from_dict(self, data: Mapping[str, Any]) -> _bamboo.State:
         return _bamboo.State.from_dict(data, self.rules.components)
