@@ -39,7 +39,8 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # no idle BLAS threads compe
 
 from borabora_sim import _engine
 from borabora_sim.game import rules_for
-from borabora_sim.simulate import RunDirectory, default_chunk_size, simulate
+from borabora_sim.runs import RunDirectory
+from borabora_sim.simulate import default_chunk_size, simulate
 
 PLAYERS = ["random"] * 4
 SEED = 20240601

@@ -20,7 +20,7 @@ from borabora_sim.protocol import GameState
 if TYPE_CHECKING:
     import pyarrow as pa
 
-    from borabora_sim.simulate import RunConfig
+    from borabora_sim.runs import RunConfig
 
 EXAMPLES = {
     "simulate": """examples:
@@ -151,7 +151,8 @@ def _positive_seconds(text: str) -> float:
 # =============================================================================
 def cmd_simulate(args: argparse.Namespace) -> None:
     from borabora_sim.report import Summary, format_summary, plot_paths, plot_summary, run_summary
-    from borabora_sim.simulate import BACKENDS, RunDirectory, check_config, check_n_jobs, check_out_directory, simulate
+    from borabora_sim.runs import RunDirectory
+    from borabora_sim.simulate import BACKENDS, check_config, check_n_jobs, check_out_directory, simulate
 
     saved = _resumed_run(args)
     specs = split_specs(args.players) if args.players is not None else \
@@ -199,7 +200,7 @@ def cmd_simulate(args: argparse.Namespace) -> None:
 def _resumed_run(args: argparse.Namespace) -> RunConfig | None:
     """With --resume, the configuration of the run in --out (None: no run there yet), whose settings stand for
     the options not given; every option left out then takes the run's setting, or else its default."""
-    from borabora_sim.simulate import RunDirectory
+    from borabora_sim.runs import RunDirectory
 
     saved = checked(RunDirectory(args.out).read_manifest) if args.resume and args.out is not None else None
     for option, default in SIMULATE_DEFAULTS.items():
@@ -210,7 +211,7 @@ def _resumed_run(args: argparse.Namespace) -> RunConfig | None:
 
 def cmd_report(args: argparse.Namespace) -> None:
     from borabora_sim.report import format_summary, plot_paths, plot_summary, run_summary
-    from borabora_sim.simulate import RunDirectory
+    from borabora_sim.runs import RunDirectory
 
     if args.plot is not None:
         checked(plot_paths, args.plot, "--plot")
@@ -294,7 +295,8 @@ def cmd_play(args: argparse.Namespace, read: Callable[[str], str] | None = None,
 
 def cmd_replay(args: argparse.Namespace) -> None:
     from borabora_sim.players import make_player
-    from borabora_sim.simulate import RunDirectory, replay, seat_specs
+    from borabora_sim.runs import RunDirectory
+    from borabora_sim.simulate import replay, seat_specs
 
     by_seed = args.seed is not None or args.players is not None
     # --game is a game spec (its name is a game's), or a game id of --run
@@ -594,7 +596,7 @@ def _interrupted(args: argparse.Namespace, argv: list[str]) -> str:
         return "interrupted"
     if args.out is None:
         return "interrupted; nothing was saved (with --out DIR an interrupted run can be finished with --resume)"
-    from borabora_sim.simulate import RunDirectory
+    from borabora_sim.runs import RunDirectory
 
     run = RunDirectory(args.out)
     config, done = run.read_manifest(), run.done_chunks()

@@ -20,7 +20,7 @@ import pandas as pd
 from borabora_sim import stats
 from borabora_sim.games import get_game
 from borabora_sim.protocol import Game
-from borabora_sim.simulate import RunDirectory
+from borabora_sim.runs import RunDirectory
 
 
 def summary_columns(game: Game) -> tuple[str, ...]:

@@ -33,11 +33,12 @@ import psutil
 import pytest
 
 import borabora_sim
+import borabora_sim.runs as runs
 import borabora_sim.simulate as sim
 from borabora_sim import NUM_ACTIONS, BoraBora
 from borabora_sim.cli import EXAMPLES, build_parser, cmd_play, main, split_specs
 from borabora_sim.report import Summary, format_summary, run_summary
-from borabora_sim.simulate import RunDirectory
+from borabora_sim.runs import RunDirectory
 
 ROOT = Path(borabora_sim.__file__).resolve().parent.parent        # where the package is installed
 REPOSITORY = Path(__file__).resolve().parent.parent              # the source tree of these tests
@@ -69,7 +70,7 @@ def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def unmerged_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A finished run like run_dir, but with one file per chunk (so that single chunks can be taken away)."""
-    monkeypatch.setattr(sim, "FILE_GAMES", 1)
+    monkeypatch.setattr(runs, "FILE_GAMES", 1)
     out = tmp_path / "unmerged"
     assert main(simulate_args(out)) == 0
     return out

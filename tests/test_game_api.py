@@ -30,7 +30,8 @@ from borabora_sim.players import PLAYER_TYPES, make_player
 from borabora_sim.players.heuristic import heuristic_kinds
 from borabora_sim.protocol import ActionKind, Game, GameState
 from borabora_sim.report import format_summary
-from borabora_sim.simulate import RunDirectory, counter_columns, games_table, players_schema, replay, simulate
+from borabora_sim.runs import RunDirectory, counter_columns, players_schema
+from borabora_sim.simulate import games_table, replay, simulate
 
 GAMES = game_names()
 SEEDS = (3, 11)

@@ -18,10 +18,11 @@ import pyarrow.parquet as pq
 import pytest
 
 import borabora_sim
-import borabora_sim.simulate as sim
+import borabora_sim.runs as runs
 from borabora_sim import files
 from borabora_sim.cli import main
-from borabora_sim.simulate import RunDirectory, simulate
+from borabora_sim.runs import RunDirectory
+from borabora_sim.simulate import simulate
 
 ROOT = Path(borabora_sim.__file__).resolve().parent.parent
 GAMES = 14
@@ -79,7 +80,7 @@ def assert_same_files(out: Path, reference: dict[str, pa.Table | bytes]) -> None
 
 @pytest.fixture(autouse=True)
 def two_chunks_per_file(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sim, "FILE_GAMES", 2 * CHUNK)
+    monkeypatch.setattr(runs, "FILE_GAMES", 2 * CHUNK)
 
 
 @pytest.fixture
@@ -163,9 +164,9 @@ def test_a_kill_during_a_resume_is_resumed_in_turn(tmp_path: Path, monkeypatch: 
 
 KILLED_RUN = """
 import os, signal, sys
-from borabora_sim import files, simulate as sim
+from borabora_sim import files, runs, simulate as sim
 
-sim.FILE_GAMES = {file_games}
+runs.FILE_GAMES = {file_games}
 count = 0
 rename = files.rename
 

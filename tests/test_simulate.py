@@ -25,20 +25,12 @@ import pyarrow.parquet as pq
 import pytest
 
 import borabora_sim
+import borabora_sim.runs as runs
 import borabora_sim.simulate as sim
 from borabora_sim import _engine
 from borabora_sim.match import DEFAULT_PLAYERS
-from borabora_sim.simulate import (
-    COUNTERS,
-    SOURCES,
-    RunConfig,
-    RunDirectory,
-    check_config,
-    games_table,
-    replay,
-    seat_specs,
-    simulate,
-)
+from borabora_sim.runs import COUNTERS, SOURCES, RunConfig, RunDirectory
+from borabora_sim.simulate import check_config, games_table, replay, seat_specs, simulate
 
 MIXED = ["heuristic", "random", "heuristic:fishing=never"]
 MIXED_GAMES = 24
@@ -84,7 +76,7 @@ def chunk_names(out: Path, table: str = "players") -> list[str]:
 @pytest.fixture
 def one_file_per_chunk(monkeypatch: pytest.MonkeyPatch) -> None:
     """Chunk files are never merged (as for chunks of FILE_GAMES games or more)."""
-    monkeypatch.setattr(sim, "FILE_GAMES", 1)
+    monkeypatch.setattr(runs, "FILE_GAMES", 1)
 
 
 def per_game(frame: pd.DataFrame, column: str) -> np.ndarray:
@@ -344,7 +336,7 @@ def test_on_chunk_sees_every_chunk_and_load_false_without_out_keeps_nothing(mixe
 
 def test_small_chunks_are_merged_into_files_of_about_file_games(tmp_path: Path, mixed: pd.DataFrame,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sim, "FILE_GAMES", 10)          # chunks of 5 games: two chunks per file
+    monkeypatch.setattr(runs, "FILE_GAMES", 10)          # chunks of 5 games: two chunks per file
     out = tmp_path / "run"
     run(MIXED_GAMES, MIXED, MIXED_SEED, chunk_size=5, out=out, n_jobs=2, load=False)
     for table in ("players", "games"):
@@ -406,15 +398,15 @@ def test_games_chunk_files_equal_games_table(tmp_path: Path, randoms: pd.DataFra
 # =============================================================================
 INTERRUPTED_RUN = """
 import sys, time
-from borabora_sim import simulate as sim
+from borabora_sim import runs, simulate as sim
 
-write = sim.RunDirectory.write_chunk
+write = runs.RunDirectory.write_chunk
 
 def slow_write(self, index, players, games):     # slow enough to be killed between chunks
     write(self, index, players, games)
     time.sleep(0.25)
 
-sim.RunDirectory.write_chunk = slow_write
+runs.RunDirectory.write_chunk = slow_write
 sim.simulate({games}, {players!r}, seed={seed}, n_jobs=1, out=sys.argv[1], chunk_size={chunk_size},
              progress=False, load=False)
 """
