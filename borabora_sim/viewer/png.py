@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from borabora_sim.protocol import Game, GameState
+from borabora_sim.viewer.picture import to_svg
 
 INSTALL_HINT = "pip install 'borabora_sim[png]'"
 MAX_SCALE = 8.0
@@ -58,8 +59,6 @@ def to_png(state: GameState, viewer: int | None = None, path: str | os.PathLike[
            scale: float = 1.0, game: Game | str | None = None) -> bytes:
     """The PNG image of `state` as seat `viewer` sees it (None: the public view), `scale` pixels per unit of the
     SVG picture; written to `path` too when it is given. Needs CairoSVG (`pip install 'borabora_sim[png]'`)."""
-    from borabora_sim.viewer import to_svg
-
     check_scale(scale)
     target = None if path is None else Path(path)
     if target is not None and not target.parent.is_dir():
