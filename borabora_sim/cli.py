@@ -71,7 +71,6 @@ SIMULATE_DEFAULTS: dict[str, object] = {"game": DEFAULT_GAME, "games": 1000, "se
 STUDIES = ("fishing", "priest", "spirits")
 STRENGTH_STUDIES = ("fishing", "priest")          # the studies measured for players of rising strength
 DEFAULT_PLAYER_TEXT = ",".join(DEFAULT_PLAYERS)     # --players not given: the game's own default players
-BENCH_SECONDS = 2.0         # the 1-worker run of `bench` must take this long for a meaningful speed-up
 T = TypeVar("T")
 
 
@@ -372,54 +371,14 @@ def cmd_analyze(args: argparse.Namespace) -> None:
 
 
 def cmd_bench(args: argparse.Namespace) -> None:
-    import numpy as np
+    from borabora_sim.bench import measure
 
-    from borabora_sim.simulate import simulate
-
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0      # before this command adds to it
-    cores = os.cpu_count() or 1
-    game = get_game(args.game)
-    most = max(game.player_counts)
-    game.random_playouts(200, most, 0)
-    rows = []
-    for players in game.player_counts:
-        start = time.perf_counter()
-        out = game.random_playouts(args.games, players, 1)
-        seconds = time.perf_counter() - start
-        rows.append((f"compiled random playouts, {players} players, 1 core", f"{args.games / seconds:,.0f} games/s",
-                     f"{out['decisions'].mean():.0f} decisions/game"))
-    rng = np.random.default_rng(0)
-    state, steps, start = game.new_initial_state(most, seed=0), 0, time.perf_counter()
-    while steps < 100_000:
-        if state.is_terminal():
-            state = game.new_initial_state(most, seed=steps)
-        legal = state.legal_actions()
-        state.apply(legal[rng.integers(len(legal))])
-        steps += 1
-    rows.append(("Python-driven stepping (legal_actions + apply)",
-                 f"{(time.perf_counter() - start) / steps * 1e6:.2f} us/step", ""))
-    simulate(4, ["random"] * most, n_jobs=2, progress=False, chunk_size=1, game=args.game)    # starts the workers
-    timings = {}
-    for jobs in (1, 2):
-        start = time.perf_counter()
-        simulate(args.games * 2, ["random"] * most, seed=3, n_jobs=jobs, progress=False,
-                 chunk_size=max(1, args.games // 2), game=args.game)
-        timings[jobs] = time.perf_counter() - start
-        rows.append((f"simulate() to a DataFrame, {jobs} worker(s)",
-                     f"{args.games * 2 / timings[jobs]:,.0f} games/s", ""))
-    rows.append(("speed-up of 2 workers over 1", f"{timings[1] / timings[2]:.2f}x", ""))
-    width = max(len(r[0]) for r in rows)
+    result = measure(args.game, args.games)
+    rows = result.rows()
+    width = max(len(name) for name, _, _ in rows)
     for name, value, note in rows:
         print(f"{name:<{width}}  {value:>16}  {note}")
-    warnings = []
-    if timings[1] < BENCH_SECONDS:
-        enough = math.ceil(args.games * BENCH_SECONDS / timings[1] / 1000) * 1000
-        warnings.append(f"the speed-up figure means little: 1 worker took {timings[1]:.2f} s, too short to time; "
-                        f"use --games {enough} or more")
-    if cores < 2 or load > cores - 1.5:
-        warnings.append(f"the speed-up figure means little: the machine was busy (load average {load:.1f} on "
-                        f"{cores} cores), so a second worker may have had no core of its own")
-    for warning in warnings:
+    for warning in result.warnings():
         print(f"borabora bench: warning: {warning}", file=sys.stderr)
 
 
