@@ -7,8 +7,11 @@ HeuristicPlayer('heuristic:style=builder,fishing=never')
 
 from __future__ import annotations
 
-from borabora_sim.games import get_game
-from borabora_sim.players.base import Player, SeededPlayer
+from collections.abc import Mapping
+from typing import Any
+
+from borabora_sim.games import game_names, get_game
+from borabora_sim.players.base import Player, SeededPlayer, refused_by_every_game
 from borabora_sim.players.heuristic import STYLES, WEIGHT_NAMES, HeuristicPlayer, weights_for
 from borabora_sim.players.learned import LearnedPlayer
 from borabora_sim.players.random_player import RandomPlayer
@@ -22,30 +25,45 @@ PLAYER_TYPES: dict[str, type[SeededPlayer]] = {
 
 
 def make_player(spec: str, seed: int | None = None, game: Game | None = None) -> SeededPlayer:
-    """A player of `game` (default: the default game) from a spec such as "random",
-    "heuristic:style=builder,fishing=never" or "mcts:iterations=1000,rollout=heuristic"; styles, weights and
-    action kinds are the game's. Unknown names or options, values out of range and options that contradict or
-    have no effect raise a one-line ValueError saying what is allowed."""
+    """A player from a spec such as "random", "heuristic:style=builder,fishing=never" or
+    "mcts:iterations=1000,rollout=heuristic"; styles, weights and action kinds are those of its game. Given `game`,
+    it plays that game; without one, the game of the first state it is given (SeededPlayer), and its options need
+    only fit some registered game. Unknown names or options, values out of range and options that contradict or have
+    no effect raise a one-line ValueError saying what is allowed."""
     name, options = split_spec(spec)
     cls = PLAYER_TYPES.get(name)
     if cls is None:
         raise ValueError(f"unknown player {name!r} in spec {spec!r}; players: {', '.join(PLAYER_TYPES)}")
-    game = get_game() if game is None else game
+    refusals: dict[str, ValueError] = {}
+    for candidate in [game] if game is not None else map(get_game, game_names()):
+        try:
+            kwargs = parse_options(cls, options, candidate)
+            break
+        except ValueError as exc:
+            refusals[candidate.name] = exc
+    else:
+        raise ValueError(f"player spec {spec!r}: {refused_by_every_game(refusals)}")
+    try:
+        return cls(seed=seed, game=game, **kwargs)
+    except ValueError as exc:                   # a combination or range of options the player refuses
+        raise ValueError(f"player spec {spec!r}: {exc}") from None
+
+
+def parse_options(cls: type[SeededPlayer], options: Mapping[str, str], game: Game) -> dict[str, Any]:
+    """The values of a spec's options for a player of type `cls` in `game`, or a ValueError saying what is
+    allowed."""
     params = cls.params(game)
     kwargs = {}
     for key, text in options.items():
         param = params.get(key)
         if param is None:
             allowed = ", ".join(params) or "none"
-            raise ValueError(f"player spec {spec!r}: player {name!r} has no option {key!r}; options: {allowed}")
+            raise ValueError(f"player {cls.name!r} has no option {key!r}; options: {allowed}")
         try:
             kwargs[key] = param.parse(text)
         except ValueError as exc:
-            raise ValueError(f"player spec {spec!r}: option {key}: {exc}") from None
-    try:
-        return cls(seed=seed, game=game, **kwargs)
-    except ValueError as exc:                   # a combination or range of options the player refuses
-        raise ValueError(f"player spec {spec!r}: {exc}") from None
+            raise ValueError(f"option {key}: {exc}") from None
+    return kwargs
 
 
 __all__ = [

@@ -6,11 +6,12 @@ import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 
-from borabora_sim.games import get_game
+from borabora_sim.games import game_names, game_of, get_game
 from borabora_sim.protocol import ActionKind, Game, GameState
 
 # What a player may be told about each of the game's action kinds (protocol.ActionKind).
@@ -35,25 +36,90 @@ class Param:
 
 
 class SeededPlayer:
-    """Base for players with their own random stream: `reset(seed)` restarts it. A player plays one game (`game`,
-    default: the default game), whose tables it needs before it sees a state."""
+    """Base for players with their own random stream: `reset(seed)` restarts it.
+
+    A player plays one game at a time, and its options mean what that game makes of them: its styles, weights,
+    action kinds and search defaults. Made with `game`, it plays that game only. Made without one, it takes the game
+    of the first state it is given (`choose`, `option_values`) and resolves its options there: an option that game
+    does not have, or a value it does not allow, is a one-line ValueError naming the game and what it allows. Until
+    then it reads (its settings, `spec()`) as it would play the first registered game its options fit, the default
+    game first; options that fit no game are refused at once. A state of another game than the one it plays is
+    refused in one line; `reset` lets a player made without a game take the game of its next state again. States of
+    the player's game with other component data or options (bamboo:mode=advanced) are played with its settings.
+    """
 
     name: ClassVar[str]
+    game: Game              # the game its settings are for
+    bound: bool             # whether it plays that game only: given it, or given a state of it since the last reset
 
     @classmethod
     def params(cls, game: Game) -> dict[str, Param]:
         """The options of a spec of this player in `game`."""
         return {}
 
-    def __init__(self, seed: int | None = None, game: Game | None = None) -> None:
-        self.game = get_game() if game is None else game
+    def __init__(self, seed: int | None = None, game: Game | None = None,
+                 settings: Mapping[str, Any] = MappingProxyType({}),
+                 game_options: Mapping[str, object] = MappingProxyType({})) -> None:
+        # The options as given, which _configure resolves against a game: `settings` are the player's own
+        # parameters, `game_options` are named by a game (its action kinds, its weights) and may be unknown to another.
+        self._given = (dict(settings), dict(game_options))
+        self._game_given = game is not None
+        if game is None:
+            game = self._first_fitting_game()
+        else:
+            self._configure(game, **self._given[0], **self._given[1])
+        self.game = game
         self.reset(seed)
+
+    def _configure(self, game: Game, *args: Any, **options: Any) -> None:
+        """Sets the player's settings from its options (`settings` and `game_options` by name) as `game` makes of
+        them; an option or value the game does not allow is a one-line TypeError or ValueError saying what is
+        allowed. Players with options override it with their own parameters."""
+
+    def _first_fitting_game(self) -> Game:
+        """The first registered game the player's options fit, the player configured for it; else the error of
+        every game."""
+        refusals: dict[str, TypeError | ValueError] = {}
+        for name in game_names():
+            game = get_game(name)
+            try:
+                self._configure(game, **self._given[0], **self._given[1])
+            except (TypeError, ValueError) as error:
+                refusals[name] = error
+            else:
+                return game
+        raise refused_by_every_game(refusals)
+
+    def bind(self, state: GameState) -> None:
+        """Makes the player play the game of `state` (borabora_sim.games.game_of), if it plays none yet; a state of
+        another game than the one it plays is a one-line ValueError."""
+        if self.bound and isinstance(state, self.game.state_type):
+            return
+        game = game_of(state)
+        if self.bound:
+            why, how = (("the game it was made for", "make it without game= to play any game") if self._game_given
+                        else ("the game of its first state", "reset() it to play another game"))
+            raise ValueError(f"player {self.name!r} plays {self.game.name} ({why}) and was given a state of "
+                             f"{game.name}; {how}")
+        params = self.params(game)
+        unknown = [key for key in self._given[1] if key not in params]
+        if unknown:
+            raise ValueError(f"player {self.name!r} has no option {', '.join(map(repr, unknown))} in game "
+                             f"{game.name!r}; options: {', '.join(params) or 'none'}")
+        if game != self.game:
+            try:
+                self._configure(game, **self._given[0], **self._given[1])
+            except (TypeError, ValueError) as error:
+                self._configure(self.game, **self._given[0], **self._given[1])      # left as it was
+                raise ValueError(f"player {self.name!r} in game {game.name!r}: {error}") from None
+        self.game, self.bound = game, True
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | np.integer)):
             raise TypeError(f"seed must be an integer or None, got {seed!r}")
         self.seed = None if seed is None else int(seed)
         self._rng = random.Random(self.seed)
+        self.bound = self._game_given
 
     def next_seed(self) -> int:
         return self._rng.getrandbits(64)
@@ -73,13 +139,27 @@ class SeededPlayer:
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def choose(self, state: GameState) -> int:
-        """A legal action for the player to move in `state`."""
+        """A legal action for the player to move in `state`, played as the state's game (bind)."""
+        self.bind(state)
+        return self._choose(state)
+
+    def _choose(self, state: GameState) -> int:
         raise NotImplementedError
 
     def explain(self, top: int = 10) -> str:
         """The last decision in words: the action chosen and, for the players that weigh options, the `top`
         options with the value each was given."""
         raise NotImplementedError
+
+
+def refused_by_every_game(refusals: Mapping[str, TypeError | ValueError]) -> TypeError | ValueError:
+    """One error for options that every game refused (by game name): the refusal they share, else each game's in
+    one line (a TypeError if every refusal is one)."""
+    errors = list(refusals.values())
+    if all(str(error) == str(errors[0]) for error in errors):
+        return errors[0]
+    kind = TypeError if all(isinstance(error, TypeError) for error in errors) else ValueError
+    return kind("; ".join(f"in game {name!r}, {error}" for name, error in refusals.items()))
 
 
 def kind_settings(kinds: Mapping[str, ActionKind], given: Mapping[str, object]) -> dict[str, str]:

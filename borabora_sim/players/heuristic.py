@@ -100,12 +100,15 @@ class HeuristicPlayer(SeededPlayer):
 
     def __init__(self, style: str | None = None, thorough: bool = True, seed: int | None = None,
                  game: Game | None = None, **options: object) -> None:
-        game = get_game() if game is None else game
+        super().__init__(seed, game, {"style": style, "thorough": thorough}, options)
+
+    def _configure(self, game: Game, style: str | None, thorough: bool, **options: object) -> None:
         kinds = heuristic_kinds(game)
         unknown = [key for key in options if key not in kinds and not key.startswith("w_")]
         if unknown:
-            raise TypeError(f"unknown option(s) {', '.join(unknown)}; weights are given as w_<name>, "
-                            f"e.g. w_{game.weight_names[0]}=2 (names: {', '.join(game.weight_names)})")
+            raise TypeError(f"unknown option(s) {', '.join(unknown)}; the action kinds of {game.name}: "
+                            f"{', '.join(kinds) or 'none'}; weights are given as w_<name>, e.g. "
+                            f"w_{game.weight_names[0]}=2 (names: {', '.join(game.weight_names)})")
         for name, kind in kinds.items():
             if options.get(name) is not None and f"w_{kind.weight}" in options:
                 raise ValueError(f"{name}={options[name]} and w_{kind.weight} both set the {kind.weight} weight; "
@@ -117,13 +120,12 @@ class HeuristicPlayer(SeededPlayer):
         self.kind_settings = kind_settings(kinds, {key: value for key, value in options.items() if key in kinds})
         self.overrides = {key.removeprefix("w_"): value for key, value in options.items() if key.startswith("w_")}
         self.weights = weights_for(self.style, *self.kind_settings.values(), game=game, **self.overrides)
-        super().__init__(seed, game)
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
         self.last_decision: tuple[GameState, int, int] | None = None     # (state, determinization seed, action)
 
-    def choose(self, state: GameState) -> int:
+    def _choose(self, state: GameState) -> int:
         seed = self.next_seed()
         action = self.game.heuristic_action(state, self.weights, seed, self.thorough)
         self.last_decision = (state.clone(), seed, action)
@@ -132,6 +134,7 @@ class HeuristicPlayer(SeededPlayer):
     def option_values(self, state: GameState, seed: int) -> list[OptionValue]:
         """Every legal action with the value the compiled evaluation gives the mover after it, as `choose` judged
         it with this seed (same determinization, own compound action finished when thorough), best first."""
+        self.bind(state)
         values = self.game.heuristic_option_values(state, self.weights, seed, self.thorough)
         options = [OptionValue(a, state.action_to_string(a), float(v)) for a, v in values]
         return sorted(options, key=lambda option: -option.value)

@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from borabora_sim import _search
-from borabora_sim.games import get_game
 from borabora_sim.learned import default_model, load_weights
 from borabora_sim.players.base import (
     Param,
@@ -66,7 +65,10 @@ class LearnedPlayer(ValuedKindChoices, SeededPlayer):
 
     def __init__(self, samples: int = 1, style: str | None = None, seed: int | None = None, game: Game | None = None,
                  weights_file: str | None = None, **kinds: object) -> None:
-        game = get_game() if game is None else game
+        super().__init__(seed, game, {"samples": samples, "style": style, "weights_file": weights_file}, kinds)
+
+    def _configure(self, game: Game, samples: int, style: str | None, weights_file: str | None,
+                   **kinds: object) -> None:
         self._set_kinds(game, kinds)
         self.model = learned_model(game, weights_file)
         self.samples = check_int("samples", samples, 1, "a positive integer")
@@ -75,7 +77,6 @@ class LearnedPlayer(ValuedKindChoices, SeededPlayer):
         self.style = game.default_style if style is None else style
         self.weights = weights_for(self.style, game=game)
         self.weights_file = weights_file
-        super().__init__(seed, game)
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
@@ -84,11 +85,12 @@ class LearnedPlayer(ValuedKindChoices, SeededPlayer):
 
     def option_values(self, state: GameState, seed: int) -> list[LearnedOption]:
         """Every legal action with the mover's win probability after it by the model, best first."""
+        self.bind(state)
         values = _search.learned_option_values(state.search_handles(), self.model, self.weights, seed, self.samples)
         options = [LearnedOption(a, state.action_to_string(a), float(v)) for a, v in values]
         return sorted(options, key=lambda option: -option.value)
 
-    def choose(self, state: GameState) -> int:
+    def _choose(self, state: GameState) -> int:
         legal = state.legal_actions()
         allowed, _ = self._without_avoided(legal)
         if len(allowed) == 1:

@@ -15,7 +15,7 @@ class RandomPlayer(SeededPlayer):
         super().reset(seed)
         self.last_choice: tuple[str, int] | None = None       # (action name, number of legal actions)
 
-    def choose(self, state: GameState) -> int:
+    def _choose(self, state: GameState) -> int:
         legal = state.legal_actions()
         action = legal[self._rng.randrange(len(legal))]
         self.last_choice = (state.action_to_string(action), len(legal))

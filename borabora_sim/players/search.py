@@ -13,7 +13,6 @@ from typing import ClassVar, TypedDict, cast
 import numpy as np
 
 from borabora_sim import _search, errors
-from borabora_sim.games import get_game
 from borabora_sim.players.base import (
     Param,
     SeededPlayer,
@@ -83,9 +82,9 @@ class _SearchPlayer(ValuedKindChoices, SeededPlayer):
     budget_unit: ClassVar[str]            # what `last_iterations` counts
     choice_rule: ClassVar[str]            # which root action the search returns
 
-    def __init__(self, rollout: str, rollout_depth: int, margin: float, temperature: float | None, style: str | None,
-                 seed: int | None, game: Game | None, kinds: dict[str, object], evaluation: str = "heuristic") -> None:
-        game = get_game() if game is None else game
+    def _configure_search(self, game: Game, rollout: str, rollout_depth: int, margin: float, temperature: float | None,
+                          style: str | None, kinds: dict[str, object], evaluation: str) -> None:
+        """Sets the options both searches share as `game` makes of them (its styles, action kinds)."""
         self._set_kinds(game, kinds)
         if rollout not in ("random", "heuristic"):
             raise ValueError(f"rollout must be random or heuristic, got {rollout!r}")
@@ -117,10 +116,12 @@ class _SearchPlayer(ValuedKindChoices, SeededPlayer):
                              "give one of those")
         self.rollout = rollout
         self.style = game.default_style if style is None else style
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
         self.last_stats: list[RootStat] = []
         self.last_iterations = 0
         self.last_choice: tuple[int, str, str] | None = None     # (action, its name, why it was chosen)
-        super().__init__(seed, game)
 
     def _search(self, state: GameState, legal: list[int], options: SearchOptions) -> SearchResult:
         raise NotImplementedError
@@ -133,7 +134,7 @@ class _SearchPlayer(ValuedKindChoices, SeededPlayer):
         self.last_choice = (action, state.action_to_string(action), why)
         return action
 
-    def choose(self, state: GameState) -> int:
+    def _choose(self, state: GameState) -> int:
         legal = state.legal_actions()
         if len(legal) == 1:
             return self._forced(state, legal[0], "the only legal action")
@@ -225,6 +226,13 @@ class MCTSPlayer(_SearchPlayer):
                  rollout: str | None = None, rollout_depth: int | None = None, margin: float | None = None,
                  temperature: float | None = None, style: str | None = None, seed: int | None = None,
                  game: Game | None = None, threads: int = 1, evaluation: str = "heuristic", **kinds: object) -> None:
+        super().__init__(seed, game, {"iterations": iterations, "seconds": seconds, "c": c, "rollout": rollout,
+                                      "rollout_depth": rollout_depth, "margin": margin, "temperature": temperature,
+                                      "style": style, "threads": threads, "evaluation": evaluation}, kinds)
+
+    def _configure(self, game: Game, iterations: int | None, seconds: float | None, c: float | None,
+                   rollout: str | None, rollout_depth: int | None, margin: float | None, temperature: float | None,
+                   style: str | None, threads: int, evaluation: str, **kinds: object) -> None:
         if iterations is not None and seconds is not None:
             raise ValueError(f"iterations={iterations!r} and seconds={seconds!r} are both budgets; give only one "
                              "of them")
@@ -237,7 +245,6 @@ class MCTSPlayer(_SearchPlayer):
             self.seconds = check_number("seconds", seconds, 0.0, math.inf, "a finite number of seconds > 0")
             if self.seconds == 0:
                 raise ValueError("seconds must be a finite number of seconds > 0, got 0 (or give iterations)")
-        game = get_game() if game is None else game
         # An option the caller leaves out takes the game's search default, then the library's.
         given = {"c": c, "rollout": rollout, "rollout_depth": rollout_depth, "margin": margin}
         settings = {**MCTS_DEFAULTS, **game.search_defaults, **{k: v for k, v in given.items() if v is not None}}
@@ -245,9 +252,9 @@ class MCTSPlayer(_SearchPlayer):
             temperature = cast("float | None", settings.get("temperature"))    # the game's scale, for a cut-off only
         self.c = check_number("c", settings["c"], 0.0, math.inf, "a finite number >= 0 (the UCT exploration constant)")
         self.threads = errors.check_int(threads, "threads", 1, _search.THREADS_MAX)
-        # The shared constructor checks each value's type and range.
-        super().__init__(cast(str, settings["rollout"]), cast(int, settings["rollout_depth"]),
-                         cast(float, settings["margin"]), temperature, style, seed, game, kinds, evaluation)
+        # The shared settings check each value's type and range.
+        self._configure_search(game, cast(str, settings["rollout"]), cast(int, settings["rollout_depth"]),
+                               cast(float, settings["margin"]), temperature, style, kinds, evaluation)
 
     def _search(self, state: GameState, legal: list[int], options: SearchOptions) -> SearchResult:
         return _search.run_mcts(state.search_handles(), state.current_player, iterations=self.iterations,
@@ -276,8 +283,14 @@ class FlatMCPlayer(_SearchPlayer):
     def __init__(self, rollouts: int = 100, rollout: str = "random", rollout_depth: int = -1, margin: float = 0.0,
                  temperature: float | None = None, style: str | None = None, seed: int | None = None,
                  game: Game | None = None, evaluation: str = "heuristic", **kinds: object) -> None:
+        super().__init__(seed, game, {"rollouts": rollouts, "rollout": rollout, "rollout_depth": rollout_depth,
+                                      "margin": margin, "temperature": temperature, "style": style,
+                                      "evaluation": evaluation}, kinds)
+
+    def _configure(self, game: Game, rollouts: int, rollout: str, rollout_depth: int, margin: float,
+                   temperature: float | None, style: str | None, evaluation: str, **kinds: object) -> None:
         self.rollouts = check_int("rollouts", rollouts, 1, "a positive integer")
-        super().__init__(rollout, rollout_depth, margin, temperature, style, seed, game, kinds, evaluation)
+        self._configure_search(game, rollout, rollout_depth, margin, temperature, style, kinds, evaluation)
 
     def _search(self, state: GameState, legal: list[int], options: SearchOptions) -> SearchResult:
         return _search.run_flat_mc(state.search_handles(), state.current_player, legal, rollouts=self.rollouts,
