@@ -1,0 +1,189 @@
+"""The package's modules import each other in layers, without a cycle. The import graph of borabora_sim is read
+from the source with ast: every import statement, at module level, in functions and under TYPE_CHECKING. It has
+no strongly connected component of more than one module, and no module imports from a layer above its own
+(LAYERS, lowest first). A compiled module (`_engine`, `_bamboo`, `_search`) is a leaf: its source is Cython in
+cext/, not read here.
+
+An import of `borabora_sim.a.b` is an edge to that module only (the packages Python imports on the way are not
+edges); `from borabora_sim.a import name` is an edge to the submodule `borabora_sim.a.name` when there is one, else
+to `borabora_sim.a`. Modules imported by a name in a string (`import_module`: the game registry, the renderers)
+are not edges. Run this file as a script to print the cycles, the imports from a higher layer and each layer's
+modules.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "borabora_sim"
+ROOT = PACKAGE.name
+
+# The layers of the package by job, lowest first: a module imports from its own layer and the layers below. A name
+# stands for that module and, for a package, every module in it ("" for the package's own __init__ only); a module
+# is in the first layer that names it (bamboo.components in the foundation, the rest of bamboo with the games).
+LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    ("foundation: errors, files, specs, the protocol, component data",
+     ("errors", "files", "specs", "records", "protocol", "component_files", "components", "bamboo.components")),
+    ("compiled engines and what wraps them", ("_engine", "_bamboo", "_search", "render", "learned")),
+    ("games and their registry", ("game", "bamboo", "games", "")),
+    ("players and one game between them", ("players", "match")),
+    ("tables: statistics, ratings, verdicts, plots, a run on disk, its report",
+     ("stats", "ratings", "verdicts", "plots", "runs", "report")),
+    ("the batch simulator", ("simulate",)),
+    ("pictures, replays, the web game and the learning environments", ("viewer", "envs")),
+    ("experiments, studies, tuning, training and benchmarks",
+     ("experiments", "counterfactual", "studies", "tune", "train", "bench")),
+    ("the command line", ("cli", "__main__")),
+]
+
+
+def module_files() -> dict[str, Path]:
+    """The package's modules by dotted name (packages by the name of the package) and their source; a compiled
+    module is found by its stub (`_engine.pyi`) and has no source here (cext/ holds it)."""
+    modules: dict[str, Path] = {}
+    for path in sorted([*PACKAGE.rglob("*.py"), *PACKAGE.rglob("*.pyi")]):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        modules.setdefault(".".join(parts), path)
+    return modules
+
+
+def _absolute(module: str, is_package: bool, level: int, target: str | None) -> str:
+    """The absolute name of a relative import `from <level dots><target> import ...` in `module`."""
+    if level == 0:
+        return target or ""
+    base = module.split(".")
+    base = base[:len(base) - level + (1 if is_package else 0)]
+    return ".".join([*base, target] if target else base)
+
+
+def imports_of(module: str, path: Path, modules: set[str]) -> set[str]:
+    """The package's modules that `module` imports anywhere in its source."""
+    found: set[str] = set()
+    if path.suffix == ".pyi":
+        return found                        # a compiled module: a leaf of the graph
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name.split(".")[0] == ROOT)
+        elif isinstance(node, ast.ImportFrom):
+            source = _absolute(module, path.name == "__init__.py", node.level, node.module)
+            if source.split(".")[0] != ROOT:
+                continue
+            for alias in node.names:
+                submodule = f"{source}.{alias.name}"
+                found.add(submodule if submodule in modules else source)
+    return {name for name in found if name in modules and name != module}
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Every module of the package and the package's modules it imports."""
+    files = module_files()
+    return {module: imports_of(module, path, set(files)) for module, path in files.items()}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    components: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(graph[node]):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                components.append(sorted(component))
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 10 * len(graph)))
+    try:
+        for node in sorted(graph):
+            if node not in index:
+                visit(node)
+    finally:
+        sys.setrecursionlimit(limit)
+    return sorted(components)
+
+
+def layer_of(module: str) -> int | None:
+    """The index in LAYERS of `module`'s layer, or None for a module no layer names."""
+    for index, (_, names) in enumerate(LAYERS):
+        for name in names:
+            full = f"{ROOT}.{name}" if name else ROOT
+            if module == full or (name and module.startswith(full + ".")):
+                return index
+    return None
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    """Every import from a module to one in a higher layer, as text."""
+    found = []
+    for module, targets in sorted(graph.items()):
+        for target in sorted(targets):
+            low, high = layer_of(module), layer_of(target)
+            if low is not None and high is not None and high > low:
+                found.append(f"{module} ({LAYERS[low][0]}) imports {target} ({LAYERS[high][0]})")
+    return found
+
+
+def test_the_graph_sees_the_package() -> None:
+    graph = import_graph()
+    assert "borabora_sim.stats" in graph and "borabora_sim.viewer.png" in graph
+    assert "borabora_sim.games" in graph["borabora_sim.simulate"]
+
+
+def test_a_cycle_is_found() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert cycles(graph) == [["a", "b", "c"]]
+
+
+def test_an_upward_import_is_found() -> None:
+    graph = {f"{ROOT}.stats": {f"{ROOT}.simulate"}, f"{ROOT}.simulate": {f"{ROOT}.stats"}}
+    assert upward_imports(graph) == [f"{ROOT}.stats (tables: statistics, ratings, verdicts, plots, a run on disk, "
+                                     f"its report) imports {ROOT}.simulate (the batch simulator)"]
+
+
+def test_no_import_cycle() -> None:
+    found = cycles(import_graph())
+    assert not found, "import cycles: " + "; ".join(" <-> ".join(component) for component in found)
+
+
+def test_every_module_has_a_layer() -> None:
+    missing = [module for module in import_graph() if layer_of(module) is None]
+    assert not missing, f"modules in no layer (add them to LAYERS in {Path(__file__).name}): {', '.join(missing)}"
+
+
+def test_no_module_imports_from_a_higher_layer() -> None:
+    found = upward_imports(import_graph())
+    assert not found, "imports from a higher layer:\n" + "\n".join(found)
+
+
+if __name__ == "__main__":
+    graph = import_graph()
+    for component in cycles(graph):
+        print("cycle:", " <-> ".join(component))
+    for line in upward_imports(graph):
+        print("upward:", line)
+    for index, (job, _) in enumerate(LAYERS):
+        members = sorted(module.removeprefix(ROOT + ".") for module in graph if layer_of(module) == index)
+        print(f"{index} {job}: {', '.join(members)}")
