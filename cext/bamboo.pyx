@@ -412,7 +412,11 @@ cdef class State:
         legal = [buf[i] for i in range(n)]
         if isinstance(action, bool) or not hasattr(type(action), "__index__"):
             raise IllegalActionError(f"action must be an int, got {action!r}; " + self._legal_text(legal))
-        action = operator.index(action)
+        try:
+            action = operator.index(action)
+        except TypeError:                   # has __index__ but is not one integer (a numpy array of one element)
+            raise ArgumentTypeError(f"an action is one integer, got {type(action).__name__} {action!r}; "
+                                    + self._legal_text(legal)) from None
         if not 0 <= action < NUM_ACTIONS:
             raise IllegalActionError(f"action {action} is outside [0, {NUM_ACTIONS}); " + self._legal_text(legal))
         a = action
@@ -506,7 +510,11 @@ cdef class State:
     def action_to_string(self, action):
         if isinstance(action, bool) or not hasattr(type(action), "__index__"):
             raise IllegalActionError(f"action must be an int in [0, {NUM_ACTIONS}), got {action!r}")
-        action = operator.index(action)
+        try:
+            action = operator.index(action)
+        except TypeError:
+            raise ArgumentTypeError(f"an action is one integer in [0, {NUM_ACTIONS}), got {type(action).__name__} "
+                                    f"{action!r}") from None
         if not 0 <= action < NUM_ACTIONS:
             raise IllegalActionError(f"action must be in [0, {NUM_ACTIONS}), got {action}")
         return self.rules.action_names[action]

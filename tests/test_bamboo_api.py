@@ -252,3 +252,25 @@ def test_a_bamboo_state_cannot_be_built_directly_only_by_new_game_or_from_dict()
     with pytest.raises(TypeError, match=r"cannot be built directly: use borabora_sim.bamboo.new_game"):
         _bamboo.State()
     assert new_game(2, 1).clone().num_players == 2
+
+
+# ---- an action is one integer -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("game", ["bamboo", "bora_bora"])
+def test_apply_of_a_numpy_array_says_an_action_is_one_integer_and_changes_nothing(game: str) -> None:
+    """state.apply(np.array([a])) raised a bare TypeError in both games; it is an ArgumentTypeError (a TypeError and
+    a ValueError) saying an action is one integer and what was given. A numpy integer, or a 0-d array, is one."""
+    from borabora_sim import new_game as bora_bora_game
+
+    state = new_game(2, 3) if game == "bamboo" else bora_bora_game(2, seed=3)
+    before = state.to_dict()
+    action = state.legal_actions()[0]
+    for given in (np.array([action]), np.array([action, action]), np.array([], dtype=np.int64)):
+        with pytest.raises(ArgumentTypeError, match=r"an action is one integer, got ndarray array\(\[.*\]"):
+            state.apply(given)
+        with pytest.raises(ArgumentTypeError, match=r"an action is one integer in \[0, \d+\), got ndarray"):
+            state.action_to_string(given)
+    assert state.to_dict() == before
+    twin = state.clone()
+    twin.apply(action)
+    state.apply(np.array(action))
+    assert state == twin
