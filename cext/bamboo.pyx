@@ -52,6 +52,8 @@ INVARIANTS = (                              # by the number check_state returns 
     "incense: each player's reserve + round spaces + temples must be 7 with track = the sticks still due, "
     "stamps set exactly where sticks lie and unique per temple, ghost sticks only with 2 players (at most 8), "
     "stick_clock at most the turns the sticks in temples account for",
+    "stick_clock: a Summer turn in progress has its own stamp, so it must be at least 1, no other seat's sticks may "
+    "carry it, and the mover's sticks carry it only once sticks_placed > 0, at least sticks_placed of them",
     "shoots: a kind appears more often than its pieces, a shaded space is empty, an area is not front-filled, "
     "or a player does not hold 6 (4 + picks during the draft)",
     "home tiles: each tile once among piles, markets, homes and a pending placement, all in play (no 3+ "

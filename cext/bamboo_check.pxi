@@ -206,12 +206,22 @@ cdef int check_state(const BComp* c, const GameState* g, bint loaded) noexcept n
             n += g.incense[t][seat]
     if g.stick_clock > n:
         return 7
+    if g.visit >= 0:                    # the turn in progress: its stamp is its own (do_visit moved the clock on)
+        n = 0
+        for t in range(N_TEMPLES):
+            for seat in range(P):
+                if g.incense_top[t][seat] == g.stick_clock:
+                    if seat != mover:
+                        return 8
+                    n += g.incense[t][seat]
+        if g.stick_clock == 0 or n < g.sticks_placed or (n > 0 and g.sticks_placed == 0):
+            return 8
     # shoots
     memset(counts, 0, sizeof(counts))
     for s in range(N_STALKS):
         for j in range(STALK_DEPTH):
             if g.stalk[s][j] >= N_KINDS:
-                return 8
+                return 9
             counts[g.stalk[s][j]] += 1
         for j in range(STALK_NEW):
             if g.stalk_new[s][j] != NO_TILE:
@@ -225,11 +235,11 @@ cdef int check_state(const BComp* c, const GameState* g, bint loaded) noexcept n
     for i in range(DRAFT_MAX):
         if g.draft[i] != NO_TILE:
             if g.draft[i] >= N_KINDS or g.phase != PH_SETUP:
-                return 8
+                return 9
             counts[g.draft[i]] += 1
             n += 1
     if g.phase == PH_SETUP and n != DRAFTED * P - g.turn_idx + (1 if g.sp else 0):
-        return 8
+        return 9
     for seat in range(P):
         p = &g.pl[seat]
         n = 0
@@ -238,7 +248,7 @@ cdef int check_state(const BComp* c, const GameState* g, bint loaded) noexcept n
                 k = p.area[t][j]
                 if k != NO_TILE:
                     if k >= N_KINDS or (j > 0 and p.area[t][j - 1] == NO_TILE):
-                        return 8
+                        return 9
                     counts[k] += 1
                     n += 1
         if seat == mover and g.phase == PH_SUMMER:
@@ -253,26 +263,26 @@ cdef int check_state(const BComp* c, const GameState* g, bint loaded) noexcept n
         else:
             k = PLAYER_SHOOTS
         if n != k:
-            return 8
+            return 9
     for k in range(N_KINDS):
         if counts[k] > c.kind_pieces[k]:
-            return 8
+            return 9
     # home tiles
     memset(seen, 0, sizeof(seen))
     for k in range(HOME_CATS):
         if g.home_left[k] > c.home_size[k] or g.home_unseen[k] > g.home_left[k] or g.home_top[k] >= c.home_size[k]:
-            return 9
+            return 10
         for i in range(g.home_left[k]):
             tile = g.home_pile[c.home_base[k] + (g.home_top[k] + i) % c.home_size[k]]
             if tile >= N_HOME or seen[tile] or c.home_cat[tile] != k:
-                return 9
+                return 10
             seen[tile] = 1
         for i in range(HOME_MARKET):
             tile = g.home_market[k][i]
             if tile == NO_TILE:
                 continue
             if tile >= N_HOME or seen[tile] or c.home_cat[tile] != k or (i > 0 and g.home_market[k][i - 1] == NO_TILE):
-                return 9
+                return 10
             seen[tile] = 1
     for seat in range(P):
         p = &g.pl[seat]
@@ -281,28 +291,28 @@ cdef int check_state(const BComp* c, const GameState* g, bint loaded) noexcept n
             if tile == NO_TILE:
                 continue
             if tile >= N_HOME or seen[tile]:
-                return 9
+                return 10
             if p.advanced and c.night_type[i] >= 0 and c.night_type[i] != c.home_type[tile]:
-                return 9
+                return 10
             seen[tile] = 1
     for i in range(g.sp):
         if g.stack[i].kind == F_HOME_SPACE:
             if seen[g.stack[i].a]:
-                return 9
+                return 10
             seen[g.stack[i].a] = 1
     for tile in range(N_HOME):
         if seen[tile] != (0 if (P == 2 and c.home_three_plus[tile]) else 1):
-            return 9
+            return 10
     # balance tiles
     memset(seen, 0, sizeof(seen))
     n = 0
     for k in range(N_SIDES):
         if g.bal_left[k] > c.bal_size[k] or g.bal_unseen[k] > g.bal_left[k] or g.bal_top[k] >= c.bal_size[k]:
-            return 10
+            return 11
         for i in range(g.bal_left[k]):
             tile = g.bal_pile[c.bal_base[k] + (g.bal_top[k] + i) % c.bal_size[k]]
             if tile >= N_BAL or seen[tile] or c.bal_side[tile] != k:
-                return 10
+                return 11
             seen[tile] = 1
             n += 1
         for i in range(BAL_MARKET):
@@ -310,7 +320,7 @@ cdef int check_state(const BComp* c, const GameState* g, bint loaded) noexcept n
             if tile == NO_TILE:
                 continue
             if tile >= N_BAL or seen[tile] or c.bal_side[tile] != k or (i > 0 and g.bal_market[k][i - 1] == NO_TILE):
-                return 10
+                return 11
             seen[tile] = 1
             n += 1
     for seat in range(P):
@@ -322,11 +332,11 @@ cdef int check_state(const BComp* c, const GameState* g, bint loaded) noexcept n
                 if tile == NO_TILE:
                     continue
                 if tile >= N_BAL or seen[tile] or c.bal_side[tile] != k or (j > 0 and p.balance[k][j - 1] == NO_TILE):
-                    return 10
+                    return 11
                 seen[tile] = 1
                 n += 1
     if n != N_BAL:
-        return 10
+        return 11
     # spirits
     n = 0
     for s in range(N_SPIRITS):
@@ -334,35 +344,35 @@ cdef int check_state(const BComp* c, const GameState* g, bint loaded) noexcept n
         for seat in range(P):
             p = &g.pl[seat]
             if p.asleep[s] > p.spirits[s]:
-                return 11
+                return 12
             k += p.spirits[s]
         for t in range(N_TEMPLES):
             for i in range(g.spirit_left[t] if g.spirit_left[t] <= SPIRIT_STACK else 0):
                 if g.spirit_stack[t][i] == s:
                     k += 1
         if k > c.spirit_copies[s]:
-            return 11
+            return 12
         n += k
     if n != N_TEMPLES * SPIRIT_STACK:
-        return 11
+        return 12
     for t in range(N_TEMPLES):
         k = N_ROUNDS + 1 - g.round
         if g.phase == PH_WAKE or g.phase == PH_FEED or g.phase == PH_END:
             k -= 1
         if g.spirit_left[t] != k:
-            return 11
+            return 12
         for i in range(SPIRIT_STACK):
             if (i < k) != (g.spirit_stack[t][i] != NO_TILE) or (i < k and g.spirit_stack[t][i] >= N_SPIRITS):
-                return 11
+                return 12
     # food
     if g.food_left > N_FOOD:
-        return 12
+        return 13
     for i in range(g.food_left):
         if g.food_pile[i] >= N_FOOD_KINDS:
-            return 12
+            return 13
     for i in range(g.food_left, N_FOOD):
         if g.food_pile[i]:
-            return 12
+            return 13
     n = 0
     for k in range(N_FOOD_KINDS):
         total = g.food_display[k] + g.food_discard[k]
@@ -372,42 +382,42 @@ cdef int check_state(const BComp* c, const GameState* g, bint loaded) noexcept n
         for seat in range(P):
             total += g.pl[seat].food[k]
         if total != c.food_count[k]:
-            return 12
+            return 13
     if n > FOOD_DISPLAY or (n == 0 and g.food_left + g.food_discard[0] + g.food_discard[1] + g.food_discard[2]):
-        return 12
+        return 13
     # gifts
     n = popcount(g.gifts_up)
     if g.gifts_up >> N_GIFTS or (g.phase != PH_SPRING and g.gifts_up):
-        return 13
+        return 14
     if g.phase == PH_SPRING and n != P - g.turn_idx + (1 if g.sp and g.stack[0].kind == F_GIFT else 0):
-        return 13
+        return 14
     # scores
     for seat in range(P):
         p = &g.pl[seat]
         for k in range(N_SOURCES):
             if (k == SRC_HUNGER or k == SRC_HARMONY or k == SRC_NIGHT_SPACES) != (p.hp[k] < 0) and p.hp[k] != 0:
-                return 14
+                return 15
             if k >= SRC_SPIRIT_TYPES and p.hp[k] and g.phase != PH_END:
-                return 14
+                return 15
     # unused seats
     for seat in range(P, MAX_PLAYERS):
         p = &g.pl[seat]
         for i in range(sizeof(Player)):
             if (<const uint8_t*>p)[i]:
-                return 15
+                return 16
     # per-player ranges
     for seat in range(P):
         p = &g.pl[seat]
         if p.last_visit < -1 or p.last_visit >= N_TEMPLES or p.advanced > 1:
-            return 16
+            return 17
     if loaded:
         for seat in range(P):
             p = &g.pl[seat]
             if total_hp(p) > 10000 or total_hp(p) < -10000 or p.coins > 200:
-                return 17
+                return 18
             for i in range(N_COUNTERS):
                 if (&p.turns)[i] > 120:
-                    return 17
+                    return 18
         if g.n_moves > 30000:
-            return 17
+            return 18
     return 0

@@ -4,11 +4,18 @@ A case is (base, edits): a saved state from a random game, and a few of its inte
 values. `judge` loads the mutated state; a refusal must be a StateFormatError, and an accepted state must play
 on for up to PLAY_ON steps of random legal actions with the invariants holding after each one.
 
+A clock case (game, base, edits) sets only the fields that order play in time, of either game: rounds, phases,
+turns, turn orders, stamps and clocks (CLOCK_FIELDS). `clock_judge` plays an accepted one to the end of the game
+with random legal actions, checking the invariants and that the state saves and loads back unchanged after every
+step.
+
 Run as a program it judges cases in its own process, which is how the tests isolate crashes and how the
 sanitizer build runs them (docs/fuzzing.md):
 
     python tests/state_mutations.py --cases 20000 --seed 1     # random cases, a summary line
     python tests/state_mutations.py --stdin                    # JSON cases on stdin, one verdict a line
+    python tests/state_mutations.py --clock bamboo --cases 2000 --seed 1    # clock cases of one game
+    python tests/state_mutations.py --clock bora_bora --stdin               # JSON clock cases on stdin
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from typing import Any
 
 import borabora_sim
 from borabora_sim import State, StateFormatError, new_game
+from borabora_sim import bamboo as bamboo_game
 
 PLAY_ON = 300
 ROUNDTRIP_EVERY = 25
@@ -149,27 +157,178 @@ def judge(case: Case, play_seed: int = 0) -> str:
     return "played"
 
 
+# ---- the clock and order fields of both games ----------------------------------------------------------------
+# Field paths ("*": any seat in play, or any pending decision) of what orders play in time. Bora Bora: the round,
+# phase and turn, the turn orders, the priests' row, the status clock and stamps, the move count. Bamboo: the
+# round, phase and turn, the starting seat, the passes, the stick clock and its stamps in the temples, the sticks
+# of the turn in progress, the previous visits, the lowest temple, stalk, spirit or counter a pending decision
+# still allows (its canonical order, B39) and the move count.
+CLOCK_FIELDS: dict[str, tuple[Path, ...]] = {
+    "bora_bora": (("round",), ("phase",), ("turn_idx",), ("order",), ("first_order",), ("temple",),
+                  ("status_clock",), ("pl", "*", "status_stamp"), ("n_moves",)),
+    "bamboo": (("round",), ("phase",), ("turn_idx",), ("start_seat",), ("passed",), ("stick_clock",),
+               ("incense_top",), ("sticks_placed",), ("pl", "*", "last_visit"), ("stack", "*", "b"), ("n_moves",)),
+}
+# Small values: seats, temples, rounds, phases, the stick clock's range 0..28 and just beyond.
+CLOCK_VALUES = (-1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 27, 28, 29, 30)
+CLOCK_GAMES = 6                 # random games per game the base states come from (2, 3, 4 players, twice)
+CLOCK_PLAY_LIMIT = 5000         # decisions: far more than any game of either
+STATE_TYPES: dict[str, Any] = {"bora_bora": State, "bamboo": bamboo_game.State}
+NEW_GAME: dict[str, Any] = {"bora_bora": new_game, "bamboo": bamboo_game.new_game}
+ClockCase = tuple[str, int, list[tuple[list[Any], int]]]     # (game, base index, [(field path, new value)])
+
+
+@cache
+def clock_bases(game: str) -> tuple[dict[str, Any], ...]:
+    """Saved states of random games of `game` for 2, 3 and 4 players: in each round, the first state at each kind
+    of decision (where clocks and turn orders are about to be read), and the end of the game."""
+    saved = []
+    rng = random.Random(20260611)
+    for k in range(CLOCK_GAMES):
+        state = NEW_GAME[game](2 + k % 3, seed=100 + k)
+        seen = set()
+        while not state.is_terminal():
+            moment = (state.round, state.phase, state.decision)
+            if moment not in seen:
+                seen.add(moment)
+                saved.append(state.to_dict())
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+        saved.append(state.to_dict())
+    return tuple(saved)
+
+
+def _matches(path: Path, pattern: Path, body: dict[str, Any]) -> bool:
+    if len(path) < len(pattern):
+        return False
+    for i, (key, want) in enumerate(zip(path, pattern, strict=False)):
+        if want == "*":
+            limit = body["n_players"] if pattern[i - 1] == "pl" else body["sp"]
+            if not 0 <= key < limit:
+                return False
+        elif key != want:
+            return False
+    return True
+
+
+@cache
+def clock_leaves(game: str, base: int) -> tuple[tuple[Path, ...], ...]:
+    """For each field of CLOCK_FIELDS[game], the paths of its integer leaves in base state `base` (empty when the
+    state has none, as the pending decisions of a finished game)."""
+    body = clock_bases(game)[base]["state"]
+    paths = _leaves(body, ())
+    return tuple(tuple(path for path in paths if _matches(path, pattern, body)) for pattern in CLOCK_FIELDS[game])
+
+
+def leaf_value(body: dict[str, Any], path: Path) -> Any:
+    for key in path:
+        body = body[key]
+    return body
+
+
+def clock_mutated(case: ClockCase) -> dict[str, Any]:
+    game, base, edits = case
+    data = copy.deepcopy(clock_bases(game)[base])
+    for path, value in edits:
+        *parents, last = path
+        target = data["state"]
+        for key in parents:
+            target = target[key]
+        target[last] = value
+    return data
+
+
+@cache
+def clock_bases_with(game: str, field: int) -> tuple[int, ...]:
+    """The base states of `game` that hold field CLOCK_FIELDS[game][field]."""
+    return tuple(base for base in range(len(clock_bases(game))) if clock_leaves(game, base)[field])
+
+
+def clock_edit(game: str, base: int, field: int, pick: int, value: int | None, delta: int) -> tuple[list[Any], int]:
+    """An edit of leaf `pick` (modulo their number) of a field of a base state: to `value`, or when it is None to
+    the value there + `delta`."""
+    paths = clock_leaves(game, base)[field]
+    path = paths[pick % len(paths)]
+    return list(path), leaf_value(clock_bases(game)[base]["state"], path) + delta if value is None else value
+
+
+def random_clock_case(rng: random.Random, game: str) -> ClockCase:
+    """A field drawn first (so that each is edited as often), then a base state holding it; a second edit of any
+    field of that state one time in three. Values: one more or one less than the present one, or a small one."""
+    def value() -> tuple[int | None, int]:
+        return (None, rng.choice((-1, 1))) if rng.random() < 0.5 else (rng.choice(CLOCK_VALUES), 0)
+    field = rng.randrange(len(CLOCK_FIELDS[game]))
+    base = rng.choice(clock_bases_with(game, field))
+    edits = [clock_edit(game, base, field, rng.randrange(64), *value())]
+    if rng.random() < 1 / 3:
+        field = rng.choice([f for f, paths in enumerate(clock_leaves(game, base)) if paths])
+        edits.append(clock_edit(game, base, field, rng.randrange(64), *value()))
+    return game, base, edits
+
+
+def clock_judge(case: ClockCase, play_seed: int = 0) -> str:
+    """'refused', 'played' (to the end of the game), or 'misbehaved: ...' for one clock case: an accepted state
+    must keep its invariants, have a player to move with a legal action until the end, and save and load back
+    unchanged after every step."""
+    types = STATE_TYPES[case[0]]
+    try:
+        state = types.from_dict(clock_mutated(case))
+    except StateFormatError:
+        return "refused"
+    except Exception as error:     # anything but a StateFormatError is a misbehaviour to report
+        return f"misbehaved: from_dict raised {type(error).__name__}: {error}"
+    rng = random.Random(play_seed)
+    step = 0
+    try:
+        while step <= CLOCK_PLAY_LIMIT:
+            broken = state.check_invariants()
+            if broken:
+                return f"misbehaved after {step} steps: invariant broken: {broken}"
+            saved = state.to_dict()
+            if types.from_dict(saved).to_dict() != saved:
+                return f"misbehaved after {step} steps: the saved state loads back changed"
+            legal = state.legal_actions()
+            if state.is_terminal():
+                return f"misbehaved after {step} steps: legal actions after the end" if legal else "played"
+            if not legal or not 0 <= state.current_player < state.num_players:
+                return f"misbehaved after {step} steps: no legal action or no player to move before the end"
+            state.apply(legal[rng.randrange(len(legal))])
+            step += 1
+    except Exception as error:
+        return f"misbehaved after {step} steps: {type(error).__name__}: {error}"
+    return f"misbehaved: the game did not end in {CLOCK_PLAY_LIMIT} steps"
+
+
 def _main() -> int:
     parser = argparse.ArgumentParser(description="Judge mutated saved states (refused / played / misbehaved).")
     parser.add_argument("--cases", type=int, default=1000, help="random cases to judge (default 1000)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random cases")
     parser.add_argument("--stdin", action="store_true", help="judge the JSON list of cases on stdin instead")
+    parser.add_argument("--clock", choices=sorted(CLOCK_FIELDS), help="judge clock cases of this game instead")
     parser.add_argument("--expect-module-under", help="fail unless borabora_sim is imported from this folder")
     args = parser.parse_args()
     if args.expect_module_under and not borabora_sim.__file__.startswith(args.expect_module_under):
         parser.error(f"borabora_sim comes from {borabora_sim.__file__}, not from {args.expect_module_under}")
     if args.stdin:
         for base, edits in json.load(sys.stdin):
-            print(judge((base, [tuple(e) for e in edits])), flush=True)
+            if args.clock:
+                print(clock_judge((args.clock, base, [(path, value) for path, value in edits])), flush=True)
+            else:
+                print(judge((base, [tuple(e) for e in edits])), flush=True)
         return 0
     rng = random.Random(args.seed)
     outcomes: Counter[str] = Counter()
     for i in range(args.cases):
-        case = random_case(rng)
-        verdict = judge(case, play_seed=i)
+        shown: Case | ClockCase
+        if args.clock:
+            shown = clock_case = random_clock_case(rng, args.clock)
+            verdict = clock_judge(clock_case, play_seed=i)
+        else:
+            shown = case = random_case(rng)
+            verdict = judge(case, play_seed=i)
         outcomes[verdict.split(":")[0]] += 1
         if verdict.startswith("misbehaved"):
-            print(f"case {case}: {verdict}", flush=True)
+            print(f"case {shown}: {verdict}", flush=True)
     print(f"{args.cases} cases on borabora_sim {borabora_sim.__file__}: " +
           ", ".join(f"{name} {count}" for name, count in sorted(outcomes.items())))
     return 1 if outcomes["misbehaved"] else 0

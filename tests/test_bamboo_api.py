@@ -254,6 +254,44 @@ def test_a_bamboo_state_cannot_be_built_directly_only_by_new_game_or_from_dict()
     assert new_game(2, 1).clone().num_players == 2
 
 
+# ---- the stick clock of a saved Summer turn (docs/bamboo_state.md, "What a loaded state must satisfy") -------------
+def offering_not_begun(seed: int, first: bool) -> _bamboo.State:
+    """A Summer turn at its offering before its first stick: the first turn of a Summer (stick_clock 1), or a later
+    one whose previous stamp, stick_clock - 1, is on another seat's sticks."""
+    state = new_game(3, seed)
+    rng = random.Random(seed)
+    while True:
+        r = state.to_dict()["state"]
+        if state.decision == "offer" and r["sticks_placed"] == 0:
+            clock, mover = r["stick_clock"], state.current_player
+            others = [r["incense_top"][t][s] for t in range(4) for s in range(3) if s != mover]
+            if (first and clock == 1) or (not first and clock >= 2 and clock - 1 in others):
+                return state
+        state.apply(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("case", ["first_turn_clock_0", "clock_of_the_previous_turn", "stamped_before_a_stick"])
+def test_a_summer_turn_in_progress_needs_a_stick_stamp_of_its_own_to_load(case: str) -> None:
+    """A saved Summer turn whose stick_clock was 0, or the stamp already on another seat's sticks, was accepted;
+    its next stick then carried no stamp, or shared one with another seat's stick in that temple (the Autumn
+    tie-break could not tell which lies higher), which broke the incense law, and the state's own to_dict() was
+    refused from then on. The turn's stamp is the clock, moved on by its visit, and it is on the mover's sticks
+    exactly once some are placed: a state saying otherwise is refused, naming the field and the law."""
+    if case == "stamped_before_a_stick":
+        state = offering_not_begun(3, first=False)
+        while state.decision != "activate":                 # the sticks placed carry the turn's stamp
+            state.apply(state.legal_actions()[0])
+        edit = {"sticks_placed": 0}
+    else:
+        state = offering_not_begun(1 if case == "first_turn_clock_0" else 2, first=case == "first_turn_clock_0")
+        edit = {"stick_clock": state.to_dict()["state"]["stick_clock"] - 1}
+    assert _bamboo.State.from_dict(state.to_dict()) == state
+    data = state.to_dict()
+    data["state"].update(edit)
+    with pytest.raises(StateFormatError, match=r"stick_clock: a Summer turn in progress has its own stamp"):
+        _bamboo.State.from_dict(data)
+
+
 # ---- an action is one integer -------------------------------------------------------------------------------------
 @pytest.mark.parametrize("game", ["bamboo", "bora_bora"])
 def test_apply_of_a_numpy_array_says_an_action_is_one_integer_and_changes_nothing(game: str) -> None:

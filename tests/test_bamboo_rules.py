@@ -756,9 +756,10 @@ def test_autumn_majority_takes_the_spirit_ties_to_the_last_offer_B29() -> None:
         for t, ghost in ((0, 2), (1, 6)):
             r["incense"][t][seat] = r["incense"][t][other] = 2
             r["incense"][t][4] = ghost
+        # the turn in progress offered last, its 2 sticks in temple 2 (its stamp is the clock's, 3)
         r["incense_top"][0][seat], r["incense_top"][0][other] = 1, 2
-        r["incense_top"][1][seat], r["incense_top"][1][other] = 2, 1
-        r["stick_clock"] = 2
+        r["incense_top"][1][seat], r["incense_top"][1][other] = 3, 1
+        r["stick_clock"], r["sticks_placed"] = 3, 2
     state = edited(state, edit)
     face_up = [raw(state)["spirit_stack"][t][3] for t in range(4)]
     gone = sum(raw(state)["spirit_gone"])
@@ -901,7 +902,7 @@ def test_ookami_won_in_autumn_feeds_the_family_that_winter_B28() -> None:
         r["incense"] = [[0] * 5 for _ in range(4)]
         r["incense_top"] = [[0] * 5 for _ in range(4)]
         r["incense"][0][seat], r["incense"][1][1 - seat] = 5, 5
-        r["incense_top"][0][seat], r["incense_top"][1][1 - seat] = 1, 2
+        r["incense_top"][0][seat], r["incense_top"][1][1 - seat] = 2, 1
         r["stick_clock"] = 2
     state, seat = feed_position([0, 2, 0], 3, extra=win_ookami)
     assert raw(state)["pl"][seat]["spirits"][OOKAMI] == 1

@@ -5,6 +5,10 @@ edge values of their types and of the game's ranges). Each batch is judged in a 
 the compiled engine fails the test with the batch that caused it instead of killing the test run. Every
 accepted state plays on for up to 300 random steps with the invariants checked after each one.
 
+The clock and order fields of both games (rounds, phases, turns, turn orders, stamps and clocks) get a fuzz of
+their own: small edits of states met at every kind of decision of every round, each accepted state played to the
+end of the game with random legal actions, saving and loading back unchanged after every step.
+
 More cases: BORABORA_FUZZ_EXAMPLES=2000 pytest tests/test_fuzz_state.py (25 cases an example); the sanitizer
 build in docs/fuzzing.md runs the same cases with memory errors caught where they happen.
 """
@@ -21,7 +25,22 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from state_mutations import EDGE_VALUES, Case, base_states, judge, leaves, mutated
+from state_mutations import (
+    CLOCK_FIELDS,
+    CLOCK_VALUES,
+    EDGE_VALUES,
+    Case,
+    ClockCase,
+    base_states,
+    clock_bases,
+    clock_bases_with,
+    clock_edit,
+    clock_judge,
+    clock_leaves,
+    judge,
+    leaves,
+    mutated,
+)
 
 import borabora_sim
 from borabora_sim import State, StateFormatError
@@ -64,6 +83,64 @@ def test_the_judge_tells_refusals_from_games_played_on() -> None:
     turn_idx = paths.index(("turn_idx",))
     assert judge((base, [(n_moves, 7)])) == "played"
     assert judge((base, [(turn_idx, -128)])) == "refused"
+
+
+# ---- the clock and order fields of both games ----------------------------------------------------------------
+CLOCK_EXAMPLES = int(os.environ.get("BORABORA_CLOCK_FUZZ_EXAMPLES", "6"))
+CLOCK_CASES_PER_EXAMPLE = 25
+
+
+@st.composite
+def clock_edits(draw: st.DrawFn, game: str, base: int, field: int) -> tuple[list[object], int]:
+    value = draw(st.one_of(st.none(), st.sampled_from(CLOCK_VALUES)))
+    return clock_edit(game, base, field, draw(st.integers(0, 63)), value, draw(st.sampled_from((-1, 1))))
+
+
+@st.composite
+def clock_cases(draw: st.DrawFn, game: str) -> ClockCase:
+    """A field first (each is edited as often), a base state holding it, and one time in four a second edit of
+    that state; a value one more or one less than the present one, or a small one."""
+    field = draw(st.integers(0, len(CLOCK_FIELDS[game]) - 1))
+    base = draw(st.sampled_from(clock_bases_with(game, field)))
+    edits = [draw(clock_edits(game, base, field))]
+    if draw(st.integers(0, 3)) == 0:
+        other = draw(st.sampled_from([f for f, paths in enumerate(clock_leaves(game, base)) if paths]))
+        edits.append(draw(clock_edits(game, base, other)))
+    return game, base, edits
+
+
+def clock_judged_in_child(game: str, batch: list[ClockCase]) -> list[str]:
+    cases = [[base, edits] for _, base, edits in batch]
+    done = subprocess.run([sys.executable, str(JUDGE), "--clock", game, "--stdin"], input=json.dumps(cases),
+                          capture_output=True, text=True, timeout=1200)
+    crashed = f"the engine crashed (exit {done.returncode}) on one of {batch}:\n{done.stderr[-2000:]}"
+    assert done.returncode == 0, crashed
+    return done.stdout.splitlines()
+
+
+@pytest.mark.parametrize("game", sorted(CLOCK_FIELDS))
+@settings(max_examples=CLOCK_EXAMPLES, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_edited_clock_and_order_fields_are_refused_or_play_to_the_end_loading_back_at_every_step(
+        game: str, data: st.DataObject) -> None:
+    batch = data.draw(st.lists(clock_cases(game), min_size=CLOCK_CASES_PER_EXAMPLE, max_size=CLOCK_CASES_PER_EXAMPLE))
+    verdicts = clock_judged_in_child(game, batch)
+    assert len(verdicts) == len(batch)
+    wrong = [(case, verdict) for case, verdict in zip(batch, verdicts, strict=True) if verdict.startswith("misbehaved")]
+    assert not wrong, wrong
+
+
+def test_the_clock_judge_tells_refusals_from_games_played_to_the_end() -> None:
+    """The clock fuzz can fail: a harmless edit plays to the end, one that breaks a law is refused; the stick
+    clock of Bamboo's first Summer turn set back to 0 is the case that fuzz found (it was accepted, and the first
+    stick then carried no stamp)."""
+    for game, harmless, harmful in (("bora_bora", ["n_moves"], ["order", 1]), ("bamboo", ["n_moves"], ["start_seat"])):
+        base = next(i for i, saved in enumerate(clock_bases(game)) if saved["state"]["phase"] == 2)
+        assert clock_judge((game, base, [(harmless, clock_bases(game)[base]["state"]["n_moves"] + 1)])) == "played"
+        assert clock_judge((game, base, [(harmful, 7)])) == "refused"
+    first_turn = next(i for i, saved in enumerate(clock_bases("bamboo")) if saved["state"]["stick_clock"] == 1
+                      and saved["state"]["visit"] >= 0 and saved["state"]["sticks_placed"] == 0)
+    assert clock_judge(("bamboo", first_turn, [(["stick_clock"], 0)])) == "refused"
 
 
 # ---- the accepted impossibilities found by fuzzing, each one named ----------------------------------------------
