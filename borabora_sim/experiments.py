@@ -16,8 +16,8 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
+from borabora_sim import simulate as simulator
 from borabora_sim.games import get_game
-from borabora_sim.simulate import simulate
 from borabora_sim.stats import (
     PairedResult,
     mean_interval,
@@ -38,7 +38,8 @@ SimulateFn = Callable[..., pd.DataFrame]
 # Paired A/B on common random numbers
 # =============================================================================
 def _default_simulate() -> SimulateFn:
-    return cast(SimulateFn, simulate)         # the table: simulate returns None only when told not to load it
+    """The simulator's `simulate`, looked up when a run starts (it returns the rows unless told not to load them)."""
+    return cast(SimulateFn, simulator.simulate)
 
 
 def _differing_positions(arm_a: Sequence[str], arm_b: Sequence[str]) -> list[int]:
