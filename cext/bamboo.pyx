@@ -27,7 +27,7 @@ include "bamboo_layout.pxi"
 NUM_DISTINCT_ACTIONS = NUM_ACTIONS
 STATE_BYTES = sizeof(GameState)
 FORMAT = "borabora_sim.bamboo.state"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2                          # 2: the balance tiles each player scored (pl.scored)
 SEED_FIELDS = ("rng", "event_rng")          # 64-bit generator states, saved as hex strings
 SEED_MAX = 2**64 - 1
 NO_TILE_ID = NO_TILE
@@ -58,7 +58,8 @@ INVARIANTS = (                              # by the number check_state returns 
     "or a player does not hold 6 (4 + picks during the draft)",
     "home tiles: each tile once among piles, markets, homes and a pending placement, all in play (no 3+ "
     "tile with 2 players), in their category's pile and market, markets front-filled, typed spaces respected",
-    "balance tiles: each tile once among piles, markets and slots, 68 with the scored ones, sides matching",
+    "balance tiles: each tile once among piles, markets, slots and the players' scored sets, all 68, sides "
+    "matching, and n_scored = the tiles in the player's scored set",
     "spirits: stacks + held + removed must be 16 (at most the copies of each), stacks as high as the round "
     "leaves them, asleep <= held",
     "food: display + pile + discards + players must be the counters of each kind, display at most 5 and empty "

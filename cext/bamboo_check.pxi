@@ -325,7 +325,16 @@ cdef int check_state(const BComp* c, const GameState* g, bint loaded) noexcept n
             n += 1
     for seat in range(P):
         p = &g.pl[seat]
-        n += p.n_scored
+        k = 0
+        for tile in range(BAL_BYTES * 8):
+            if p.scored[tile >> 3] >> (tile & 7) & 1:
+                if tile >= N_BAL or seen[tile]:
+                    return 11
+                seen[tile] = 1
+                k += 1
+        if k != p.n_scored:
+            return 11
+        n += k
         for k in range(N_SIDES):
             for j in range(BAL_SLOTS):
                 tile = p.balance[k][j]

@@ -447,6 +447,7 @@ cdef void apply_action(const BComp* c, GameState* g, int a) noexcept nogil:
             p.hp[SRC_BALANCE_SCORED] += c.bal_hp[tile]
             market_take(p.balance[d], BAL_SLOTS, i)
             gain_u8(&p.n_scored, 1)
+            p.scored[tile >> 3] |= <uint8_t>(1 << (tile & 7))
             f.a -= 1
             if f.a == 0:
                 g.sp -= 1

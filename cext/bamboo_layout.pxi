@@ -30,6 +30,7 @@ PLAYER_DTYPE = _dtype([
     ("home", _off(&_layout_p.home, _layout_p), "u1", (HOME_CELLS,)),
     ("balance", _off(&_layout_p.balance, _layout_p), "u1", (N_SIDES, BAL_SLOTS)),
     ("n_scored", _off(&_layout_p.n_scored, _layout_p), "u1", ()),
+    ("scored", _off(&_layout_p.scored, _layout_p), "u1", (BAL_BYTES,)),
     ("food", _off(&_layout_p.food, _layout_p), "u1", (N_FOOD_KINDS,)),
     ("spirits", _off(&_layout_p.spirits, _layout_p), "u1", (N_SPIRITS,)),
     ("asleep", _off(&_layout_p.asleep, _layout_p), "u1", (N_SPIRITS,)),

@@ -29,6 +29,7 @@ cdef enum:
     HOME_CELLS = 15
     N_HOME_TYPES = 4              # decoration, faith, garden, tools
     N_BAL = 68
+    BAL_BYTES = 9                 # bytes of a set of balance tiles, one bit a tile: (N_BAL + 7) // 8
     N_SIDES = 3                   # left, center, right
     BAL_MARKET = 3                # face-up balance tiles per side
     BAL_SLOTS = 2                 # unscored tiles per side on a personal board
@@ -154,6 +155,7 @@ cdef struct Player:
     uint8_t home[HOME_CELLS]                # home tile id on each space, NO_TILE = empty
     uint8_t balance[N_SIDES][BAL_SLOTS]     # unscored balance tile ids by side, front first, NO_TILE = empty
     uint8_t n_scored                        # balance tiles scored (out of play), 0..68
+    uint8_t scored[BAL_BYTES]               # which: bit i % 8 of byte i // 8 = balance tile i; n_scored bits set
     uint8_t food[N_FOOD_KINDS]              # counters held by kind, 0..26
     uint8_t spirits[N_SPIRITS]              # spirit tiles held, 0..3 each
     uint8_t asleep[N_SPIRITS]               # of which asleep, <= spirits

@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 import json
 import random
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -22,8 +24,8 @@ def play_random(state: _bamboo.State, seed: int, moves: int | None = None) -> _b
     return state
 
 
-def test_state_is_the_designed_832_bytes() -> None:
-    assert _bamboo.STATE_BYTES == 832
+def test_state_is_the_designed_872_bytes() -> None:
+    assert _bamboo.STATE_BYTES == 872
 
 
 def test_new_game_waits_on_the_draft() -> None:
@@ -290,6 +292,101 @@ def test_a_summer_turn_in_progress_needs_a_stick_stamp_of_its_own_to_load(case: 
     data["state"].update(edit)
     with pytest.raises(StateFormatError, match=r"stick_clock: a Summer turn in progress has its own stamp"):
         _bamboo.State.from_dict(data)
+
+
+# ---- the balance tiles each player scored ---------------------------------------------------------------------
+def scored_of(player: dict[str, Any]) -> set[int]:
+    return {tile for tile in range(68) if player["scored"][tile // 8] >> tile % 8 & 1}
+
+
+def with_scored_tiles() -> _bamboo.State:
+    """A 3-player game in its second Summer in which seat 0 has scored 3 balance tiles and seat 2 one, taken from
+    the stacks (a tile scored leaves play for good)."""
+    state = play_random(new_game(3, 4), 4, 150)
+    data = state.to_dict()
+    r = data["state"]
+    for seat, side in ((0, 0), (0, 1), (0, 2), (2, 2)):
+        at = (0, 24, 44)[side] + (r["bal_top"][side] + r["bal_left"][side] - 1) % (24, 20, 24)[side]
+        tile, r["bal_pile"][at] = r["bal_pile"][at], 255
+        r["bal_left"][side] -= 1
+        r["bal_unseen"][side] = min(r["bal_unseen"][side], r["bal_left"][side])
+        r["pl"][seat]["scored"][tile // 8] |= 1 << tile % 8
+        r["pl"][seat]["n_scored"] += 1
+    return _bamboo.State.from_dict(data)
+
+
+def test_the_balance_tiles_a_player_scores_are_kept_and_add_up_to_the_hp_they_gave() -> None:
+    """"Score Balance": the tile scored is shown to all and goes to its owner's scored-tile space. The state keeps
+    which tiles each player scored: in a random game where several players scored, each player's tiles are worth
+    exactly the HP of its scored source, and they survive saving and loading."""
+    game = rules_for().components
+    seed = _bamboo.derive_seed(7, 1026)
+    state = new_game(4, seed)
+    for action in _bamboo.random_game_actions(rules_for(), 4, seed):
+        state.apply(action)
+    raw = state.to_dict()["state"]
+    scorers = 0
+    for seat, p in enumerate(raw["pl"][:4]):
+        tiles = scored_of(p)
+        assert len(tiles) == p["n_scored"]
+        assert sum(int(game.balance_hp[t]) for t in tiles) == state.score_breakdown()[seat]["balance_scored"]
+        scorers += bool(tiles)
+    assert scorers >= 2
+    assert _bamboo.State.from_dict(json.loads(json.dumps(state.to_dict()))) == state
+
+
+def _scored_and_in_a_market(r: dict[str, Any]) -> None:
+    tile = r["bal_market"][0][0]
+    r["pl"][1]["scored"][tile // 8] |= 1 << tile % 8
+    r["pl"][1]["n_scored"] += 1
+
+
+def _miscounted(r: dict[str, Any]) -> None:
+    r["pl"][2]["n_scored"] = 2
+
+
+def _beyond_the_68_tiles(r: dict[str, Any]) -> None:
+    r["pl"][0]["scored"][8] |= 1 << 4                       # tile 68
+    r["pl"][0]["n_scored"] += 1
+
+
+def _scored_by_two_players(r: dict[str, Any]) -> None:
+    r["pl"][1]["scored"], r["pl"][1]["n_scored"] = list(r["pl"][0]["scored"]), r["pl"][0]["n_scored"]
+
+
+@pytest.mark.parametrize("edit", [_scored_and_in_a_market, _miscounted, _beyond_the_68_tiles, _scored_by_two_players])
+def test_from_dict_refuses_scored_balance_tiles_in_play_twice_or_miscounted(edit: Callable[[dict[str, Any]], None],
+                                                                            ) -> None:
+    data = with_scored_tiles().to_dict()
+    edit(data["state"])
+    with pytest.raises(StateFormatError, match=r"balance tiles: each tile once among piles, markets, slots and the "
+                                               r"players' scored sets, all 68, sides matching, and n_scored"):
+        _bamboo.State.from_dict(data)
+
+
+def test_every_seat_observes_which_balance_tiles_each_player_scored() -> None:
+    """Scored tiles lie in view of all: each seat's observation, its tensor and the picture show every player's."""
+    from xml.etree import ElementTree
+
+    from borabora_sim.envs.bamboo_observation import observation_tensor, player_slice
+
+    state = with_scored_tiles()
+    game = state.components
+    expected = [scored_of(p) for p in state.to_dict()["state"]["pl"][:3]]
+    assert [len(tiles) for tiles in expected] == [3, 0, 1]
+    for viewer in range(3):
+        view = state.observation(viewer)
+        assert [scored_of(p) for p in view["pl"]] == expected
+        vector = observation_tensor(state, viewer)
+        for seat in range(3):
+            start, stop = player_slice((seat - viewer) % 3, "balance_scored_tiles")
+            assert set(np.flatnonzero(vector[start:stop])) == expected[seat]
+            assert vector[player_slice((seat - viewer) % 3, "balance_scored")[0]] == len(expected[seat])
+        tree = ElementTree.fromstring(state.to_svg(viewer))
+        drawn = {e.attrib["data-scored-balance"]: int(e.attrib["data-hp"]) for e in tree.iter()
+                 if "data-scored-balance" in e.attrib}
+        assert drawn == {f"{seat}-{game.balance_ids[t]}": int(game.balance_hp[t]) for seat in range(3)
+                         for t in expected[seat]}
 
 
 # ---- an action is one integer -------------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from test_bamboo_rules import (
     give_spirits,
     kinds_of,
     last_summer_turn,
+    mark_scored,
     names,
     play,
     play_until,
@@ -345,11 +346,11 @@ def test_balance_market_of_an_empty_stack_is_not_refilled_B4() -> None:
 
     def edit(r: Raw) -> None:
         r["unactivated"] = [1, 0, 0, 0, 0]
-        left = r["bal_left"][2]
-        for k in range(left):  # the right stack leaves play as if scored
-            r["bal_pile"][44 + (r["bal_top"][2] + k) % 24] = NO
+        for k in range(r["bal_left"][2]):  # the right stack leaves play as if scored
+            at = 44 + (r["bal_top"][2] + k) % 24
+            mark_scored(r["pl"][1 - seat], r["bal_pile"][at])
+            r["bal_pile"][at] = NO
         r["bal_left"][2] = r["bal_unseen"][2] = 0
-        r["pl"][1 - seat]["n_scored"] += left
     state = edited(state, edit)
     market = raw(state)["bal_market"][2]
     play(state, "activate balance", "obtain right balance 2")
@@ -649,11 +650,11 @@ def test_winter_market_tile_comes_straight_back_when_its_stack_is_empty_B33() ->
     seat = state.current_player
 
     def edit(r: Raw) -> None:
-        left = r["bal_left"][2]
-        for k in range(left):
-            r["bal_pile"][44 + (r["bal_top"][2] + k) % 24] = NO
+        for k in range(r["bal_left"][2]):
+            at = 44 + (r["bal_top"][2] + k) % 24
+            mark_scored(r["pl"][1 - seat], r["bal_pile"][at])
+            r["bal_pile"][at] = NO
         r["bal_left"][2] = r["bal_unseen"][2] = 0
-        r["pl"][1 - seat]["n_scored"] += left
     state = edited(state, edit)
     market = raw(state)["bal_market"][2]
     while state.phase == "summer":

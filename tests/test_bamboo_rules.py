@@ -97,6 +97,17 @@ def give_spirits(r: Raw, seat: int, spirits: dict[int, int], asleep: dict[int, i
     r["spirit_gone"] = gone
 
 
+def mark_scored(player: Raw, tile: int) -> None:
+    """Adds balance tile `tile` to a player's scored tiles (taking it out of play is the caller's)."""
+    player["scored"][tile // 8] |= 1 << tile % 8
+    player["n_scored"] += 1
+
+
+def scored_tiles(player: Raw) -> list[int]:
+    """The balance tiles a player has scored, by id."""
+    return [tile for tile in range(68) if player["scored"][tile // 8] >> tile % 8 & 1]
+
+
 def frame(state: _bamboo.State) -> dict[str, int]:
     r = raw(state)
     return r["stack"][r["sp"] - 1]
@@ -522,6 +533,7 @@ def test_balance_obtain_then_score_the_same_tile_B18_B19() -> None:
     play(state, "score left balance 2")
     r = raw(state)
     assert r["pl"][seat]["hp"][2] == COMP.balance_hp[single] and r["pl"][seat]["n_scored"] == 1
+    assert scored_tiles(r["pl"][seat]) == [single]          # kept in front of its owner, in view of all
     assert r["pl"][seat]["balance"][0][1] == NO
 
 

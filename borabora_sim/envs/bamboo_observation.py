@@ -157,6 +157,7 @@ _PLAYER: list[encoders.Part] = [
     ("balance", N_SIDES * BAL_SLOTS * BALANCE_WIDTH, _tiled(BALANCE_HIGH, N_SIDES * BAL_SLOTS)),
     ("balance_met", N_SIDES * BAL_SLOTS, 1),
     ("balance_scored", 1, N_BAL),
+    ("balance_scored_tiles", N_BAL, 1),
     ("food", N_FOOD_KINDS, N_FOOD),
     ("spirits", N_SPIRITS, SPIRIT_COPIES),
     ("spirits_asleep", N_SPIRITS, SPIRIT_COPIES),
@@ -387,6 +388,8 @@ def _encode_player(block: np.ndarray, t: dict[str, Any], p: dict[str, Any], pass
         if tile != NO_TILE and pattern_fulfilled(t["patterns"][tile], home):
             block[met + slot] = 1.0
     block[at["balance_scored"]] = p["n_scored"]
+    start, stop = _AT["balance_scored_tiles"]
+    block[start:stop] = np.unpackbits(np.asarray(p["scored"], dtype=np.uint8), bitorder="little")[:N_BAL]
     for name, values in (("food", p["food"]), ("spirits", p["spirits"]), ("spirits_asleep", p["asleep"])):
         block[at[name]:at[name] + len(values)] = values
 

@@ -463,8 +463,7 @@ def _player_board(svg: ET.Element, c: BambooComponents, view: dict[str, Any], se
     title(heading, ", ".join(f"{name.replace('_', ' ')} {v}" for name, v in zip(_bamboo.SOURCES, p["hp"],
                                                                                  strict=True) if v))
     left, right, total = _comfort(c, p["home"])
-    label(score, x + 8, y + 66, f"scored balance {p['n_scored']}", size=8, data_balance_scored=seat,
-          data_count=p["n_scored"])
+    _scored(score, c, p, seat, x, y + B.SCORED_ROW, w)
     label(score, x + w - 8, y + 66, f"comfort {total} (left {left}, right {right})", size=8, anchor="end",
           fill=L.MUTED, data_comfort=seat, data_left=left, data_right=right)
     incense = sub(svg, "g", data_panel=f"player-{seat}-incense", data_player=seat)
@@ -485,6 +484,27 @@ def _player_board(svg: ET.Element, c: BambooComponents, view: dict[str, Any], se
     _areas(svg, p, seat, x, y + 72, w)
     _home(svg, c, p, seat, x, y + 126, w)
     _spirits(svg, c, p, seat, x + 8 + c.home_cols * B.HOME_CELL + 12, y + 212, x + w - 8)
+
+
+def _scored(parent: ET.Element, c: BambooComponents, p: dict[str, Any], seat: int, x: float, y: float,
+            w: float) -> None:
+    """The balance tiles `seat` has scored, in a row on its board (each was shown to every player when scored):
+    a small tile of its side's colour showing its HP; they overlap when there are more than the row holds."""
+    tiles = [tile for tile in range(len(c.balance_ids)) if p["scored"][tile // 8] >> tile % 8 & 1]
+    label(parent, x + 8, y + 15, f"scored balance {p['n_scored']}", size=8, data_balance_scored=seat,
+          data_count=p["n_scored"])
+    tw, th = B.SCORED_TILE
+    first = x + 86
+    step = min(tw + 3, (x + w - 8 - tw - first) / max(1, len(tiles) - 1))
+    for i, tile in enumerate(tiles):
+        side, hp = int(c.balance_side[tile]), int(c.balance_hp[tile])
+        tx = first + i * step
+        group = sub(parent, "g", data_scored_balance=f"{seat}-{c.balance_ids[tile]}", data_side=SIDES[side],
+                    data_hp=hp)
+        sub(group, "rect", x=tx, y=y, width=tw, height=th, rx=3, fill=B.BALANCE_FILL[side], stroke="#6d5c8a")
+        label(group, tx + tw / 2, y + 15, f"{hp}", size=9, anchor="middle", font_weight="bold")
+        title(group, f"balance tile {c.balance_ids[tile]} ({SIDES[side]}), scored for {hp} HP; "
+                     f"{_pattern_text(c, tile)}")
 
 
 def _comfort(c: BambooComponents, home: list[int]) -> tuple[int, int, int]:

@@ -17,7 +17,8 @@ FOOD = (490, 314, 250, 112)
 TURN = (750, 314, 720, 112)
 BOARDS_TOP = 436
 BOARD_GAP = 10
-BOARD_HEIGHT = 318
+BOARD_HEIGHT = 344
+SCORED_ROW = 312                 # the row of scored balance tiles, from the top of a player board
 
 # The 2-player ghost's colour (its brown sticks) and the colour of each temple, its shoots and its area (C1-C4).
 GHOST = "#7b4a2a"
@@ -38,6 +39,7 @@ HOME_TILE = (56, 46)             # a home tile in the market: width, height
 BALANCE_TILE = (54, 62)          # a balance tile: width, height
 BALANCE_FILL = ("#efe6f7", "#f7f1dc", "#e3f1f6")
 PATTERN_CELL = 8                 # a space of a balance tile's pattern
+SCORED_TILE = (24, 22)           # a scored balance tile on a player board: width, height
 ANY_TYPE = "#d9d9d9"             # a pattern space that takes any type
 
 # Food counters (tea, rice, ramen: the component file's order), spirits, coins and incense.
