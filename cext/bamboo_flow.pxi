@@ -35,6 +35,21 @@ cdef inline bint food_reachable(const GameState* g) noexcept nogil:
 cdef inline int visit_ok(const Player* p, int t) noexcept nogil:
     return t != p.last_visit and p.area[t][0] != NO_TILE
 
+cdef inline bint coins_widen_offering(const BComp* c, const GameState* g, const Player* p, int sticks,
+                                      int gain) noexcept nogil:
+    """`gain` more coins before the first stick would let more of the offering's `sticks` go to other temples
+    (B11: 1 coin each), so a spirit giving coins is worth using there (B23)."""
+    cdef int cost = c.other_temple_coins, now
+    if g.bakeneko or cost <= 0:
+        return False
+    now = p.coins // cost
+    return now < sticks and (p.coins + gain) // cost > now
+
+cdef inline void improve_coin(const BComp* c, Player* p) noexcept nogil:
+    """Improve Your Home taken as 1 coin (B20)."""
+    gain_u8(&p.coins, c.improve_coins)
+    gain_u8(&p.improve_coins, 1)
+
 # =============================================================================
 # Legal actions (ascending ids)
 # =============================================================================
@@ -65,7 +80,7 @@ cdef int legal_activate(const BComp* c, const GameState* g, const Frame* f, int*
 
 cdef int legal_offer(const BComp* c, const GameState* g, const Frame* f, int* out) noexcept nogil:
     cdef const Player* p = &g.pl[f.player]
-    cdef int n = 0, t, s, need
+    cdef int n = 0, t, s, need, x
     for t in range(f.b, N_TEMPLES):
         if t == g.visit or g.bakeneko:
             need = 0
@@ -77,8 +92,12 @@ cdef int legal_offer(const BComp* c, const GameState* g, const Frame* f, int* ou
             out[n] = A_INCENSE + t; n += 1
     if g.sticks_placed == 0:
         for s in range(N_SPIRITS):
-            if awake(p, s) > 0 and ((c.spirit_effect[s] == EFF_FREE_OFFERING and not g.bakeneko)
-                                    or c.spirit_effect[s] == EFF_FUND):
+            if awake(p, s) <= 0:
+                continue
+            x = c.spirit_effect[s]
+            if ((x == EFF_FREE_OFFERING and not g.bakeneko)
+                    or (x == EFF_FUND and coins_widen_offering(c, g, p, f.a, c.spirit_amount[s] * c.fund_coins))
+                    or (x == EFF_IMPROVE and coins_widen_offering(c, g, p, f.a, c.improve_coins))):
                 out[n] = A_USE + s; n += 1
     return n
 
@@ -301,7 +320,11 @@ cdef void use_spirit(const BComp* c, GameState* g, Frame* f, int s) noexcept nog
     elif e == EFF_BALANCE:
         start_action(c, g, seat, ACT_BALANCE)
     elif e == EFF_IMPROVE:
-        start_action(c, g, seat, ACT_IMPROVE)
+        if f.kind == F_OFFER:             # B23: before the first stick, the action is taken as its coin
+            gain_u8(&p.actions[ACT_IMPROVE], 1)
+            improve_coin(c, p)
+        else:
+            start_action(c, g, seat, ACT_IMPROVE)
     elif e == EFF_WILDCARDS:
         g.kitsune = 1
     elif e == EFF_FREE_OFFERING:
@@ -453,8 +476,7 @@ cdef void apply_action(const BComp* c, GameState* g, int a) noexcept nogil:
                 g.sp -= 1
     elif f.kind == F_IMPROVE:
         if a == A_COIN:
-            gain_u8(&p.coins, c.improve_coins)
-            gain_u8(&p.improve_coins, 1)
+            improve_coin(c, p)
             g.sp -= 1
         else:
             k = (a - A_BUY) // HOME_MARKET

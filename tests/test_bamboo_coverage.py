@@ -638,8 +638,11 @@ def test_the_fourth_winter_still_feeds_the_family_B6() -> None:
         for cell in (0, 1, 2):
             r["pl"][seat]["home"][cell] = _home_tile(r)
         _set_food(r, seat, [0, 0, 0])
+        give_spirits(r, seat, {})                   # no Ookami, no Tengu: no food to come
     state = edited(state, edit)
     hunger = raw(state)["pl"][seat]["hp"][4]
+    while state.phase == "summer":
+        play(state, "done")
     state = play_until(state, lambda s: s.is_terminal(), 11)
     assert state.score_breakdown()[seat]["hunger"] == hunger - 3
 

@@ -221,7 +221,9 @@ def obtainable_sides_met(state: GameState) -> list[int]:
             in state.legal_actions() and stack_tiles_met(state, state.current_player, side)]
 
 
-@pytest.mark.parametrize("seed", [3, 4, 5])
+# The positions come from random games (seed 3's reaches one where a second face-up tile is met, which the heuristic
+# takes before scoring: not the position this test is about).
+@pytest.mark.parametrize("seed", [4, 5, 6])
 def test_a_face_up_tile_the_home_meets_is_taken_and_scored_instead_of_the_1_hp(seed: int) -> None:
     found = first_state(seed, lambda s: bool(obtainable_sides_met(s)))
     assert found is not None

@@ -334,15 +334,83 @@ def test_rokurokubi_and_bakeneko_only_before_the_first_stick_B23() -> None:
     def edit(r: Raw) -> None:
         arrange(r, seat, [ks[:3], ks[3:4], ks[4:5], ks[5:]])
         r["pl"][seat]["last_visit"] = 3
+        r["pl"][seat]["coins"] = 0
         give_spirits(r, seat, {ROKUROKUBI: 1, BAKENEKO: 1})
     state = edited(state, edit)
     play(state, "visit temple 1")
     assert names(state)[-2:] == ["use Rokurokubi", "use Bakeneko"]
-    coins = raw(state)["pl"][seat]["coins"]
     play(state, "use Rokurokubi")
-    assert raw(state)["pl"][seat]["coins"] == coins + 2 and names(state)[-1] == "use Bakeneko"
+    assert raw(state)["pl"][seat]["coins"] == 2 and names(state)[-1] == "use Bakeneko"
     play(state, "incense in temple 1")
     assert not any(n.startswith("use ") for n in names(state))
+
+
+def test_tanuki_before_the_offering_pays_for_a_stick_in_another_temple_B23() -> None:
+    """B23: "At any moment during that player's turn, they may activate the reward of the Spirit of the Forest
+    tile", and Summer step 3: "Players may place 1 or more sticks of incense in a temple of a different color by
+    paying 1 coin for each stick". With no coin and an awake Tanuki, the Improve Your Home action taken as 1 coin
+    before the offering pays for a stick in another temple; without Tanuki both sticks go to the visited one."""
+    state = at_visit(2, 2, round_=2)
+    seat = state.current_player
+    ks = kinds_of(raw(state), seat)
+
+    def visit(spirits: dict[int, int]) -> _bamboo.State:
+        def edit(r: Raw) -> None:
+            arrange(r, seat, [ks[:2], ks[2:4], ks[4:5], ks[5:]])
+            r["pl"][seat]["coins"] = 0
+            r["pl"][seat]["last_visit"] = 3
+            give_spirits(r, seat, spirits)
+        return play(edited(state, edit), "visit temple 1")
+    without = visit({})
+    assert [raw(without)["incense"][t][seat] for t in range(4)] == [2, 0, 0, 0]     # the offering was forced
+    state = visit({TANUKI: 1})
+    assert state.decision == "offer" and names(state) == ["incense in temple 1", "use Tanuki"]
+    before = raw(state)["pl"][seat]
+    play(state, "use Tanuki")                       # its Improve Your Home action, taken as 1 coin
+    p = raw(state)["pl"][seat]
+    assert (p["coins"], p["asleep"][TANUKI]) == (1, 1)
+    assert (p["improve_coins"], p["actions"][1]) == (before["improve_coins"] + 1, before["actions"][1] + 1)
+    # 1 coin pays for 1 of the 2 sticks: the first went to temple 1 by itself, the second may go anywhere
+    assert frame(state)["a"] == 1 and names(state) == [f"incense in temple {t}" for t in (1, 2, 3, 4)]
+    play(state, "incense in temple 3")
+    r = raw(state)
+    assert [r["incense"][t][seat] for t in range(4)] == [1, 0, 1, 0]
+    assert r["pl"][seat]["coins"] == 0 and r["pl"][seat]["sticks_paid"] == before["sticks_paid"] + 1
+    assert r["stack"][0]["a"] == 2                  # both sticks count for the activations
+
+
+def test_spirits_are_offered_before_the_offering_only_where_they_change_it_B23() -> None:
+    """B23, B39: before the first stick, Bakeneko, and Rokurokubi and Tanuki while their coins would let more sticks
+    go to other temples; not Kappa, Kitsune or Tengu, which change nothing there, and no spirit after the first
+    stick or on the stalks. A coin spirit not offered there is still offered at the activations."""
+    state = at_visit(2, 2, round_=2)
+    seat = state.current_player
+    ks = kinds_of(raw(state), seat)
+    offered = {TANUKI: 1, ROKUROKUBI: 1, BAKENEKO: 1}
+
+    def offering(coins: int, spirits: dict[int, int]) -> _bamboo.State:
+        def edit(r: Raw) -> None:
+            arrange(r, seat, [ks[:3], ks[3:4], ks[4:5], ks[5:]])
+            r["pl"][seat]["coins"] = coins
+            r["pl"][seat]["last_visit"] = 3
+            give_spirits(r, seat, spirits)
+        return play(edited(state, edit), "visit temple 1")
+
+    def used(s: _bamboo.State) -> list[str]:
+        return [n for n in names(s) if n.startswith("use ")]
+
+    assert frame(offering(0, offered))["a"] == 3
+    assert used(offering(2, offered)) == ["use Tanuki", "use Rokurokubi", "use Bakeneko"]     # 2 coins, 3 sticks
+    assert used(offering(0, {KAPPA: 1, KITSUNE: 1, TENGU: 1})) == []
+    rich = offering(3, {TANUKI: 1, ROKUROKUBI: 1})                   # 3 coins: every temple for every stick
+    assert used(rich) == [] and names(rich) == [f"incense in temple {t}" for t in (1, 2, 3, 4)]
+    play(rich, "incense in temple 1", "incense in temple 1", "incense in temple 1")
+    assert rich.decision == "stalk" and used(rich) == []
+    rich = play_until(rich, lambda s: s.decision == "activate")
+    assert {"use Tanuki", "use Rokurokubi"} <= set(used(rich))
+    free = offering(0, offered)
+    play(free, "use Bakeneko")                      # every temple is free: coins change nothing
+    assert used(free) == []
 
 
 def test_shoots_go_on_stalks_in_order_at_most_two_each_B13() -> None:
@@ -712,8 +780,11 @@ def test_kappa_tanuki_rokurokubi_give_extra_actions_B26() -> None:
     """B26: Kappa a Balance, Tanuki an Improve, Rokurokubi a Fund, with no shoot and no incense."""
     state = at_visit(2, 2, round_=2)
     seat = state.current_player
-    state = edited(state, lambda r: give_spirits(r, seat, {KAPPA: 1, TANUKI: 1, ROKUROKUBI: 1}))
-    state = play_until(state, lambda s: s.decision == "activate")
+
+    def edit(r: Raw) -> None:
+        give_spirits(r, seat, {KAPPA: 1, TANUKI: 1, ROKUROKUBI: 1})
+        r["pl"][seat]["coins"] = 20                 # enough for any offering: no spirit is offered before it
+    state = play_until(edited(state, edit), lambda s: s.decision == "activate")
     coins = raw(state)["pl"][seat]["coins"]
     play(state, "use Rokurokubi")
     assert raw(state)["pl"][seat]["coins"] == coins + 2
