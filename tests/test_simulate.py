@@ -581,12 +581,15 @@ def test_unreachable_dask_scheduler_fails_within_the_connect_timeout(tmp_path: P
     assert not (tmp_path / "run").exists(), "nothing is written before the scheduler answers"
 
 
-def test_python_api_and_command_line_share_the_default_players() -> None:
-    from borabora_sim.cli import build_parser
+def test_python_api_and_command_line_share_the_default_players(tmp_path: Path) -> None:
+    from borabora_sim.cli import main
 
     assert inspect.signature(simulate).parameters["players"].default == DEFAULT_PLAYERS
-    assert build_parser().parse_args(["simulate"]).players == ",".join(DEFAULT_PLAYERS)
     assert sim.DEFAULT_PLAYERS is DEFAULT_PLAYERS
+    assert main(["simulate", "--games", "2", "--jobs", "1", "--quiet", "--out", str(tmp_path / "cli")]) == 0
+    simulate(2, n_jobs=1, progress=False, load=False, out=tmp_path / "api")
+    played = [RunDirectory(tmp_path / name).read_manifest() for name in ("cli", "api")]
+    assert played[0] == played[1] and played[0] is not None and len(played[0].players) == 4
 
 
 # =============================================================================
