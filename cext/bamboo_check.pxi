@@ -6,7 +6,10 @@ cdef int check_frame(const BComp* c, const GameState* g, int i) noexcept nogil:
     cdef const Frame* f = &g.stack[i]
     cdef const Player* p = &g.pl[f.player]
     cdef int k, n
-    if f.kind == F_OFFER:
+    if f.kind == F_VISIT:                       # B9: only a seat with incense that has not passed visits
+        if p.incense == 0 or g.passed >> f.player & 1:
+            return 1
+    elif f.kind == F_OFFER:
         if g.visit < 0 or not (1 <= f.a <= AREA_CAP) or not (0 <= f.b < N_TEMPLES) or i < 2:
             return 1
         if g.stack[i - 2].kind != F_ACTIVATE or f.a + g.sticks_placed != g.stack[i - 2].a or f.a > p.incense:

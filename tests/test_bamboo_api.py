@@ -294,6 +294,29 @@ def test_a_summer_turn_in_progress_needs_a_stick_stamp_of_its_own_to_load(case: 
         _bamboo.State.from_dict(data)
 
 
+def test_a_visit_decision_of_a_seat_without_incense_is_refused_B9() -> None:
+    """B9: only a seat with incense visits. A saved visit decision of a seat whose sticks all lie in the temples was
+    accepted; the visit then asked for an offering of no stick, whose first "stick" took the reserve from 0 to 255.
+    Such a state, and a visit of a seat that has passed, are refused."""
+    state = new_game(2, 1)
+    rng = random.Random(1)
+    while not (state.decision == "visit" and state.round == 2):
+        state.apply(rng.choice(state.legal_actions()))
+    seat = state.current_player
+    data = state.to_dict()
+    r = data["state"]
+    temple = (r["pl"][seat]["last_visit"] + 1) % 4
+    r["incense"][temple][seat] += r["pl"][seat]["incense"]
+    r["pl"][seat]["incense"] = 0
+    r["incense_top"][temple][seat] = r["stick_clock"] = max(1, r["stick_clock"])
+    with pytest.raises(StateFormatError, match=r"arguments \(a, b\) are out of range or the premise it was offered on"):
+        _bamboo.State.from_dict(data)
+    data = state.to_dict()
+    data["state"]["passed"] = 1 << seat
+    with pytest.raises(StateFormatError, match=r"arguments \(a, b\) are out of range or the premise it was offered on"):
+        _bamboo.State.from_dict(data)
+
+
 # ---- the balance tiles each player scored ---------------------------------------------------------------------
 def scored_of(player: dict[str, Any]) -> set[int]:
     return {tile for tile in range(68) if player["scored"][tile // 8] >> tile % 8 & 1}
