@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import random
 from collections.abc import Callable
@@ -13,6 +14,7 @@ import pytest
 
 from borabora_sim import _bamboo
 from borabora_sim.bamboo import load_components, new_game, rules_for
+from borabora_sim.bamboo.components import ENGINE_NUMBERS
 from borabora_sim.errors import ArgumentTypeError, IllegalActionError, StateFormatError
 
 
@@ -224,20 +226,21 @@ def test_states_pickle() -> None:
 
 
 
-@pytest.mark.parametrize(("path", "value", "message"), [
-    (("board", "temple_area_spaces"), 5, "board.temple_area_spaces is 5"),
-    (("setup", "home_face_up"), 3, "setup.home_face_up is 3"),
-    (("spirits", 0, "amount"), 2, r"spirits\[0\]\.amount is 2"),
-])
-def test_rules_refuse_component_numbers_the_engine_is_not_built_for(path: tuple, value: int, message: str) -> None:
-    doc = load_components().to_json_dict()
-    node = doc
-    for key in path[:-1]:
-        node = node[key]
-    node[path[-1]] = value
-    components = load_components(doc)
-    with pytest.raises(ValueError, match=message):
-        _bamboo.Rules(components, "test")
+@pytest.mark.parametrize("number", sorted(ENGINE_NUMBERS))
+def test_rules_guard_every_number_the_compiled_engine_is_built_for(number: str) -> None:
+    """load_components refuses these numbers with a ComponentError (tests/test_component_refusals.py); Rules, which
+    sizes the compiled arrays, refuses them again for components edited after loading, so that ENGINE_NUMBERS and
+    the compiled constants cannot drift apart."""
+    components = load_components()
+    table, field = number.split(".")
+    wrong = ENGINE_NUMBERS[number] + 1
+    if table == "home":
+        edited = dataclasses.replace(components, **{f"home_{field}": wrong})
+    else:
+        edited = dataclasses.replace(components, **{table: {**getattr(components, table), field: wrong}})
+    with pytest.raises(ValueError, match=r"the compiled engine is built for"):
+        _bamboo.Rules(edited, "test")
+    _bamboo.Rules(components, "test")
 
 
 def test_a_bamboo_state_draws_itself_and_jupyter_shows_the_public_picture() -> None:
