@@ -42,7 +42,7 @@ import numpy as np
 
 import borabora_sim
 from borabora_sim import _bamboo, _engine
-from borabora_sim.bamboo import new_game, rules_for
+from borabora_sim.games.bamboo import new_game, rules_for
 
 from machine import machine_info
 from timing import best_of, time_calls

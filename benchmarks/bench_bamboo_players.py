@@ -10,7 +10,7 @@ Rows (the tested player against opponents of one spec, in a game of `players`):
 | heuristic4 | heuristic (balanced) | 3 x random | 4 |
 | heuristic2 | heuristic (balanced) | random (and the ghost) | 2 |
 | builder4, spirits4 | heuristic:style=builder / spirits | 3 x random | 4 |
-| tuned4 | heuristic:style=tuned (borabora_sim/data/tuned_styles.json) | 3 x heuristic (balanced) | 4 |
+| tuned4 | heuristic:style=tuned (borabora_sim/games/bora_bora/data/tuned_styles.json) | 3 x heuristic (balanced) | 4 |
 | tuned2 | heuristic:style=tuned | heuristic (balanced; and the ghost) | 2 |
 | mcts1000 | mcts:iterations=1000 (random rollouts to the end) | 3 x heuristic | 4 |
 | mcts1000cut | mcts:iterations=1000,rollout=heuristic,rollout_depth=30 | 3 x heuristic | 4 |

@@ -24,7 +24,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from borabora_sim.components import MAX_FILE_BYTES, ComponentError, load_components
+from borabora_sim.games.bora_bora.components import MAX_FILE_BYTES, ComponentError, load_components
 
 Grow = Callable[[dict[str, Any], int], None]
 

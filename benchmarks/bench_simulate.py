@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # no idle BLAS threads competing for the 2nd core
 
 from borabora_sim import _engine
-from borabora_sim.game import rules_for
+from borabora_sim.games.bora_bora.game import rules_for
 from borabora_sim.runs import RunDirectory
 from borabora_sim.simulate import default_chunk_size, simulate
 

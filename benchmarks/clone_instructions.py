@@ -26,7 +26,7 @@ from pathlib import Path
 CLONER = """
 import sys
 import borabora_sim
-from borabora_sim.bamboo import new_game as new_bamboo
+from borabora_sim.games.bamboo import new_game as new_bamboo
 engine, count = sys.argv[1], int(sys.argv[2])
 state = borabora_sim.new_game(4, 1) if engine == "bora_bora" else new_bamboo(4, 1)
 for _ in range(20):

@@ -8,9 +8,9 @@
 from importlib.metadata import PackageNotFoundError, version
 
 from borabora_sim._engine import COMPILED, SOURCES, State, random_playouts
-from borabora_sim.components import ComponentError, Components, load_components
 from borabora_sim.errors import IllegalActionError, StateFormatError
-from borabora_sim.game import NUM_ACTIONS, BoraBora, new_game, rules_for
+from borabora_sim.games.bora_bora.components import ComponentError, Components, load_components
+from borabora_sim.games.bora_bora.game import NUM_ACTIONS, BoraBora, new_game, rules_for
 
 try:
     __version__ = version("borabora_sim")          # pyproject.toml's version, as installed

@@ -7,8 +7,8 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import CapsuleType, Self, disjoint_base
 
-from borabora_sim.bamboo.components import BambooComponents
-from borabora_sim.bamboo.game import ComponentSource
+from borabora_sim.games.bamboo.components import BambooComponents
+from borabora_sim.games.bamboo.game import ComponentSource
 
 NUM_DISTINCT_ACTIONS: Final[int]
 STATE_BYTES: Final[int]
@@ -47,7 +47,7 @@ class Rules:
 
 @disjoint_base
 class State:
-    """A Bamboo game in progress. Create one with `borabora_sim.bamboo.new_game()`."""
+    """A Bamboo game in progress. Create one with `borabora_sim.games.bamboo.new_game()`."""
 
     # __eq__ compares saved forms, so a State is unhashable (the base class's __hash__ is replaced by None)
     __hash__: ClassVar[None]  # type: ignore[assignment]

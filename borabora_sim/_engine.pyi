@@ -7,8 +7,8 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import CapsuleType, Self, disjoint_base
 
-from borabora_sim.components import Components
-from borabora_sim.game import ComponentSource
+from borabora_sim.games.bora_bora.components import Components
+from borabora_sim.games.bora_bora.game import ComponentSource
 
 COMPILED: Final[bool]
 NUM_DISTINCT_ACTIONS: Final[int]

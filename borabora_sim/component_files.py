@@ -17,20 +17,22 @@ from __future__ import annotations
 
 import codecs
 import functools
+import hashlib
 import json
 import os
 import reprlib
 import stat
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import Any, Generic, NoReturn, TypeVar
 
 import numpy as np
 
 __all__ = [
-    "MARKS", "MAX_FILE_BYTES", "MAX_INT_DIGITS", "Check", "ComponentError", "ComponentTables", "Reader", "fail", "flag",
-    "frozen", "get_key", "int_in", "ints_in", "json_object", "known_keys", "load_with", "name_in", "open_document",
-    "plain_copy", "require", "require_count", "require_each_used", "require_unique", "show", "text",
+    "MARKS", "MAX_FILE_BYTES", "MAX_INT_DIGITS", "Check", "ComponentError", "ComponentTables", "Reader", "RulesCache",
+    "fail", "fingerprint", "flag", "frozen", "get_key", "int_in", "ints_in", "json_object", "known_keys", "load_with",
+    "name_in", "open_document", "plain_copy", "require", "require_count", "require_each_used", "require_unique",
+    "show", "text",
 ]
 
 MARKS = ("CONFIRMED", "DERIVED", "INVENTED")
@@ -286,6 +288,46 @@ class ComponentTables:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(source_path={self.source_path!r}, invented_fields={len(self.invented())})"
+
+
+_CACHE_SIZE = 32                # component data sets whose hash and compiled rules are kept
+_fingerprints: dict[int, tuple[ComponentTables, str]] = {}
+
+
+def fingerprint(components: ComponentTables) -> str:
+    """A short hash of the component data: saved states and runs name the data they were played with."""
+    known = _fingerprints.get(id(components))
+    if known is not None and known[0] is components:
+        return known[1]
+    text = json.dumps(components.to_json_dict(), sort_keys=True)
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    if len(_fingerprints) >= _CACHE_SIZE:
+        del _fingerprints[next(iter(_fingerprints))]
+    _fingerprints[id(components)] = (components, digest)
+    return digest
+
+
+_C = TypeVar("_C", bound=ComponentTables)
+
+
+class RulesCache(Generic[_C, _T]):
+    """A game's `rules_for(components)`: the compiled tables of `components` (the game's tables, a file, a dict,
+    or None for the built-in data), shared by content, so that loading the same data twice builds them once."""
+
+    def __init__(self, tables: type[_C], load: Callable[[Any], _C], build: Callable[[_C, str], _T]) -> None:
+        self._tables, self._load, self._build = tables, load, build
+        self._built: dict[str, _T] = {}
+
+    def __call__(self, components: Any = None) -> _T:
+        if not isinstance(components, self._tables):
+            components = self._load(components)
+        key = fingerprint(components)
+        rules = self._built.get(key)
+        if rules is None:
+            if len(self._built) >= _CACHE_SIZE:
+                del self._built[next(iter(self._built))]
+            rules = self._built[key] = self._build(components, key)
+        return rules
 
 
 def load_with(build: Callable[[Any, str], _T], source: str | os.PathLike[str] | Mapping[str, Any] | None,

@@ -20,7 +20,7 @@ import numpy as np
 from borabora_sim import _search
 from borabora_sim.files import npz_bytes, read_arrays, read_json, write_bytes
 
-DATA_DIR = Path(__file__).resolve().parent / "data"
+DATA_DIR = Path(__file__).resolve().parent / "games" / "bora_bora" / "data"
 DEFAULT_WEIGHTS = DATA_DIR / "learned_bora_bora.npz"
 DEFAULT_MANIFEST = DATA_DIR / "learned_bora_bora.json"
 ARRAYS = ("w1", "b1", "w2", "b2", "mean", "scale")

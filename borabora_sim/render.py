@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from borabora_sim import _bamboo, _engine
-from borabora_sim.components import GOD_COLOURS, MATERIALS, PERSON_TYPES, SEXES, TASK_REQUIREMENT_KINDS, Components
+from borabora_sim.games.bora_bora.components import (
+    GOD_COLOURS,
+    MATERIALS,
+    PERSON_TYPES,
+    SEXES,
+    TASK_REQUIREMENT_KINDS,
+    Components,
+)
 
 NO_TILE = 255
 CEREMONY = ("·", "M", "B")       # empty, material, building
@@ -74,7 +81,7 @@ def render(state: _engine.State, viewer: int) -> str:
 def render_bamboo(state: _bamboo.State, viewer: int) -> str:
     """A Bamboo game as `viewer` sees it (its observation: no stack order, no hidden spirit): HP, coins, food,
     incense, temples, the reed field, the markets and every player's areas, home and balance tiles."""
-    from borabora_sim.bamboo.components import ACTIONS, COLOURS, HOME_TYPES, SIDES
+    from borabora_sim.games.bamboo.components import ACTIONS, COLOURS, HOME_TYPES, SIDES
     c = state.components
     obs = state.observation(viewer)
 

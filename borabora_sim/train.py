@@ -34,7 +34,7 @@ import numpy as np
 from borabora_sim import _engine, _search
 from borabora_sim.errors import check_int
 from borabora_sim.files import npz_bytes, read_arrays, read_json, write_bytes
-from borabora_sim.game import BoraBora
+from borabora_sim.games.bora_bora.game import BoraBora
 from borabora_sim.learned import DEFAULT_MANIFEST, DEFAULT_WEIGHTS, LearnedWeights
 from borabora_sim.players.heuristic import weights_for
 

@@ -23,8 +23,9 @@ never saw, against the same opponents, with the start style on the same deals fo
 
 A run writes into a directory as it goes: `config.json` (the arguments), `evaluations.jsonl` (every evaluation),
 `state.json` (where the run stands, after each generation, written atomically) and, when it finishes,
-`result.json` and `tuned_style.json` (the entry to add to borabora_sim/data/tuned_styles.json). An interrupted run
-continues from its last generation; a larger budget continues a finished one; other arguments are refused.
+`result.json` and `tuned_style.json` (the entry to add to the game's `data/tuned_styles.json`, in its package
+borabora_sim/games/<game>/). An interrupted run continues from its last generation; a larger budget continues a
+finished one; other arguments are refused.
 
 The state file is JSON, so reading it runs no code, and it holds the optimiser as the history of its asks and
 tells: every generation's candidates and the values told for them. Resuming replays that history through a fresh
@@ -154,8 +155,8 @@ class TuneResult:
         }
 
     def style_entry(self, name: str = "tuned") -> dict[str, Any]:
-        """The entry of borabora_sim/data/tuned_styles.json for these weights: {game: {name: {weights, record}}}."""
-        return {get_game(self.config.game).name: {name: {"weights": self.weights, "record": self.record()}}}
+        """The entry of the game's data/tuned_styles.json for these weights: {name: {weights, record}}."""
+        return {name: {"weights": self.weights, "record": self.record()}}
 
 
 @dataclass

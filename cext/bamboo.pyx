@@ -163,10 +163,10 @@ cdef class Rules:
     cdef readonly tuple counter_names
 
     def __cinit__(self, components, str fingerprint not None):
-        from borabora_sim.bamboo.components import BambooComponents
+        from borabora_sim.games.bamboo.components import BambooComponents
         cdef int i, k, q
         if not isinstance(components, BambooComponents):
-            raise ArgumentTypeError(f"Rules need validated BambooComponents (borabora_sim.bamboo.load_components() "
+            raise ArgumentTypeError(f"Rules need validated BambooComponents (borabora_sim.games.bamboo.load_components() "
                                     f"builds them), got {type(components).__name__}")
         for table, field, want in _BOARD_NUMBERS:
             got = getattr(components, table)[field]
@@ -280,7 +280,7 @@ cdef class Rules:
 
 def _counter_names(components):
     """Names of the behaviour counters, in their order in Player (docs/bamboo_state.md)."""
-    from borabora_sim.bamboo.components import ACTIONS
+    from borabora_sim.games.bamboo.components import ACTIONS
     names = ["turns"] + [f"visits_{t + 1}" for t in range(N_TEMPLES)] + ["sticks_paid", "sticks_free"]
     names += [f"actions_{x}" for x in ACTIONS[:N_ACTIONS]] + ["wild_actions", "declined"]
     names += [f"gifts_{x}" for x in ACTIONS[:N_ACTIONS]]
@@ -292,7 +292,7 @@ def _counter_names(components):
 
 def _action_names(components):
     """The fixed name of every action id (docs/bamboo_actions.md)."""
-    from borabora_sim.bamboo.components import ACTIONS, COLOURS, HOME_CATEGORIES, SIDES
+    from borabora_sim.games.bamboo.components import ACTIONS, COLOURS, HOME_CATEGORIES, SIDES
     names = [f"shoot {colour} {icon}" for colour in COLOURS for icon in ACTIONS]
     names += [f"gift {x}" for x in ACTIONS[:N_ACTIONS]]
     names += [f"visit temple {t + 1}" for t in range(N_TEMPLES)]
@@ -322,7 +322,7 @@ def _action_names(components):
 @cython.freelist(8)
 @cython.no_gc
 cdef class State:
-    """A Bamboo game in progress. Create one with `borabora_sim.bamboo.new_game()`.
+    """A Bamboo game in progress. Create one with `borabora_sim.games.bamboo.new_game()`.
 
     The state always waits on a real decision (two or more legal actions) or is terminal:
     decisions with a single legal action are taken automatically (ruling B38).
@@ -335,7 +335,7 @@ cdef class State:
 
     def __cinit__(self):
         if not _building:
-            raise ArgumentTypeError("a State cannot be built directly: use borabora_sim.bamboo.new_game() "
+            raise ArgumentTypeError("a State cannot be built directly: use borabora_sim.games.bamboo.new_game() "
                                     "or State.from_dict(saved)")
 
     @classmethod
@@ -591,7 +591,7 @@ cdef class State:
     def from_dict(cls, data, components=None):
         """A state from to_dict() output; every field's type and range and every law of a loaded state is
         checked, and the first that fails is named in a StateFormatError."""
-        from borabora_sim.bamboo.game import rules_for
+        from borabora_sim.games.bamboo.game import rules_for
         cdef Rules rules = rules_for(components)
         record = record_from_saved(data, FORMAT, FORMAT_VERSION, rules.fingerprint, GAME_DTYPE, SEED_FIELDS)
         cdef State st = _blank_state(rules)

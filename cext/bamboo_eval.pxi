@@ -1,6 +1,6 @@
 # Heuristic evaluation of a Bamboo state and the greedy policy built on it (players, rollouts).
 # Values are in happiness-point units; the weights are named in WEIGHT_NAMES (bamboo.pyx) and described with
-# the styles (borabora_sim/bamboo/game.py).
+# the styles (borabora_sim/games/bamboo/game.py).
 
 from libc.math cimport INFINITY
 

@@ -206,7 +206,7 @@ cdef class Rules:
     cdef readonly dict action_ids
 
     def __cinit__(self, components, str fingerprint not None):
-        from borabora_sim.components import Components
+        from borabora_sim.games.bora_bora.components import Components
         cdef int i, j, t, s, r, q
         if not isinstance(components, Components):
             raise ArgumentTypeError(f"Rules need validated Components (borabora_sim.rules_for() builds them), "
@@ -273,7 +273,7 @@ cdef class Rules:
 
 
 def _action_names(components, pairs):
-    from borabora_sim.components import MATERIALS, PERSON_TYPES
+    from borabora_sim.games.bora_bora.components import MATERIALS, PERSON_TYPES
     names = []
     for v in range(1, 7):
         names += [f"place {v} on {act}" for act in DIE_ACTIONS]
@@ -557,7 +557,7 @@ cdef class State:
 
     @staticmethod
     def from_dict(data, components=None):
-        from borabora_sim.game import rules_for
+        from borabora_sim.games.bora_bora.game import rules_for
         cdef Rules rules = rules_for(components)
         record = record_from_saved(data, "borabora_sim.state", FORMAT_VERSION, rules.fingerprint, GAME_DTYPE,
                                    SEED_FIELDS)

@@ -120,7 +120,7 @@ cdef enum:
     NUM_ACTIONS = 216
 
 # =============================================================================
-# Component tables (filled once from borabora_sim.components; read-only in play)
+# Component tables (filled once from borabora_sim.games.bora_bora.components; read-only in play)
 # =============================================================================
 cdef struct Comp:
     int8_t region_island[N_REGIONS]         # 0..4

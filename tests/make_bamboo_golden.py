@@ -19,7 +19,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from borabora_sim.bamboo import new_game, rules_for
+from borabora_sim.games.bamboo import new_game, rules_for
 
 GOLDEN_DIR = Path(__file__).with_name("data") / "bamboo_golden"
 SEEDS = range(3)

@@ -31,7 +31,7 @@ from typing import Any
 
 import borabora_sim
 from borabora_sim import State, StateFormatError, new_game
-from borabora_sim import bamboo as bamboo_game
+from borabora_sim.games import bamboo as bamboo_game
 
 PLAY_ON = 300
 ROUNDTRIP_EVERY = 25

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from borabora_sim import _bamboo
-from borabora_sim.bamboo import load_components, new_game, rules_for
-from borabora_sim.bamboo.components import ENGINE_NUMBERS
 from borabora_sim.errors import ArgumentTypeError, IllegalActionError, StateFormatError
+from borabora_sim.games.bamboo import load_components, new_game, rules_for
+from borabora_sim.games.bamboo.components import ENGINE_NUMBERS
 
 
 def play_random(state: _bamboo.State, seed: int, moves: int | None = None) -> _bamboo.State:
@@ -254,7 +254,7 @@ def test_a_bamboo_state_draws_itself_and_jupyter_shows_the_public_picture() -> N
 
 
 def test_a_bamboo_state_cannot_be_built_directly_only_by_new_game_or_from_dict() -> None:
-    with pytest.raises(TypeError, match=r"cannot be built directly: use borabora_sim.bamboo.new_game"):
+    with pytest.raises(TypeError, match=r"cannot be built directly: use borabora_sim.games.bamboo.new_game"):
         _bamboo.State()
     assert new_game(2, 1).clone().num_players == 2
 

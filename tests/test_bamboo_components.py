@@ -1,4 +1,4 @@
-"""Bamboo's component data (borabora_sim/bamboo/components.py) and its balance-pattern language."""
+"""Bamboo's component data (borabora_sim/games/bamboo/components.py) and its balance-pattern language."""
 
 from __future__ import annotations
 
@@ -11,9 +11,14 @@ from typing import Any
 import numpy as np
 import pytest
 
-from borabora_sim import components as borabora_components
-from borabora_sim.bamboo import BalancePattern, BambooComponents, ComponentError, load_components, pattern_fulfilled
-from borabora_sim.bamboo.components import (
+from borabora_sim.games.bamboo import (
+    BalancePattern,
+    BambooComponents,
+    ComponentError,
+    load_components,
+    pattern_fulfilled,
+)
+from borabora_sim.games.bamboo.components import (
     ACTIONS,
     COLOURS,
     HOME_TYPES,
@@ -25,6 +30,7 @@ from borabora_sim.bamboo.components import (
     TYPE_LETTERS,
     HomeCell,
 )
+from borabora_sim.games.bora_bora import components as borabora_components
 
 ROWS, COLS = 3, 5  # R Balance: the home is 5 spaces wide by 3 spaces tall
 PROVENANCE_KEYS = {"mark", "marks", "source", "sources"}

@@ -40,7 +40,7 @@ from test_bamboo_rules import (
 )
 
 from borabora_sim import _bamboo
-from borabora_sim.bamboo import new_game, pattern_fulfilled
+from borabora_sim.games.bamboo import new_game, pattern_fulfilled
 
 BAL_BASE, BAL_SIZE = (0, 24, 44), (24, 20, 24)
 HOME_BASE, HOME_SIZE = (0, 32), (32, 32)

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from borabora_sim.bamboo import new_game, rules_for
+from borabora_sim.games.bamboo import new_game, rules_for
 
 GOLDEN_DIR = Path(__file__).with_name("data") / "bamboo_golden"
 MODES = ("normal", "advanced")

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from borabora_sim import _bamboo
-from borabora_sim.bamboo.components import pattern_fulfilled
 from borabora_sim.games import get_game
+from borabora_sim.games.bamboo.components import pattern_fulfilled
 from borabora_sim.players import FlatMCPlayer, MCTSPlayer, make_player
 from borabora_sim.players.heuristic import weights_for
 from borabora_sim.protocol import GameState

@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from borabora_sim import _bamboo
-from borabora_sim.bamboo import new_game
 from borabora_sim.errors import StateFormatError
+from borabora_sim.games.bamboo import new_game
 
 MAX_MOVES = 3000
 SEEDS = st.integers(0, 2**64 - 1)

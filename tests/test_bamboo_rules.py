@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from borabora_sim import _bamboo
-from borabora_sim.bamboo import load_components, new_game
+from borabora_sim.games.bamboo import load_components, new_game
 
 NO = 255
 KAPPA, TANUKI, ROKUROKUBI, KITSUNE, OOKAMI, BAKENEKO, TENGU = range(7)

@@ -196,7 +196,7 @@ def test_paired_rollouts_judge_options_on_common_randomness(bamboo) -> None:
 
 @pytest.mark.parametrize("name", list(bamboo_variants.VARIANTS))
 def test_each_bamboo_variant_changes_only_invented_values(name: str) -> None:
-    from borabora_sim.bamboo.components import load_components
+    from borabora_sim.games.bamboo.components import load_components
 
     base = load_components()
     variant = load_components(bamboo_variants.variant_document(name))

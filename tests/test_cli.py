@@ -291,7 +291,7 @@ def test_replay_by_seed_and_players_matches_the_run(run_dir: Path, capsys: pytes
 def test_replay_by_run_uses_the_runs_component_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import borabora_sim.simulate as sim
 
-    data = json.loads((ROOT / "borabora_sim" / "data" / "components.json").read_text())
+    data = json.loads((ROOT / "borabora_sim" / "games" / "bora_bora" / "data" / "components.json").read_text())
     data["start_vp"]["values"] = [v + 5 for v in data["start_vp"]["values"]]
     variant = tmp_path / "variant.json"
     variant.write_text(json.dumps(data))

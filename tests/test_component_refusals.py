@@ -20,9 +20,9 @@ from typing import Any, NamedTuple
 import pytest
 
 import borabora_sim
-from borabora_sim import bamboo
-from borabora_sim.bamboo.components import ENGINE_NUMBERS, ENGINE_SINGLE_EFFECTS
 from borabora_sim.component_files import ComponentError, show
+from borabora_sim.games import bamboo
+from borabora_sim.games.bamboo.components import ENGINE_NUMBERS, ENGINE_SINGLE_EFFECTS
 
 Key = str | int
 PROVENANCE = ("mark", "marks", "source", "sources")

@@ -1,4 +1,4 @@
-"""Loading, provenance and validation of the component data (borabora_sim/components.py)."""
+"""Loading, provenance and validation of the component data (borabora_sim/games/bora_bora/components.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from borabora_sim import new_game
-from borabora_sim.components import (
+from borabora_sim.games.bora_bora.components import (
     MARKS,
     MAX_FILE_BYTES,
     PERSON_TYPES,

@@ -341,7 +341,7 @@ def test_openspiel_returns_one_for_the_engine_winner_and_zero_before_the_end(pys
 
 
 def test_openspiel_bora_bora_keeps_its_names_over_the_generic_game(pyspiel, bo):
-    from borabora_sim.game import BoraBora
+    from borabora_sim.games.bora_bora.game import BoraBora
 
     game = bo.load(players=2, seed=1)
     assert isinstance(game, bo.BoraBoraGame) and isinstance(game, bo.SpielGame)

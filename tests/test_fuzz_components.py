@@ -31,9 +31,10 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from borabora_sim import bamboo, new_game
-from borabora_sim.bamboo import components as bamboo_components
-from borabora_sim.components import BUILTIN_FILE, ComponentError, load_components
+from borabora_sim import new_game
+from borabora_sim.games import bamboo
+from borabora_sim.games.bamboo import components as bamboo_components
+from borabora_sim.games.bora_bora.components import BUILTIN_FILE, ComponentError, load_components
 
 CASES = int(os.environ.get("BORABORA_FUZZ_CASES", "300"))
 MAX_MOVES = 2000  # random games end in fewer than 400 moves (tests/test_properties.py), Bamboo's in fewer than 600

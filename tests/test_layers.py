@@ -22,12 +22,14 @@ ROOT = PACKAGE.name
 
 # The layers of the package by job, lowest first: a module imports from its own layer and the layers below. A name
 # stands for that module and, for a package, every module in it ("" for the package's own __init__ only); a module
-# is in the first layer that names it (bamboo.components in the foundation, the rest of bamboo with the games).
+# is in the first layer that names it (a game's component data in the foundation, the rest of its package with the
+# games).
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("foundation: errors, files, specs, the protocol, component data",
-     ("errors", "files", "specs", "records", "protocol", "component_files", "components", "bamboo.components")),
+     ("errors", "files", "specs", "records", "protocol", "component_files", "games.bora_bora.components",
+      "games.bamboo.components")),
     ("compiled engines and what wraps them", ("_engine", "_bamboo", "_search", "render", "learned")),
-    ("games and their registry", ("game", "bamboo", "games", "")),
+    ("games and their registry", ("games", "")),
     ("players and one game between them", ("players", "match")),
     ("tables: statistics, ratings, verdicts, plots, a run on disk, its report",
      ("stats", "ratings", "verdicts", "plots", "runs", "report")),

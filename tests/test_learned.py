@@ -12,9 +12,9 @@ import pytest
 import borabora_sim
 from borabora_sim import _engine, _search
 from borabora_sim import train as training
-from borabora_sim.bamboo import new_game as new_bamboo_game
 from borabora_sim.cli import main
 from borabora_sim.games import get_game
+from borabora_sim.games.bamboo import new_game as new_bamboo_game
 from borabora_sim.learned import DEFAULT_MANIFEST, default_model, load_weights, manifest
 from borabora_sim.match import play_game
 from borabora_sim.players import HeuristicPlayer, LearnedPlayer, MCTSPlayer, make_player, weights_for

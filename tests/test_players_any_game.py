@@ -9,9 +9,9 @@ import random
 
 import pytest
 
-from borabora_sim.bamboo.components import load_components as load_bamboo_components
-from borabora_sim.components import load_components
 from borabora_sim.games import game_names, game_of, game_spec, get_game
+from borabora_sim.games.bamboo.components import load_components as load_bamboo_components
+from borabora_sim.games.bora_bora.components import load_components
 from borabora_sim.players import PLAYER_TYPES, HeuristicPlayer, MCTSPlayer, make_player
 from borabora_sim.protocol import Game, GameState
 from borabora_sim.specs import split_spec

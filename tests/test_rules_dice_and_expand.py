@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import borabora_sim
-from borabora_sim.components import PERSON_TYPES, load_components
+from borabora_sim.games.bora_bora.components import PERSON_TYPES, load_components
 
 from scenario import NO_TILE, PHASE, edited, names, play, set_decision, vp
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import borabora_sim
-from borabora_sim.components import MATERIALS, PERSON_TYPES
+from borabora_sim.games.bora_bora.components import MATERIALS, PERSON_TYPES
 
 from scenario import NO_TILE, edited, names, play, set_decision, vp
 

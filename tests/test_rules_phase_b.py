@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 import borabora_sim
-from borabora_sim.components import GOD_COLOURS, MATERIALS, PERSON_TYPES
+from borabora_sim.games.bora_bora.components import GOD_COLOURS, MATERIALS, PERSON_TYPES
 
 from scenario import NO_TILE, PHASE, edited, names, play, set_decision, vp
 

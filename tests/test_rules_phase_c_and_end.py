@@ -13,7 +13,13 @@ from typing import Any
 import pytest
 
 import borabora_sim
-from borabora_sim.components import GOD_COLOURS, MATERIALS, PERSON_TYPES, TASK_REQUIREMENT_KINDS, load_components
+from borabora_sim.games.bora_bora.components import (
+    GOD_COLOURS,
+    MATERIALS,
+    PERSON_TYPES,
+    TASK_REQUIREMENT_KINDS,
+    load_components,
+)
 
 from scenario import PHASE, SOURCE, edited, names, play, set_decision, vp
 from test_rules_phase_b import (

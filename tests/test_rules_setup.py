@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import borabora_sim
-from borabora_sim.components import load_components
+from borabora_sim.games.bora_bora.components import load_components
 
 from scenario import NO_TILE, edited, names, play, set_decision, vp
 

@@ -275,7 +275,7 @@ def test_replay_log_breaks_down_each_seats_score(mixed: pd.DataFrame) -> None:
 @pytest.fixture(scope="module")
 def variant_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A component file: the built-in data with 5 more start VP for every turn-order position."""
-    data = json.loads((ROOT / "borabora_sim" / "data" / "components.json").read_text())
+    data = json.loads((ROOT / "borabora_sim" / "games" / "bora_bora" / "data" / "components.json").read_text())
     data["start_vp"]["values"] = [v + 5 for v in data["start_vp"]["values"]]
     path = tmp_path_factory.mktemp("components") / "variant.json"
     path.write_text(json.dumps(data))

@@ -14,7 +14,7 @@ import pytest
 import borabora_sim
 from borabora_sim import stats
 from borabora_sim.cli import main
-from borabora_sim.game import is_fishing
+from borabora_sim.games.bora_bora.game import is_fishing
 from borabora_sim.players import make_player
 from borabora_sim.studies import strength
 

@@ -51,7 +51,7 @@ def test_unknown_study_size_is_rejected() -> None:
 
 @pytest.mark.parametrize("name", list(VARIANTS))
 def test_each_component_variant_is_valid_and_changes_invented_values(name: str) -> None:
-    from borabora_sim.components import load_components
+    from borabora_sim.games.bora_bora.components import load_components
 
     base = load_components()
     variant = load_components(variant_document(name))

@@ -12,8 +12,9 @@ import pytest
 pytest.importorskip("cma")
 
 from borabora_sim import tune as tuning
-from borabora_sim.game import TUNED_STYLES
 from borabora_sim.games import get_game
+from borabora_sim.games.bamboo.game import TUNED_STYLES as BAMBOO_STYLES
+from borabora_sim.games.bora_bora.game import TUNED_STYLES as BORA_BORA_STYLES
 from borabora_sim.players import make_player
 
 TINY = {"budget": 50, "games_per_eval": 8, "popsize": 4, "validation_games": 16, "progress": False}
@@ -87,7 +88,7 @@ def test_a_real_run_continued_to_a_larger_budget_equals_one_run(tmp_path: Path) 
     assert continued.generations > first.generations
     assert continued.weights == whole.weights and continued.history == whole.history
     assert continued.validation == whole.validation
-    entry = json.loads((tmp_path / "b" / tuning.STYLE).read_text())["bora_bora"]["tuned"]
+    entry = json.loads((tmp_path / "b" / tuning.STYLE).read_text())["tuned"]
     assert entry["weights"] == whole.weights and entry["record"]["budget_games"] == 100
 
 
@@ -131,11 +132,11 @@ def test_bamboo_is_tuned_by_the_same_code(tmp_path: Path) -> None:
     result = tuning.tune(get_game("bamboo"), budget=16, games_per_eval=4, popsize=2, validation_games=4,
                          out=tmp_path, progress=False)
     assert set(result.weights) == set(get_game("bamboo").weight_names)
-    assert result.style_entry()["bamboo"]["tuned"]["record"]["settings"]["game"] == "bamboo"
+    assert result.style_entry()["tuned"]["record"]["settings"]["game"] == "bamboo"
 
 
 def test_shipped_tuned_styles_are_complete_and_say_how_they_were_obtained() -> None:
-    for game_name, styles in TUNED_STYLES.items():
+    for game_name, styles in (("bora_bora", BORA_BORA_STYLES), ("bamboo", BAMBOO_STYLES)):
         game = get_game(game_name)
         for name, entry in styles.items():
             assert set(entry["weights"]) == set(game.weight_names)

@@ -18,7 +18,7 @@ import pytest
 
 import borabora_sim
 from borabora_sim.cli import main
-from borabora_sim.components import GOD_COLOURS, TERRAINS, load_components
+from borabora_sim.games.bora_bora.components import GOD_COLOURS, TERRAINS, load_components
 from borabora_sim.simulate import replay, simulate
 from borabora_sim.viewer import (
     layout,
@@ -236,7 +236,7 @@ def test_a_bad_viewer_is_refused_in_one_line() -> None:
 
 
 def bamboo_state() -> object:
-    from borabora_sim.bamboo import new_game
+    from borabora_sim.games.bamboo import new_game
     return new_game(players=2, seed=1)
 
 

@@ -14,10 +14,10 @@ import pytest
 from test_viewer import frame_svg, named, replay_data
 
 from borabora_sim import _bamboo
-from borabora_sim.bamboo import new_game
-from borabora_sim.bamboo.components import ACTIONS, HOME_TYPES, SIDES
 from borabora_sim.cli import main
 from borabora_sim.games import get_game
+from borabora_sim.games.bamboo import new_game
+from borabora_sim.games.bamboo.components import ACTIONS, HOME_TYPES, SIDES
 from borabora_sim.viewer import record_game, renderer_names, to_svg
 from borabora_sim.viewer.bamboo import shoot_name
 

@@ -13,8 +13,8 @@ import pytest
 from matplotlib import image
 
 import borabora_sim
-from borabora_sim.bamboo import new_game as new_bamboo_game
 from borabora_sim.cli import main
+from borabora_sim.games.bamboo import new_game as new_bamboo_game
 from borabora_sim.viewer import layout, record_game, replay_png, to_png, to_svg
 from borabora_sim.viewer.png import check_png_support
 

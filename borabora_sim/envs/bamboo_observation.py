@@ -7,7 +7,7 @@ the viewer: slot 0 is the viewer, slot k the seat k places after it in seat orde
 seat: its incense is a column of its own. ``SLICES`` maps every named part to its ``(start, stop)`` range, ``LOW``
 and ``HIGH`` bound every entry; docs/bamboo_observation.md describes each part.
 
->>> from borabora_sim.bamboo import new_game
+>>> from borabora_sim.games.bamboo import new_game
 >>> from borabora_sim.envs.bamboo_observation import SIZE, SLICES, observation_tensor
 >>> state = new_game(players=3, seed=1)
 >>> vector = observation_tensor(state, viewer=0)
@@ -25,9 +25,9 @@ from typing import Any
 import numpy as np
 
 from borabora_sim import _bamboo
-from borabora_sim.bamboo.components import ACTIONS, HOME_TYPES, SIDES, pattern_fulfilled
 from borabora_sim.envs import encoders
 from borabora_sim.envs.encoders import Encoder, Layout, Writer, write_turn
+from borabora_sim.games.bamboo.components import ACTIONS, HOME_TYPES, SIDES, pattern_fulfilled
 
 # The compiled engine's board numbers (cext/bamboo_state.pxd; it refuses component data with others).
 MAX_PLAYERS = 4

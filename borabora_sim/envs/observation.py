@@ -24,7 +24,6 @@ from typing import Any
 import numpy as np
 
 from borabora_sim import _engine
-from borabora_sim.components import GOD_COLOURS, MATERIALS, PERSON_TYPES, SEXES, TASK_REQUIREMENT_KINDS
 from borabora_sim.envs import encoders
 from borabora_sim.envs.encoders import (  # noqa: F401 (public_view is re-exported)
     Encoder,
@@ -33,6 +32,7 @@ from borabora_sim.envs.encoders import (  # noqa: F401 (public_view is re-export
     public_view,
     write_turn,
 )
+from borabora_sim.games.bora_bora.components import GOD_COLOURS, MATERIALS, PERSON_TYPES, SEXES, TASK_REQUIREMENT_KINDS
 
 MAX_PLAYERS = 4
 PLAYER_COUNTS = (2, 3, 4)

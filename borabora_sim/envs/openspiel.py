@@ -243,7 +243,7 @@ class BoraBoraGame(SpielGame):
 
     @property
     def bora(self) -> Any:
-        """The game object (``borabora_sim.game.BoraBora``)."""
+        """The game object (``borabora_sim.games.bora_bora.game.BoraBora``)."""
         return self.game
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from borabora_sim.bamboo.components import BambooComponents, load_components
+from borabora_sim.games.bamboo.components import BambooComponents, load_components
 from borabora_sim.studies.variants import Doc, write_document
 
 

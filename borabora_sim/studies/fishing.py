@@ -31,8 +31,8 @@ from joblib import Parallel, delayed
 
 from borabora_sim import _engine, experiments, stats, verdicts
 from borabora_sim.counterfactual import RolloutJudge, die_situation, judge_game
-from borabora_sim.game import is_fishing
 from borabora_sim.games import get_game
+from borabora_sim.games.bora_bora.game import is_fishing
 from borabora_sim.match import play_game
 from borabora_sim.protocol import GameState
 from borabora_sim.simulate import seated_players

@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from borabora_sim import _engine, stats
-from borabora_sim.game import BoraBora
+from borabora_sim.games.bora_bora.game import BoraBora
 from borabora_sim.players import make_player
 from borabora_sim.simulate import seated_players
 from borabora_sim.studies import strength

@@ -48,8 +48,8 @@ from borabora_sim.studies.report_md import markdown_table, section
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from borabora_sim.bamboo.components import BambooComponents
-    from borabora_sim.bamboo.game import Bamboo
+    from borabora_sim.games.bamboo.components import BambooComponents
+    from borabora_sim.games.bamboo.game import Bamboo
 
 FALLBACKS = ("balance 1 HP", "improve 1 coin")
 BUILT_IN = "built-in"

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from borabora_sim.components import load_components
+from borabora_sim.games.bora_bora.components import load_components
 
 Doc = dict[str, Any]
 

@@ -16,7 +16,7 @@ from textwrap import wrap
 from typing import Any
 
 from borabora_sim import _engine
-from borabora_sim.components import (
+from borabora_sim.games.bora_bora.components import (
     GOD_COLOURS,
     MATERIALS,
     PERSON_TYPES,

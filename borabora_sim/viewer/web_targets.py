@@ -14,8 +14,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from borabora_sim.bamboo.components import ACTIONS
-from borabora_sim.components import PERSON_TYPES, SEXES
+from borabora_sim.games.bamboo.components import ACTIONS
+from borabora_sim.games.bora_bora.components import PERSON_TYPES, SEXES
 from borabora_sim.protocol import GameState
 from borabora_sim.viewer.bamboo import NO_TILE, shoot_name
 from borabora_sim.viewer.layout import ACTION_TILE_NAMES

@@ -11,9 +11,10 @@ from typing import Any
 import numpy as np
 
 from borabora_sim import _bamboo
-from borabora_sim.bamboo.components import BambooComponents, load_components
+from borabora_sim.component_files import RulesCache
 from borabora_sim.errors import check_players
-from borabora_sim.game import TUNED_STYLES, fingerprint
+from borabora_sim.files import read_json
+from borabora_sim.games.bamboo.components import BUILTIN_FILE, BambooComponents, load_components
 from borabora_sim.protocol import ActionKind, check_seed
 
 NUM_ACTIONS: int = _bamboo.NUM_DISTINCT_ACTIONS
@@ -21,23 +22,11 @@ PLAYER_COUNTS = (2, 3, 4)
 MODES: tuple[str, ...] = _bamboo.MODES
 
 _RULES_CACHE_SIZE = 32
-_rules_cache: dict[str, _bamboo.Rules] = {}
-
 ComponentSource = BambooComponents | str | os.PathLike[str] | Mapping[str, Any] | None
-
-
-def rules_for(components: ComponentSource = None) -> _bamboo.Rules:
-    """Compiled component tables for `components` (BambooComponents, a file, a dict, or None for the built-in).
-    Tables are shared by content, so loading the same data twice builds them once."""
-    if not isinstance(components, BambooComponents):
-        components = load_components(components)
-    key = fingerprint(components)  # type: ignore[arg-type]
-    rules = _rules_cache.get(key)
-    if rules is None:
-        if len(_rules_cache) >= _RULES_CACHE_SIZE:
-            del _rules_cache[next(iter(_rules_cache))]
-        rules = _rules_cache[key] = _bamboo.Rules(components, key)
-    return rules
+rules_for: RulesCache[BambooComponents, _bamboo.Rules] = RulesCache(BambooComponents, load_components,
+                                                                  _bamboo.Rules)
+"""Compiled component tables for `components` (BambooComponents, a file, a dict, or None for the built-in), built
+once per content."""
 
 
 def new_game(players: int = 4, seed: int | None = None, components: ComponentSource = None,
@@ -86,6 +75,8 @@ BALANCED = MappingProxyType({
     "night_space": 0.7, "balance_met": 0.95, "balance_near": 0.3, "spirit_kind": 0.8, "spirit_awake": 1.0,
     "majority": 0.6, "pending": 1.0,
 })
+TUNED_STYLES: dict[str, Any] = read_json(BUILTIN_FILE.with_name("tuned_styles.json"), "the tuned styles of Bamboo",
+                                         "reinstall borabora_sim")
 STYLES = MappingProxyType({
     "balanced": BALANCED,
     "builder": MappingProxyType({**BALANCED, "comfort": 0.6, "coin": 0.7, "shoot_improve": 1.4, "harmony": 0.4,
@@ -93,7 +84,7 @@ STYLES = MappingProxyType({
     "spirits": MappingProxyType({**BALANCED, "majority": 1.2, "spirit_kind": 1.2, "spirit_awake": 1.4,
                                  "incense": 0.4, "coin": 0.6}),
     # Styles found by `borabora tune --game bamboo` (docs/tuning.md), each with the record of how it was obtained.
-    **{name: MappingProxyType(entry["weights"]) for name, entry in TUNED_STYLES.get("bamboo", {}).items()},
+    **{name: MappingProxyType(entry["weights"]) for name, entry in TUNED_STYLES.items()},
 })
 
 

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 from collections.abc import Mapping
 from types import MappingProxyType
@@ -13,48 +11,20 @@ from typing import Any
 import numpy as np
 
 from borabora_sim import _engine
-from borabora_sim.components import BUILTIN_FILE, Components, load_components
+from borabora_sim.component_files import RulesCache
 from borabora_sim.errors import check_players
+from borabora_sim.files import read_json
+from borabora_sim.games.bora_bora.components import BUILTIN_FILE, Components, load_components
 from borabora_sim.protocol import ActionKind, check_seed
 from borabora_sim.render import render as render_text
 
 NUM_ACTIONS: int = _engine.NUM_DISTINCT_ACTIONS
 PLAYER_COUNTS = (2, 3, 4)
 
-_RULES_CACHE_SIZE = 32
-_rules_cache: dict[str, _engine.Rules] = {}
-
 ComponentSource = Components | str | os.PathLike[str] | Mapping[str, Any] | None
-
-
-_fingerprints: dict[int, tuple[Components, str]] = {}
-
-
-def fingerprint(components: Components) -> str:
-    """A short hash of the component data: saved states name the data they were played with."""
-    known = _fingerprints.get(id(components))
-    if known is not None and known[0] is components:
-        return known[1]
-    text = json.dumps(components.to_json_dict(), sort_keys=True)
-    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
-    if len(_fingerprints) >= _RULES_CACHE_SIZE:
-        del _fingerprints[next(iter(_fingerprints))]
-    _fingerprints[id(components)] = (components, digest)
-    return digest
-
-
-def rules_for(components: ComponentSource = None) -> _engine.Rules:
-    """Compiled component tables for `components` (a Components, a file, a dict, or None for the built-in).
-    Tables are shared by content, so loading the same data twice builds them once."""
-    if not isinstance(components, Components):
-        components = load_components(components)
-    key = fingerprint(components)
-    rules = _rules_cache.get(key)
-    if rules is None:
-        if len(_rules_cache) >= _RULES_CACHE_SIZE:
-            del _rules_cache[next(iter(_rules_cache))]
-        rules = _rules_cache[key] = _engine.Rules(components, key)
-    return rules
+rules_for: RulesCache[Components, _engine.Rules] = RulesCache(Components, load_components, _engine.Rules)
+"""Compiled component tables for `components` (a Components, a file, a dict, or None for the built-in), built once
+per content."""
 
 
 def is_fishing(action: int) -> bool:
@@ -99,14 +69,15 @@ BALANCED = MappingProxyType({
     "material": 1.2, "material_beside": 0.6, "person": 0.6, "symbol": 0.3, "free_space": 0.5, "region": 0.3,
     "fish": 0.6, "task": 1.0, "goal": 1.0, "pending": 0.8, "fishing": 0.0,
 })
-TUNED_STYLES: dict[str, Any] = json.loads(BUILTIN_FILE.with_name("tuned_styles.json").read_text(encoding="utf-8"))
+TUNED_STYLES: dict[str, Any] = read_json(BUILTIN_FILE.with_name("tuned_styles.json"), "the tuned styles of Bora Bora",
+                                         "reinstall borabora_sim")
 STYLES = MappingProxyType({
     "balanced": BALANCED,
     "temple": MappingProxyType({**BALANCED, "priest": 1.5, "status": 1.2, "material": 0.8}),
     "builder": MappingProxyType({**BALANCED, "material": 2.0, "material_beside": 0.9, "goal": 1.6, "priest": 0.8}),
     "expansion": MappingProxyType({**BALANCED, "region": 0.9, "fish": 1.2, "person": 0.8, "priest": 0.8}),
     # Styles found by `borabora tune` (docs/tuning.md), each with the record of how it was obtained.
-    **{name: MappingProxyType(entry["weights"]) for name, entry in TUNED_STYLES.get("bora_bora", {}).items()},
+    **{name: MappingProxyType(entry["weights"]) for name, entry in TUNED_STYLES.items()},
 })
 
 

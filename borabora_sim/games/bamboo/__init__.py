@@ -2,14 +2,14 @@
 its component data with provenance and the balance-pattern language."""
 
 from borabora_sim._bamboo import SOURCES, State, random_playouts
-from borabora_sim.bamboo.components import (
+from borabora_sim.games.bamboo.components import (
     BalancePattern,
     BambooComponents,
     ComponentError,
     load_components,
     pattern_fulfilled,
 )
-from borabora_sim.bamboo.game import Bamboo, new_game, rules_for
+from borabora_sim.games.bamboo.game import Bamboo, new_game, rules_for
 
 __all__ = [
     "SOURCES", "BalancePattern", "Bamboo", "BambooComponents", "ComponentError", "State", "load_components",

@@ -29,8 +29,8 @@ DEFAULT_GAME = "bora_bora"
 # name -> the game's factory, `factory(components=None, **options)`, or "module:attribute" naming it (imported on
 # first use, so that a game's engine is loaded only when the game is played).
 _FACTORIES: dict[str, str | Callable[..., Game]] = {
-    "bora_bora": "borabora_sim.game:BoraBora",
-    "bamboo": "borabora_sim.bamboo.game:Bamboo",
+    "bora_bora": "borabora_sim.games.bora_bora.game:BoraBora",
+    "bamboo": "borabora_sim.games.bamboo.game:Bamboo",
 }
 
 
