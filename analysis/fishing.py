@@ -3,7 +3,7 @@
     python analysis/fishing.py                 # default size: under 10 minutes on 2 cores
     python analysis/fishing.py --size full     # a real answer (hours)
 
-The same as `borabora analyze fishing`; the study itself is borabora_sim.studies.fishing.
+The same as `borabora analyze fishing`; the study itself is borabora_sim.games.bora_bora.fishing_study.
 """
 
 import sys

@@ -3,7 +3,7 @@
     python analysis/priest.py                 # default size
     python analysis/priest.py --size full
 
-The same as `borabora analyze priest`; the study itself is borabora_sim.studies.priest.
+The same as `borabora analyze priest`; the study itself is borabora_sim.games.bora_bora.priest_study.
 """
 
 import sys

@@ -4,7 +4,7 @@ Runs the study and writes reports/spirits/spirits_report.md.
     python analysis/spirits.py                 # default size (under 10 minutes on 2 cores)
     python analysis/spirits.py --size full
 
-The same as `borabora analyze spirits`; the study itself is borabora_sim.studies.spirits.
+The same as `borabora analyze spirits`; the study itself is borabora_sim.games.bamboo.spirits_study.
 """
 
 import sys

@@ -68,8 +68,6 @@ EXAMPLES = {
 # What `simulate` plays where an option is not given (with --resume: the run's own setting first); --players left
 # out means the game's own default players, and --chunk-size one chosen from the players.
 SIMULATE_DEFAULTS: dict[str, object] = {"game": DEFAULT_GAME, "games": 1000, "seed": 0, "chunk_size": None}
-STUDIES = ("fishing", "priest", "spirits")
-STRENGTH_STUDIES = ("fishing", "priest")          # the studies measured for players of rising strength
 DEFAULT_PLAYER_TEXT = ",".join(DEFAULT_PLAYERS)     # --players not given: the game's own default players
 T = TypeVar("T")
 
@@ -349,7 +347,15 @@ def _game_id(text: str) -> int:
                            f"got {text!r}") from None
 
 
+def studies() -> dict[str, str]:
+    """Every game's built-in studies: name -> module (GameRecord.studies)."""
+    from borabora_sim.games import game_names, record_of
+
+    return {study: module for name in game_names() for study, module in record_of(name).studies.items()}
+
+
 def cmd_analyze(args: argparse.Namespace) -> None:
+    import dataclasses
     from importlib import import_module
 
     from borabora_sim.simulate import check_n_jobs, check_out_directory
@@ -357,13 +363,15 @@ def cmd_analyze(args: argparse.Namespace) -> None:
     if args.jobs is not None:
         checked(check_n_jobs, args.jobs, "--jobs")
     checked(check_out_directory, args.out, "--out")
-    module = import_module(f"borabora_sim.studies.{args.study}")
+    module = import_module(studies()[args.study])
     overrides = {} if args.jobs is None else {"jobs": args.jobs}
     if args.seed is not None:
         overrides["seed"] = args.seed
     if args.rungs is not None:
-        if args.study not in STRENGTH_STUDIES:
-            raise CommandError(f"--rungs applies to the studies {' and '.join(STRENGTH_STUDIES)}, not {args.study}")
+        by_rung = [name for name, path in studies().items()
+                   if "rungs" in {field.name for field in dataclasses.fields(import_module(path).sized("quick"))}]
+        if args.study not in by_rung:
+            raise CommandError(f"--rungs applies to the studies {' and '.join(by_rung)}, not {args.study}")
         from borabora_sim.studies.strength import check_rungs
 
         overrides["rungs"] = checked(check_rungs, [label for label in args.rungs.split(",") if label])
@@ -483,7 +491,7 @@ def build_parser() -> argparse.ArgumentParser:
     rp.set_defaults(handler=cmd_replay)
 
     an = sub("analyze", "run a strategy study and write its report (Markdown + PNG)")
-    an.add_argument("study", choices=STUDIES, help="which study")
+    an.add_argument("study", choices=tuple(studies()), help="which study")
     an.add_argument("--out", default="reports", help="output directory (default: reports)")
     an.add_argument("--size", default="default", choices=("quick", "default", "full"),
                     help="quick (seconds), default (under 10 minutes on 2 cores) or full")

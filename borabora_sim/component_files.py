@@ -28,11 +28,38 @@ from typing import Any, Generic, NoReturn, TypeVar
 
 import numpy as np
 
+from borabora_sim import files
+
 __all__ = [
-    "MARKS", "MAX_FILE_BYTES", "MAX_INT_DIGITS", "Check", "ComponentError", "ComponentTables", "Reader", "RulesCache",
-    "fail", "fingerprint", "flag", "frozen", "get_key", "int_in", "ints_in", "json_object", "known_keys", "load_with",
-    "name_in", "open_document", "plain_copy", "require", "require_count", "require_each_used", "require_unique",
-    "show", "text",
+    "MARKS",
+    "MAX_FILE_BYTES",
+    "MAX_INT_DIGITS",
+    "Check",
+    "ComponentError",
+    "ComponentTables",
+    "Doc",
+    "Reader",
+    "RulesCache",
+    "fail",
+    "fingerprint",
+    "flag",
+    "frozen",
+    "get_key",
+    "int_in",
+    "ints_in",
+    "json_object",
+    "known_keys",
+    "load_with",
+    "name_in",
+    "open_document",
+    "plain_copy",
+    "require",
+    "require_count",
+    "require_each_used",
+    "require_unique",
+    "show",
+    "text",
+    "write_document",
 ]
 
 MARKS = ("CONFIRMED", "DERIVED", "INVENTED")
@@ -288,6 +315,18 @@ class ComponentTables:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(source_path={self.source_path!r}, invented_fields={len(self.invented())})"
+
+
+Doc = dict[str, Any]            # a component document: the JSON of a component file, parsed
+
+
+def write_document(doc: Doc, path: str | Path) -> Path:
+    """Writes a component document as a file, whole or not at all (`get_game(name, components=path)` and
+    `simulate(components=path)` take the path)."""
+    path = Path(path)
+    files.make_directory(path.parent)
+    files.write_bytes(path, json.dumps(doc, indent=1).encode())
+    return path
 
 
 _CACHE_SIZE = 32                # component data sets whose hash and compiled rules are kept

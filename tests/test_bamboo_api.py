@@ -394,7 +394,7 @@ def test_every_seat_observes_which_balance_tiles_each_player_scored() -> None:
     """Scored tiles lie in view of all: each seat's observation, its tensor and the picture show every player's."""
     from xml.etree import ElementTree
 
-    from borabora_sim.envs.bamboo_observation import observation_tensor, player_slice
+    from borabora_sim.games.bamboo.observation import observation_tensor, player_slice
 
     state = with_scored_tiles()
     game = state.components

@@ -12,7 +12,8 @@ import pytest
 from borabora_sim import stats
 from borabora_sim.counterfactual import RolloutJudge, choice_values
 from borabora_sim.games import get_game
-from borabora_sim.studies import bamboo_variants, spirits
+from borabora_sim.games.bamboo import spirits_study as spirits
+from borabora_sim.games.bamboo import variants as bamboo_variants
 
 
 @pytest.fixture(scope="module")

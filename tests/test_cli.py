@@ -705,7 +705,7 @@ def test_no_worker_outlives_a_run_killed_with_sigkill(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("flags", "progress"), [(["--quiet"], False), ([], None)])
 def test_analyze_quiet_turns_the_progress_bars_off(flags, progress, tmp_path, monkeypatch, capsys) -> None:
-    import borabora_sim.studies.priest as priest
+    import borabora_sim.games.bora_bora.priest_study as priest
 
     calls = []
     monkeypatch.setattr(priest, "run", lambda study, out, **options: calls.append((study, out, options)))
@@ -715,7 +715,7 @@ def test_analyze_quiet_turns_the_progress_bars_off(flags, progress, tmp_path, mo
 
 
 def test_analyze_passes_the_rungs_in_ladder_order(tmp_path, monkeypatch, capsys) -> None:
-    import borabora_sim.studies.fishing as fishing
+    import borabora_sim.games.bora_bora.fishing_study as fishing
 
     calls = []
     monkeypatch.setattr(fishing, "run", lambda study, out, **options: calls.append(study))

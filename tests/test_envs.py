@@ -17,8 +17,8 @@ import pytest
 
 import borabora_sim
 from borabora_sim import NUM_ACTIONS, State, new_game
-from borabora_sim.envs import observation as ob
-from borabora_sim.envs.observation import HIGH, LOW, SIZE, SLICES, observation_tensor, player_slice
+from borabora_sim.games.bora_bora import observation as ob
+from borabora_sim.games.bora_bora.observation import HIGH, LOW, SIZE, SLICES, observation_tensor, player_slice
 
 from scenario import DECISION, edited
 
@@ -651,8 +651,8 @@ def test_missing_library_raises_import_error_naming_the_extra(monkeypatch, modul
 
 
 def test_importing_the_package_loads_no_optional_library():
-    code = ("import sys, borabora_sim.envs, borabora_sim.envs.observation, borabora_sim.envs.bamboo_observation, "
-            "borabora_sim.envs.encoders; "
+    code = ("import sys, borabora_sim.envs, borabora_sim.games.bora_bora.observation, "
+            "borabora_sim.games.bamboo.observation, borabora_sim.envs.encoders; "
             "print(sorted(m for m in ('pyspiel', 'pettingzoo', 'gymnasium') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=Path(borabora_sim.__file__).parents[1])

@@ -13,7 +13,8 @@ import pytest
 
 import borabora_sim
 from borabora_sim import stats, verdicts
-from borabora_sim.studies import fishing, strength
+from borabora_sim.games.bora_bora import fishing_study as fishing
+from borabora_sim.studies import strength
 from borabora_sim.viewer import record_game
 
 

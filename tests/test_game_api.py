@@ -18,6 +18,7 @@ import pytest
 from borabora_sim import stats, verdicts
 from borabora_sim.games import (
     DEFAULT_GAME,
+    GameRecord,
     canonical_game_spec,
     game_names,
     game_spec,
@@ -58,9 +59,11 @@ def test_the_default_game_is_registered_and_names_are_checked() -> None:
     with pytest.raises(ValueError, match="unknown game 'nosuch'; games: "):
         get_game("nosuch")
     with pytest.raises(ValueError, match="already registered"):
-        register(DEFAULT_GAME, get_game)
+        register(GameRecord(DEFAULT_GAME, get_game))
     with pytest.raises(ValueError, match="a game name is an identifier"):
-        register("bora bora", get_game)
+        register(GameRecord("bora bora", get_game))
+    with pytest.raises(TypeError, match="register takes a GameRecord, got function"):
+        register(get_game)          # type: ignore[arg-type]
     assert game_names() == GAMES
 
 

@@ -14,6 +14,7 @@ modules.
 from __future__ import annotations
 
 import ast
+import fnmatch
 import sys
 from pathlib import Path
 
@@ -21,22 +22,24 @@ PACKAGE = Path(__file__).resolve().parents[1] / "borabora_sim"
 ROOT = PACKAGE.name
 
 # The layers of the package by job, lowest first: a module imports from its own layer and the layers below. A name
-# stands for that module and, for a package, every module in it ("" for the package's own __init__ only); a module
-# is in the first layer that names it (a game's component data in the foundation, the rest of its package with the
-# games).
+# stands for that module and, for a package, every module in it ("" for the package's own __init__ only); `*`
+# stands for any one part of a name, so that "games.*.picture" is every game's picture. A module is in the layer
+# of the longest name that matches it: a game's package holds modules of several layers (its component data in the
+# foundation, its picture and observation with the viewer and the environments, its studies with the
+# experiments), and the rest of it with the games.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("foundation: errors, files, specs, the protocol, component data",
-     ("errors", "files", "specs", "records", "protocol", "component_files", "games.bora_bora.components",
-      "games.bamboo.components")),
+     ("errors", "files", "specs", "records", "protocol", "component_files", "games.*.components")),
     ("compiled engines and what wraps them", ("_engine", "_bamboo", "_search", "render", "learned")),
     ("games and their registry", ("games", "")),
     ("players and one game between them", ("players", "match")),
     ("tables: statistics, ratings, verdicts, plots, a run on disk, its report",
      ("stats", "ratings", "verdicts", "plots", "runs", "report")),
     ("the batch simulator", ("simulate",)),
-    ("pictures, replays, the web game and the learning environments", ("viewer", "envs")),
+    ("pictures, replays, the web game and the learning environments",
+     ("viewer", "envs", "games.*.picture", "games.*.layout", "games.*.observation", "games.*.click_targets")),
     ("experiments, studies, tuning, training and benchmarks",
-     ("experiments", "counterfactual", "studies", "tune", "train", "bench")),
+     ("experiments", "counterfactual", "studies", "games.*.*_study", "tune", "train", "bench")),
     ("the command line", ("cli", "__main__")),
 ]
 
@@ -129,12 +132,16 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def layer_of(module: str) -> int | None:
     """The index in LAYERS of `module`'s layer, or None for a module no layer names."""
+    parts = module.split(".")
+    best: tuple[int, int] | None = None            # (parts the name matched, layer)
     for index, (_, names) in enumerate(LAYERS):
         for name in names:
-            full = f"{ROOT}.{name}" if name else ROOT
-            if module == full or (name and module.startswith(full + ".")):
-                return index
-    return None
+            pattern = [ROOT, *name.split(".")] if name else [ROOT]
+            matches = fnmatch.fnmatchcase(".".join(parts[:len(pattern)]), ".".join(pattern)) and \
+                len(parts) >= len(pattern) and (name != "" or len(parts) == 1)
+            if matches and (best is None or len(pattern) > best[0]):
+                best = (len(pattern), index)
+    return None if best is None else best[1]
 
 
 def upward_imports(graph: dict[str, set[str]]) -> list[str]:

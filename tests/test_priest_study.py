@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from borabora_sim.studies import priest
+from borabora_sim.games.bora_bora import priest_study as priest
 
 
 def test_two_rungs_end_to_end_write_the_tables_and_an_answer_that_names_them(tmp_path: Path) -> None:

@@ -8,12 +8,12 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from borabora_sim.studies import fishing
-from borabora_sim.studies.variants import VARIANTS, variant_document
+from borabora_sim.games.bora_bora import fishing_study as fishing
+from borabora_sim.games.bora_bora.variants import VARIANTS, variant_document
 
 
 def test_priest_answer_follows_the_holm_corrected_verdicts_not_the_raw_ones() -> None:
-    from borabora_sim.studies import priest
+    from borabora_sim.games.bora_bora import priest_study as priest
 
     rows = []
     for round_ in range(1, 7):
@@ -72,7 +72,7 @@ def _value(components, path: str):
 
 def test_priest_study_runs_end_to_end_and_pairs_differ_only_by_the_priest(tmp_path: Path,
                                                                          capsys: pytest.CaptureFixture) -> None:
-    from borabora_sim.studies import priest
+    from borabora_sim.games.bora_bora import priest_study as priest
 
     report = priest.run(priest.sized("quick", games=4, rungs=("heuristic",)), tmp_path, log=lambda _: None,
                         progress=True)
@@ -92,7 +92,7 @@ def test_priest_study_runs_end_to_end_and_pairs_differ_only_by_the_priest(tmp_pa
 
 
 def test_extra_priest_is_placed_like_a_temple_action() -> None:
-    from borabora_sim.studies import priest
+    from borabora_sim.games.bora_bora import priest_study as priest
 
     state = priest.round_starts(7, ["heuristic"] * 4)[3]
     before = state.to_dict()["state"]["temple"]

@@ -6,31 +6,30 @@ test_viewer_browser.py."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import random
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 import borabora_sim
+from borabora_sim import games
 from borabora_sim.cli import main
 from borabora_sim.games.bora_bora.components import GOD_COLOURS, TERRAINS, load_components
+from borabora_sim.games.bora_bora.picture import map_layout
 from borabora_sim.simulate import replay, simulate
 from borabora_sim.viewer import (
     layout,
     record_game,
-    register_renderer,
     renderer_names,
     replay_html,
     replay_page,
     to_svg,
 )
-from borabora_sim.viewer import registry as registry_module
-from borabora_sim.viewer.bora_bora import map_layout
 from borabora_sim.viewer.svg import label, root, sub
 
 NO_TILE = 255
@@ -240,14 +239,13 @@ def bamboo_state() -> object:
     return new_game(players=2, seed=1)
 
 
-@pytest.fixture
-def own_registry(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """A registry in which only Bora Bora has a picture, restored after the test."""
-    monkeypatch.setattr(registry_module, "_RENDERERS", {"bora_bora": registry_module._RENDERERS["bora_bora"]})
-    yield
+def with_bamboo_picture(monkeypatch: pytest.MonkeyPatch, picture: object) -> None:
+    """Bamboo's record with another picture (None: none), restored after the test."""
+    monkeypatch.setitem(games._RECORDS, "bamboo", dataclasses.replace(games.record_of("bamboo"), picture=picture))
 
 
-def test_a_game_without_a_picture_says_so(own_registry: None) -> None:
+def test_a_game_without_a_picture_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    with_bamboo_picture(monkeypatch, None)
     assert "bamboo" not in renderer_names()
     with pytest.raises(ValueError, match=r"the game 'bamboo' has no picture yet \(games with one: bora_bora\)"):
         to_svg(bamboo_state())
@@ -256,22 +254,18 @@ def test_a_game_without_a_picture_says_so(own_registry: None) -> None:
     assert not Path("unused.html").exists()
 
 
-def test_a_registered_renderer_gives_a_game_its_picture_and_replay(own_registry: None) -> None:
+def test_the_renderer_a_record_names_gives_a_game_its_picture_and_replay(monkeypatch: pytest.MonkeyPatch) -> None:
     def draw(state: object, viewer: int | None) -> ET.Element:
         svg = root(200, 40, data_game="bamboo")
         label(sub(svg, "g", data_panel="round"), 4, 20, f"round {state.round}")     # type: ignore[attr-defined]
         return svg
 
-    register_renderer("bamboo", draw)
+    with_bamboo_picture(monkeypatch, draw)
     assert "bamboo" in renderer_names()
     state = bamboo_state()
     assert parse(to_svg(state)).attrib["data-game"] == "bamboo"
     page = replay_page(record_game(1, ["random", "random"], game="bamboo"))
     assert "round 2" in page and 'data-score-seat' in page
-    with pytest.raises(ValueError, match="already has a picture"):
-        register_renderer("bamboo", draw)
-    with pytest.raises(ValueError, match="unknown game 'chess'"):
-        register_renderer("chess", draw)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -434,7 +428,9 @@ def test_borabora_replay_reasons_sets_the_options_shown_of_each_decision(
     (["--seed", "3", "--players", "random,random"], "no such directory"),
 ])
 def test_borabora_replay_html_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                  own_registry: None, argv: list[str], message: str) -> None:
+                                                  monkeypatch: pytest.MonkeyPatch, argv: list[str],
+                                                  message: str) -> None:
+    with_bamboo_picture(monkeypatch, None)
     target = tmp_path / ("missing/x.html" if "bamboo" not in argv else "x.html")
     assert main(["replay", *argv, "--html", str(target)]) == 2
     err = capsys.readouterr().err

@@ -1,4 +1,4 @@
-"""The picture of a Bamboo state (borabora_sim.viewer.bamboo): well-formed and stable, every tile, shoot, spirit,
+"""The picture of a Bamboo state (borabora_sim.games.bamboo.picture): well-formed and stable, every tile, shoot, spirit,
 counter and stick of the state drawn and named by a data attribute, the order of the face-down stacks never
 shown (a determinized copy draws the same), both modes and 2-4 players; and Bamboo's HTML replay, from Python and
 from the command line. The replay in a real browser: test_viewer_browser.py."""
@@ -18,8 +18,8 @@ from borabora_sim.cli import main
 from borabora_sim.games import get_game
 from borabora_sim.games.bamboo import new_game
 from borabora_sim.games.bamboo.components import ACTIONS, HOME_TYPES, SIDES
+from borabora_sim.games.bamboo.picture import shoot_name
 from borabora_sim.viewer import record_game, renderer_names, to_svg
-from borabora_sim.viewer.bamboo import shoot_name
 
 NO_TILE = 255
 MODES = ("normal", "advanced")

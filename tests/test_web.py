@@ -5,6 +5,7 @@ game unchanged; undo, advice and a save / load round trip."""
 
 from __future__ import annotations
 
+import dataclasses
 import http.client
 import itertools
 import json
@@ -22,10 +23,11 @@ from typing import Any
 import pytest
 
 import borabora_sim
+from borabora_sim import games
 from borabora_sim.cli import main
 from borabora_sim.games import game_names, get_game
 from borabora_sim.players import make_player
-from borabora_sim.viewer import registry, renderer_names, to_svg
+from borabora_sim.viewer import renderer_names, to_svg
 from borabora_sim.viewer.server import MAX_BODY, WebServer
 from borabora_sim.viewer.web_game import WebGame
 from borabora_sim.viewer.web_targets import click_targets
@@ -466,7 +468,7 @@ def test_every_move_has_board_targets_and_the_new_kinds_pick_the_right_things() 
 
 def test_a_game_without_a_picture_is_refused_in_one_line(monkeypatch: pytest.MonkeyPatch,
                                                          capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.delitem(registry._RENDERERS, "bamboo")
+    monkeypatch.setitem(games._RECORDS, "bamboo", dataclasses.replace(games.record_of("bamboo"), picture=None))
     with pytest.raises(ValueError, match="the game 'bamboo' has no picture yet"):
         WebGame(get_game("bamboo"), ["human", "random"], 1)
     assert main(["play", "--web", "--no-browser", "--game", "bamboo", "--players", "human,random"]) == 2

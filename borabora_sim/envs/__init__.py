@@ -3,8 +3,8 @@ compiled engines.
 
 - ``borabora_sim.envs.encoders``: what the adapters need to know about a game, chosen by its name in one place
   (``encoder_for``): its observation tensor, its texts, its score unit (numpy only).
-- ``borabora_sim.envs.observation``: Bora Bora's observation tensor (numpy only; docs/observation.md).
-- ``borabora_sim.envs.bamboo_observation``: Bamboo's observation tensor (numpy only; docs/bamboo_observation.md).
+- ``borabora_sim.games.bora_bora.observation``: Bora Bora's observation tensor (numpy only; docs/observation.md).
+- ``borabora_sim.games.bamboo.observation``: Bamboo's observation tensor (numpy only; docs/bamboo_observation.md).
 - ``borabora_sim.envs.openspiel``: the OpenSpiel games ``python_bora_bora`` and ``python_bamboo``
   (``pip install 'borabora_sim[openspiel]'``).
 - ``borabora_sim.envs.pettingzoo``: PettingZoo AEC environments, ``env()`` and ``env(game="bamboo")``

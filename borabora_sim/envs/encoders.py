@@ -12,10 +12,11 @@ bound on a game's length. ``encoder_for(game)`` picks it by the game's registere
 >>> encoder_for("bamboo:mode=advanced").score_unit
 'hp'
 
-A new game adds a module that builds its ``Encoder`` and one line to ``_ENCODERS``; the adapters then serve it
-under names made from the game's name (``python_<name>``, ``<name>_v0``, ``borabora_sim/<Title>-v0``).
+A new game names the module that builds its ``Encoder`` in its record (``GameRecord.encoder``,
+borabora_sim.games); the adapters then serve it under names made from the game's name (``python_<name>``,
+``<name>_v0``, ``borabora_sim/<Title>-v0``).
 
-This module needs only numpy.
+This module needs only numpy (and the registry of games).
 """
 
 from __future__ import annotations
@@ -23,20 +24,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 if TYPE_CHECKING:
     from borabora_sim.protocol import Game
-
-# game name -> "module:attribute" of its Encoder (imported on first use, so that only the games asked for load).
-_ENCODERS: dict[str, str] = {
-    "bora_bora": "borabora_sim.envs.observation:ENCODER",
-    "bamboo": "borabora_sim.envs.bamboo_observation:ENCODER",
-}
-_LOADED: dict[str, Encoder] = {}
 
 Bound = float | Sequence[float] | np.ndarray
 # (name, size, high) or (name, size, high, low); high and low are one value for the whole part or one per entry.
@@ -223,7 +216,9 @@ class Encoder:
 
 def encoded_games() -> tuple[str, ...]:
     """The games that have an encoder, so every adapter serves them."""
-    return tuple(_ENCODERS)
+    from borabora_sim.games import games_with
+
+    return games_with("encoder")
 
 
 def game_name(game: Any) -> str:
@@ -236,14 +231,12 @@ def game_name(game: Any) -> str:
 
 def encoder_for(game: Any) -> Encoder:
     """The encoder of a game: a game object (``borabora_sim.games.get_game``), a game spec or a name."""
+    from borabora_sim.games import record_of
+
     name = game_name(game)
-    encoder = _LOADED.get(name)
+    encoder: Encoder | None = record_of(name).part("encoder")
     if encoder is None:
-        where = _ENCODERS.get(name)
-        if where is None:
-            raise ValueError(f"game {name!r} has no observation encoder; games with one: {', '.join(_ENCODERS)}")
-        module, _, attribute = where.partition(":")
-        encoder = _LOADED[name] = getattr(import_module(module), attribute)
+        raise ValueError(f"game {name!r} has no observation encoder; games with one: {', '.join(encoded_games())}")
     return encoder
 
 

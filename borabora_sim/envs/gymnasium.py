@@ -5,8 +5,8 @@
 game fixed. The opponents are player specs for ``borabora_sim.players.make_player`` (or player objects with
 ``choose(state)``), one per other seat, in seat order after the learner's seat is removed; the number of players
 is ``len(opponents) + 1`` (Bamboo's 2-player ghost is not a seat and needs no opponent). Observations are the
-learner's tensor (``borabora_sim.envs.observation``, ``borabora_sim.envs.bamboo_observation``); actions are the
-engine's action ids; ``info["action_mask"]`` (int8) marks the legal ones.
+learner's tensor (``borabora_sim.games.bora_bora.observation``, ``borabora_sim.games.bamboo.observation``);
+actions are the engine's action ids; ``info["action_mask"]`` (int8) marks the legal ones.
 
 Rewards: with ``reward="win"`` (default) 1 when the game ends with the learner the winner, 1/*k* when it shares the
 victory with *k* - 1 others (Bamboo, B35), else 0; with ``reward="score"`` (also named by the game's unit, ``"vp"``

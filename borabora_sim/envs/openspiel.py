@@ -18,8 +18,8 @@ game.
   ``returns()`` does. Bora Bora breaks every tie down to one seat, so there the winner of ``State.winner()`` gets
   1. The returns always sum to 1: the game is declared CONSTANT_SUM with utility sum 1 and utilities in [0, 1],
   and ``rewards()`` is 0 until the end and then the returns.
-- Observations: ``observation_tensor`` is the game's tensor (Bora Bora: ``borabora_sim.envs.observation``,
-  docs/observation.md; Bamboo: ``borabora_sim.envs.bamboo_observation``, docs/bamboo_observation.md);
+- Observations: ``observation_tensor`` is the game's tensor (Bora Bora: ``borabora_sim.games.bora_bora.observation``,
+  docs/observation.md; Bamboo: ``borabora_sim.games.bamboo.observation``, docs/bamboo_observation.md);
   ``observation_string`` is the same filtered view as text. ``information_state_string`` adds perfect recall: the
   action history and every chance outcome the seat saw (Bora Bora: dice rolled, displays refilled, its own God
   cards; Bamboo: set-up, tiles revealed in the markets, food revealed, gifts, spirits, the ghost's incense).

@@ -3,8 +3,9 @@
 
 Agents ``player_0`` .. ``player_{n-1}`` are the seats (Bamboo's 2-player ghost is not one: it never decides).
 Observations are ``{"observation": float32 tensor, "action_mask": int8}`` (the game's tensor,
-``borabora_sim.envs.observation`` for Bora Bora and ``borabora_sim.envs.bamboo_observation`` for Bamboo; the mask is
-all zeros except for the agent to move). Actions are the engine's action ids (``Discrete(game.num_actions)``).
+``borabora_sim.games.bora_bora.observation`` for Bora Bora and ``borabora_sim.games.bamboo.observation`` for
+Bamboo; the mask is all zeros except for the agent to move). Actions are the engine's action ids
+(``Discrete(game.num_actions)``).
 
 Rewards: with ``reward="win"`` (default) the winner gets +1 when the game ends and everyone else 0; when a victory
 is shared (Bamboo, B35) each of the *k* winners gets 1/*k*. With ``reward="score"`` (also named by the game's unit:

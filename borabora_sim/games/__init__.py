@@ -19,53 +19,103 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from importlib import import_module
+from typing import Any
 
 from borabora_sim.protocol import Game
 from borabora_sim.specs import split_spec
 
 DEFAULT_GAME = "bora_bora"
-
-# name -> the game's factory, `factory(components=None, **options)`, or "module:attribute" naming it (imported on
-# first use, so that a game's engine is loaded only when the game is played).
-_FACTORIES: dict[str, str | Callable[..., Game]] = {
-    "bora_bora": "borabora_sim.games.bora_bora.game:BoraBora",
-    "bamboo": "borabora_sim.games.bamboo.game:Bamboo",
-}
+# The games of the library, each a package of borabora_sim.games whose RECORD says what it has: adding a game is
+# its package and its name here (a game kept elsewhere registers its record with `register`).
+GAME_PACKAGES = ("bora_bora", "bamboo")
 
 
-def register(name: str, factory: str | Callable[..., Game]) -> None:
-    """Makes a game available by `name` to every layer (players, simulate, the command line, the conformance
-    test): `factory(components=None, **options)` returns its Game object, or "module:attribute" names it."""
-    if not isinstance(name, str) or not name.isidentifier():
-        raise ValueError(f"a game name is an identifier such as 'bora_bora', got {name!r}")
-    if name in _FACTORIES:
-        raise ValueError(f"a game named {name!r} is already registered")
-    _FACTORIES[name] = factory
+@dataclass(frozen=True)
+class GameRecord:
+    """What the shared layers need of a game, written once in the game's package (its `RECORD`). Each part is
+    "module:attribute" (or the object itself) and is imported on first use, so that a layer loads only the parts
+    it uses (the simulator never loads a picture)."""
+
+    name: str
+    game: str | Callable[..., Game]         # the factory: factory(components=None, **options) -> Game
+    picture: str | None = None              # draw(state, viewer) -> the <svg> element (borabora_sim.viewer)
+    click_targets: str | None = None        # click_targets(state, actions) -> the things a click picks (web play)
+    encoder: str | None = None              # the observation Encoder (borabora_sim.envs)
+    studies: Mapping[str, str] = field(default_factory=dict)  # study name -> its module (sized(), run())
+
+    def part(self, what: str) -> Any:
+        """The part `what` ("game", "picture", "click_targets", "encoder"), imported on first use; None where the
+        game has none."""
+        where = getattr(self, what)
+        if not isinstance(where, str):
+            return where
+        loaded = _LOADED.get((self.name, what))
+        if loaded is None:
+            module, _, attribute = where.partition(":")
+            loaded = _LOADED[(self.name, what)] = getattr(import_module(module), attribute)
+        return loaded
+
+
+_RECORDS: dict[str, GameRecord] = {}
+_LOADED: dict[tuple[str, str], Any] = {}
+
+
+def _records() -> dict[str, GameRecord]:
+    """Every game's record, the library's own read from their packages on first use."""
+    for package in GAME_PACKAGES:
+        if package not in _RECORDS:
+            record = import_module(f"{__name__}.{package}").RECORD
+            _RECORDS.setdefault(record.name, record)
+    return _RECORDS
+
+
+def register(record: GameRecord) -> None:
+    """Makes a game kept outside this package available by its record to every layer (players, simulate, the
+    command line, the pictures, the adapters, the conformance test)."""
+    if not isinstance(record, GameRecord):
+        raise TypeError(f"register takes a GameRecord, got {type(record).__name__}")
+    if not record.name.isidentifier():
+        raise ValueError(f"a game name is an identifier such as 'bora_bora', got {record.name!r}")
+    if record.name in _records():
+        raise ValueError(f"a game named {record.name!r} is already registered")
+    _RECORDS[record.name] = record
 
 
 def game_names() -> tuple[str, ...]:
     """The registered games, in the order they were registered."""
-    return tuple(_FACTORIES)
+    return tuple(_records())
+
+
+def record_of(name: str) -> GameRecord:
+    """The record of the game `name`; an unknown name is a ValueError listing the games."""
+    record = _records().get(name) if isinstance(name, str) else None
+    if record is None:
+        raise ValueError(f"unknown game {name!r}; games: {', '.join(_records())}")
+    return record
+
+
+def games_with(part: str) -> tuple[str, ...]:
+    """The games whose record has the part `part` ("picture", "encoder", ...)."""
+    return tuple(name for name, record in _records().items() if getattr(record, part))
 
 
 def _factory(name: str, spec: object) -> Callable[..., Game]:
     """The factory of the game `name` (imported on first use); an unknown name is a ValueError listing the
     games."""
-    factory = _FACTORIES.get(name) if isinstance(name, str) else None
-    if factory is None:
+    record = _records().get(name) if isinstance(name, str) else None
+    if record is None:
         where = "" if name == spec else f" in game spec {spec!r}"
-        raise ValueError(f"unknown game {name!r}{where}; games: {', '.join(_FACTORIES)}")
-    if isinstance(factory, str):
-        module, _, attribute = factory.partition(":")
-        factory = _FACTORIES[name] = getattr(import_module(module), attribute)
+        raise ValueError(f"unknown game {name!r}{where}; games: {', '.join(_records())}")
+    factory: Callable[..., Game] = record.part("game")
     return factory
 
 
 def score_columns() -> tuple[str, ...]:
     """The score columns the player rows of the registered games have: each game's score unit in lower case
     ("vp", "hp"), so that tables can be read without naming their game."""
-    units = (getattr(_factory(name, name), "score_unit", None) or get_game(name).score_unit for name in _FACTORIES)
+    units = (getattr(_factory(name, name), "score_unit", None) or get_game(name).score_unit for name in _records())
     return tuple(dict.fromkeys(unit.lower() for unit in units))
 
 
@@ -74,7 +124,7 @@ def parse_game_spec(spec: str, **options: object) -> tuple[str, dict[str, object
     a game declares (Game.options) are checked: an unknown option or value, or one given twice, is a one-line
     ValueError saying what is allowed. The options are in the game's order."""
     if not isinstance(spec, str):
-        raise ValueError(f"unknown game {spec!r}; games: {', '.join(_FACTORIES)}")
+        raise ValueError(f"unknown game {spec!r}; games: {', '.join(_records())}")
     name, in_text = split_spec(spec, kind="game", example="bamboo:mode=advanced")
     given: dict[str, object] = dict(in_text)
     factory = _factory(name, spec)
@@ -119,11 +169,11 @@ def game_of(state: object) -> Game:
     """The game `state` is played in: the registered game whose states are of its type (Game.state_type), with the
     state's own component data and options (Game.for_state). Anything else is a one-line TypeError naming the
     games."""
-    for name in _FACTORIES:
+    for name in _records():
         game = get_game(name)
         if isinstance(state, game.state_type):
             return game.for_state(state)
-    raise TypeError(f"expected the state of a game ({', '.join(_FACTORIES)}), got {type(state).__name__}")
+    raise TypeError(f"expected the state of a game ({', '.join(_records())}), got {type(state).__name__}")
 
 
 def get_game(name: str = DEFAULT_GAME, components: object = None, **options: object) -> Game:

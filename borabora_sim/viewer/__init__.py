@@ -6,16 +6,16 @@
 >>> svg.startswith("<svg")
 True
 
-Each game with a picture registers its renderer by name (`register_renderer`, see registry.py): Bora Bora and
-Bamboo have one. See docs/viewer.md.
+Each game with a picture names its renderer in its record (`GameRecord.picture`, borabora_sim.games): Bora Bora
+and Bamboo have one. See docs/viewer.md.
 """
 
 from __future__ import annotations
 
 from borabora_sim.viewer.picture import to_svg
 from borabora_sim.viewer.png import to_png
-from borabora_sim.viewer.registry import register_renderer, renderer_names
+from borabora_sim.viewer.registry import renderer_names
 from borabora_sim.viewer.replay import Reasons, RecordedGame, record_game, replay_html, replay_page, replay_png
 
-__all__ = ["Reasons", "RecordedGame", "record_game", "register_renderer", "renderer_names", "replay_html",
-           "replay_page", "replay_png", "to_png", "to_svg"]
+__all__ = ["Reasons", "RecordedGame", "record_game", "renderer_names", "replay_html", "replay_page", "replay_png",
+           "to_png", "to_svg"]

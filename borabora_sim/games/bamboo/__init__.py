@@ -1,7 +1,10 @@
 """Bamboo (Germán P. Millán, Devir 2023): the game (`new_game`, its compiled `State`, compiled `random_playouts`),
-its component data with provenance and the balance-pattern language."""
+its component data with provenance and the balance-pattern language, and everything of it the shared layers use,
+named in its RECORD: heuristic styles and tuned weights (game.py, data/), its picture and the things a click picks
+(picture.py, click_targets.py), its observation encoder (observation.py) and its study (spirits_study.py)."""
 
 from borabora_sim._bamboo import SOURCES, State, random_playouts
+from borabora_sim.games import GameRecord
 from borabora_sim.games.bamboo.components import (
     BalancePattern,
     BambooComponents,
@@ -11,7 +14,16 @@ from borabora_sim.games.bamboo.components import (
 )
 from borabora_sim.games.bamboo.game import Bamboo, new_game, rules_for
 
+RECORD = GameRecord(
+    name="bamboo",
+    game="borabora_sim.games.bamboo.game:Bamboo",
+    picture="borabora_sim.games.bamboo.picture:draw",
+    click_targets="borabora_sim.games.bamboo.click_targets:click_targets",
+    encoder="borabora_sim.games.bamboo.observation:ENCODER",
+    studies={"spirits": "borabora_sim.games.bamboo.spirits_study"},
+)
+
 __all__ = [
-    "SOURCES", "BalancePattern", "Bamboo", "BambooComponents", "ComponentError", "State", "load_components",
+    "RECORD", "SOURCES", "BalancePattern", "Bamboo", "BambooComponents", "ComponentError", "State", "load_components",
     "new_game", "pattern_fulfilled", "random_playouts", "rules_for",
 ]

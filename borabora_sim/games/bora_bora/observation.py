@@ -4,10 +4,10 @@ It is built from ``state.observation(viewer)`` (the engine's filtered view: no o
 no draw-pile order, no chance seed) and the printed component tables ``state.components``. Seats are relative to
 the viewer: player slot 0 is the viewer, slot k is the seat k places after it in seat order. ``SLICES`` maps
 every named part to its ``(start, stop)`` range; docs/observation.md describes each one. ``ENCODER`` is this module
-for the adapters (``borabora_sim.envs.encoders``; Bamboo's tensor is ``borabora_sim.envs.bamboo_observation``).
+for the adapters (``borabora_sim.envs.encoders``; Bamboo's tensor is ``borabora_sim.games.bamboo.observation``).
 
 >>> import borabora_sim
->>> from borabora_sim.envs.observation import SLICES, observation_tensor
+>>> from borabora_sim.games.bora_bora.observation import SLICES, observation_tensor
 >>> state = borabora_sim.new_game(players=3, seed=1)
 >>> vector = observation_tensor(state, viewer=0)
 >>> vector.shape == (SIZE,)

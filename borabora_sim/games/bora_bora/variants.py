@@ -7,14 +7,11 @@ changed values keep their INVENTED mark. A study that holds up on every variant 
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
+from borabora_sim.component_files import Doc, write_document
 from borabora_sim.games.bora_bora.components import load_components
-
-Doc = dict[str, Any]
 
 
 def _status_linear(doc: Doc) -> None:
@@ -70,14 +67,6 @@ def variant_document(name: str) -> Doc:
     VARIANTS[name](doc)
     load_components(doc)
     return doc
-
-
-def write_document(doc: Doc, path: str | Path) -> Path:
-    """Writes a component document as a file (for any game: simulate(components=...) takes the path)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(doc, indent=1))
-    return path
 
 
 def write_variant(name: str, folder: str | Path) -> Path:

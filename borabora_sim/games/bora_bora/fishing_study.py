@@ -33,13 +33,13 @@ from borabora_sim import _engine, experiments, stats, verdicts
 from borabora_sim.counterfactual import RolloutJudge, die_situation, judge_game
 from borabora_sim.games import get_game
 from borabora_sim.games.bora_bora.game import is_fishing
+from borabora_sim.games.bora_bora.variants import VARIANTS, write_variant
 from borabora_sim.match import play_game
 from borabora_sim.protocol import GameState
 from borabora_sim.simulate import seated_players
 from borabora_sim.studies import strength
 from borabora_sim.studies.progress import step_bar
 from borabora_sim.studies.report_md import markdown_table, section
-from borabora_sim.studies.variants import VARIANTS, write_variant
 
 
 @dataclass(frozen=True)
@@ -580,8 +580,8 @@ def run(study: FishingStudy, out: str | Path, log: Callable[[str], None] = print
     sections.append(section(
         "4. Robustness",
         "Heuristic arms (normal vs never, prefer vs normal) with 2 and 3 players, and with 4 players on component "
-        "files where one family of INVENTED values is replaced (`borabora_sim.studies.variants`). The p-values and "
-        "verdicts are Holm-adjusted over the comparisons of this table.",
+        "files where one family of INVENTED values is replaced (`borabora_sim.games.bora_bora.variants`). The "
+        "p-values and verdicts are Holm-adjusted over the comparisons of this table.",
         markdown_table(arms_view(robustness), ARM_FORMATS, index=False),
         verdicts.verdict_lines(robustness, label_columns=("variant", "players", "comparison"))))
     sections.insert(1, section("Answer", answer(arms, changes, robustness, values, agreement)))

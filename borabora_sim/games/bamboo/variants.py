@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from borabora_sim.component_files import Doc, write_document
 from borabora_sim.games.bamboo.components import BambooComponents, load_components
-from borabora_sim.studies.variants import Doc, write_document
 
 
 def _invented(components: BambooComponents, path: str) -> bool:

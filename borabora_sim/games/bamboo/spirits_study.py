@@ -17,7 +17,7 @@ choice? (Bamboo)
    situation. The fallback and the best other option are then judged again on fresh rollouts, which gives its
    advantage without the bias of having picked the best of several noisy values.
 3. INVENTED data. Parts 1 (heuristic) and 2 run again on component files where one family of INVENTED values is
-   replaced (borabora_sim.studies.bamboo_variants).
+   replaced (borabora_sim.games.bamboo.variants).
 
 Run it with `borabora analyze spirits --out DIR` (or `python analysis/spirits.py`); `--size quick|default|full`.
 """
@@ -38,10 +38,10 @@ import pandas as pd
 from borabora_sim import stats
 from borabora_sim.counterfactual import RolloutJudge, judge_game, score_gap
 from borabora_sim.games import get_game
+from borabora_sim.games.bamboo.variants import VARIANTS, write_variant
 from borabora_sim.players import make_player
 from borabora_sim.protocol import Game, GameState
 from borabora_sim.simulate import player_seed
-from borabora_sim.studies.bamboo_variants import VARIANTS, write_variant
 from borabora_sim.studies.progress import step_bar
 from borabora_sim.studies.report_md import markdown_table, section
 

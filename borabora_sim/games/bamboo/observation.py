@@ -8,7 +8,7 @@ seat: its incense is a column of its own. ``SLICES`` maps every named part to it
 and ``HIGH`` bound every entry; docs/bamboo_observation.md describes each part.
 
 >>> from borabora_sim.games.bamboo import new_game
->>> from borabora_sim.envs.bamboo_observation import SIZE, SLICES, observation_tensor
+>>> from borabora_sim.games.bamboo.observation import SIZE, SLICES, observation_tensor
 >>> state = new_game(players=3, seed=1)
 >>> vector = observation_tensor(state, viewer=0)
 >>> vector.shape == (SIZE,)

@@ -15,8 +15,8 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 from borabora_sim import _bamboo
+from borabora_sim.games.bamboo import layout as B
 from borabora_sim.games.bamboo.components import ACTIONS, COLOURS, HOME_TYPES, SIDES, SPIRIT_EFFECTS, BambooComponents
-from borabora_sim.viewer import bamboo_layout as B
 from borabora_sim.viewer import layout as L
 from borabora_sim.viewer.svg import label, panel, root, seat_chip, seat_text, sub, title
 
