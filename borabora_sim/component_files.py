@@ -318,6 +318,8 @@ class ComponentTables:
 
 
 Doc = dict[str, Any]            # a component document: the JSON of a component file, parsed
+# Where a game's component data comes from: its tables, a file, a document, or None for the built-in data.
+ComponentSource = ComponentTables | str | os.PathLike[str] | Mapping[str, Any] | None
 
 
 def write_document(doc: Doc, path: str | Path) -> Path:

@@ -41,9 +41,9 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
         "borabora_sim.envs.gymnasium needs Gymnasium: pip install 'borabora_sim[rl]'"
     ) from exc
 
+from borabora_sim.component_files import ComponentSource
 from borabora_sim.envs import encoders
 from borabora_sim.envs.encoders import encoded_games, encoder_for, resolve_game, reward_kinds, win_shares
-from borabora_sim.games.bora_bora.game import ComponentSource
 from borabora_sim.players import make_player
 
 REWARDS = reward_kinds(encoder_for("bora_bora"))

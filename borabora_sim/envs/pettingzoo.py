@@ -41,10 +41,10 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
         "borabora_sim.envs.pettingzoo needs PettingZoo and Gymnasium: pip install 'borabora_sim[rl]'"
     ) from exc
 
+from borabora_sim.component_files import ComponentSource
 from borabora_sim.envs import encoders
 from borabora_sim.envs.encoders import encoder_for, resolve_game, reward_kinds, win_shares
 from borabora_sim.errors import check_players
-from borabora_sim.games.bora_bora.game import ComponentSource
 
 REWARDS = reward_kinds(encoder_for("bora_bora"))
 """Bora Bora's reward kinds; a game's are ``encoders.reward_kinds(encoder)`` ("win", "score" and its unit)."""
