@@ -5,27 +5,25 @@ Games are played by given players; at every decision of the focus seats where an
 legal beside others, each legal action is judged by paired rollouts (flat Monte Carlo on common
 determinizations: the same hidden-information samples and rollout randomness for every option), so the
 difference between two options is measured with much less noise than their values. The situation is recorded
-with it by a game-specific `situation` function (Bora Bora's `die_situation`: the die value, the action tiles
-that die could not use, VP gap, turn-order position), so a study can say *when* the choice is worth it, not only
-whether.
+with it by a game-specific `situation` function (Bora Bora's `die_situation` in its package: the die value, the
+action tiles that die could not use, VP gap, turn-order position), so a study can say *when* the choice is worth
+it, not only whether.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 import pandas as pd
 
-from borabora_sim import _engine, _search
+from borabora_sim import _search
 from borabora_sim.errors import check_players
 from borabora_sim.games import get_game
 from borabora_sim.players.heuristic import weights_for
 from borabora_sim.protocol import Game, GameState
 from borabora_sim.simulate import seated_players
-
-TILE_NAMES = ("helper", "temple", "build", "man", "woman", "land", "water")
 
 # A game-specific description of the decision at `state` for the studied `action`: extra columns of its row.
 Situation = Callable[[GameState, int], dict[str, Any]]
@@ -57,29 +55,10 @@ class RolloutJudge:
         return {int(action): float(mean) for action, _, mean in stats}
 
 
-def blocked_tiles(state: _engine.State, value: int) -> list[str]:
-    """Bora Bora: the action tiles on which a die of `value` may not go now (strictly-lower rule), in TILE_NAMES
-    order."""
-    lows = state.observation(state.current_player)["tile_low"]
-    return [name for name, low in zip(TILE_NAMES, lows, strict=True) if value >= low]
-
-
 def score_gap(state: GameState, seat: int) -> int:
     """The seat's score minus the best score of the others."""
     scores = state.scores()
     return scores[seat] - max(v for s, v in enumerate(scores) if s != seat)
-
-
-def die_situation(game_state: GameState, action: int) -> dict[str, Any]:
-    """Bora Bora's situation of a die placement: die (None for other actions), blocked (tiles that die could not
-    use, comma-separated), n_blocked, vp_gap (own VP minus the best other VP), start_position."""
-    state = cast(_engine.State, game_state)
-    seat = state.current_player
-    placement = _engine.die_placement(action)
-    die = placement[0] if placement else None
-    blocked = blocked_tiles(state, die) if die is not None else []
-    return {"die": die, "blocked": ",".join(blocked), "n_blocked": len(blocked), "vp_gap": score_gap(state, seat),
-            "start_position": state.first_turn_order.index(seat)}
 
 
 def judge_game(game: Game, game_id: int, specs: Sequence[str], seed: int, is_studied: Callable[[int], bool],
@@ -152,5 +131,4 @@ def choice_values(games: int, players: Sequence[str], is_studied: Callable[[int]
     return pd.DataFrame(frames)
 
 
-__all__ = ["TILE_NAMES", "RolloutJudge", "Situation", "blocked_tiles", "choice_values", "die_situation",
-           "judge_game", "score_gap"]
+__all__ = ["RolloutJudge", "Situation", "choice_values", "judge_game", "score_gap"]

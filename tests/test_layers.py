@@ -30,7 +30,7 @@ ROOT = PACKAGE.name
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("foundation: errors, files, specs, the protocol, component data",
      ("errors", "files", "specs", "records", "protocol", "component_files", "games.*.components")),
-    ("compiled engines and what wraps them", ("_engine", "_bamboo", "_search", "render", "learned")),
+    ("compiled engines and what wraps them", ("_engine", "_bamboo", "_search", "learned")),
     ("games and their registry", ("games", "")),
     ("players and one game between them", ("players", "match")),
     ("tables: statistics, ratings, verdicts, plots, a run on disk, its report",
@@ -39,7 +39,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("pictures, replays, the web game and the learning environments",
      ("viewer", "envs", "games.*.picture", "games.*.layout", "games.*.observation", "games.*.click_targets")),
     ("experiments, studies, tuning, training and benchmarks",
-     ("experiments", "counterfactual", "studies", "games.*.*_study", "tune", "train", "bench")),
+     ("experiments", "counterfactual", "studies", "games.*.*_study", "games.*.situations", "tune", "train", "bench")),
     ("the command line", ("cli", "__main__")),
 ]
 

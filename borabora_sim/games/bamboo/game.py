@@ -15,6 +15,7 @@ from borabora_sim.component_files import RulesCache
 from borabora_sim.errors import check_players
 from borabora_sim.files import read_json
 from borabora_sim.games.bamboo.components import BUILTIN_FILE, BambooComponents, load_components
+from borabora_sim.games.bamboo.text import render as render_text
 from borabora_sim.protocol import ActionKind, check_seed
 
 NUM_ACTIONS: int = _bamboo.NUM_DISTINCT_ACTIONS
@@ -174,5 +175,4 @@ class Bamboo:
         return _bamboo.heuristic_option_values(state, weights, seed, thorough)
 
     def render(self, state: _bamboo.State, viewer: int) -> str:
-        from borabora_sim.render import render_bamboo
-        return render_bamboo(state, viewer)
+        return render_text(state, viewer)

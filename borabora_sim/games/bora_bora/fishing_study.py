@@ -30,9 +30,10 @@ import pandas as pd
 from joblib import Parallel, delayed
 
 from borabora_sim import _engine, experiments, stats, verdicts
-from borabora_sim.counterfactual import RolloutJudge, die_situation, judge_game
+from borabora_sim.counterfactual import RolloutJudge, judge_game
 from borabora_sim.games import get_game
 from borabora_sim.games.bora_bora.game import is_fishing
+from borabora_sim.games.bora_bora.situations import die_situation
 from borabora_sim.games.bora_bora.variants import VARIANTS, write_variant
 from borabora_sim.match import play_game
 from borabora_sim.protocol import GameState

@@ -15,8 +15,8 @@ from borabora_sim.component_files import RulesCache
 from borabora_sim.errors import check_players
 from borabora_sim.files import read_json
 from borabora_sim.games.bora_bora.components import BUILTIN_FILE, Components, load_components
+from borabora_sim.games.bora_bora.text import render as render_text
 from borabora_sim.protocol import ActionKind, check_seed
-from borabora_sim.render import render as render_text
 
 NUM_ACTIONS: int = _engine.NUM_DISTINCT_ACTIONS
 PLAYER_COUNTS = (2, 3, 4)

@@ -1,8 +1,8 @@
-"""A readable text picture of a game as one player sees it (used by `borabora play`)."""
+"""A readable text picture of Bora Bora as one player sees it (the terminal game, `borabora play`)."""
 
 from __future__ import annotations
 
-from borabora_sim import _bamboo, _engine
+from borabora_sim import _engine
 from borabora_sim.games.bora_bora.components import (
     GOD_COLOURS,
     MATERIALS,
@@ -75,52 +75,4 @@ def render(state: _engine.State, viewer: int) -> str:
                      f"{p['huts_12th']} on the 12th space; ceremony {ceremony}{beside}")
         lines.append(f"   persons: {'; '.join(persons) or 'none'}")
         lines.append(f"   tasks: {'; '.join(tasks)}; done {p['tasks_done']}, jewelry {p['n_jewelry']}")
-    return "\n".join(lines)
-
-
-def render_bamboo(state: _bamboo.State, viewer: int) -> str:
-    """A Bamboo game as `viewer` sees it (its observation: no stack order, no hidden spirit): HP, coins, food,
-    incense, temples, the reed field, the markets and every player's areas, home and balance tiles."""
-    from borabora_sim.games.bamboo.components import ACTIONS, COLOURS, HOME_TYPES, SIDES
-    c = state.components
-    obs = state.observation(viewer)
-
-    def shoot(kind: int) -> str:
-        return f"{COLOURS[kind // 5]}-{ACTIONS[kind % 5]}"
-
-    def home_tile(tile: int) -> str:
-        return f"{HOME_TYPES[int(c.home_type[tile])]} c{int(c.home_comfort[tile])}"
-
-    lines = [f"Round {obs['round']}, {state.phase}; player {state.current_player} decides: {state.decision}"]
-    for t in range(4):
-        left = obs["spirit_left"][t]
-        face_up = c.spirit_names[obs["spirit_stack"][t][left - 1]] if left else "none"
-        sticks = [f"{'ghost' if seat == 4 else f'seat {seat}'} {n}" for seat, n in enumerate(obs["incense"][t]) if n]
-        lines.append(f"Temple {t + 1}: spirit {face_up} ({left} left); incense {' '.join(sticks) or 'none'}")
-    stalks = ["/".join(shoot(k) for k in obs["stalk"][s]) for s in range(4)]
-    lines.append("Stalks (bottom first): " + "; ".join(stalks))
-    homes = [home_tile(t) + f" cost {int(c.home_cost[t])} HP {int(c.home_hp[t])}"
-             for row in obs["home_market"] for t in row if t != NO_TILE]
-    lines.append("Home market: " + "; ".join(homes))
-    balance = [f"{SIDES[d]} {int(c.balance_hp[t])} HP" for d, row in enumerate(obs["bal_market"]) for t in row
-               if t != NO_TILE]
-    lines.append("Balance market: " + "; ".join(balance))
-    food = ", ".join(f"{name} {n}" for name, n in zip(c.food_names, obs["food_display"], strict=True))
-    lines.append(f"Food display: {food}")
-    scores = state.scores()
-    for seat, p in enumerate(obs["pl"]):
-        me = " (you)" if seat == viewer else ""
-        held = ", ".join(f"{name} {n}" for name, n in zip(c.food_names, p["food"], strict=True) if n) or "none"
-        spirits = ", ".join(f"{name} {n - a}/{n}" for name, n, a in zip(c.spirit_names, p["spirits"], p["asleep"],
-                                                                      strict=True) if n) or "none"
-        lines.append(f"-- seat {seat}{me}: {scores[seat]} HP, {p['coins']} coins, incense {p['incense']} "
-                     f"(+{p['track']} due), food {held}, spirits awake/held {spirits}")
-        areas = ["[" + " ".join(shoot(k) for k in area if k != NO_TILE) + "]" for area in p["area"]]
-        lines.append(f"   areas: {' '.join(areas)}; last visit {p['last_visit'] + 1 or '-'}")
-        home = " | ".join(" ".join(home_tile(t) if t != NO_TILE else "·" for t in p["home"][r * 5:r * 5 + 5])
-                          for r in range(3))
-        lines.append(f"   home: {home}")
-        tiles = [f"{SIDES[d]} {int(c.balance_hp[t])} HP" for d, row in enumerate(p["balance"]) for t in row
-                 if t != NO_TILE]
-        lines.append(f"   balance tiles: {', '.join(tiles) or 'none'}; scored {p['n_scored']}")
     return "\n".join(lines)
