@@ -1,16 +1,14 @@
-"""The library's games (Bora Bora, Bamboo) for other game and learning libraries, as thin adapters over the
-compiled engines.
+"""The library's games for other game and learning libraries, as thin adapters over the compiled engines, for
+every registered game with an observation encoder.
 
 - ``borabora_sim.envs.encoders``: what the adapters need to know about a game, chosen by its name in one place
-  (``encoder_for``): its observation tensor, its texts, its score unit (numpy only).
-- ``borabora_sim.games.bora_bora.observation``: Bora Bora's observation tensor (numpy only; docs/observation.md).
-- ``borabora_sim.games.bamboo.observation``: Bamboo's observation tensor (numpy only; docs/bamboo_observation.md).
-- ``borabora_sim.envs.openspiel``: the OpenSpiel games ``python_bora_bora`` and ``python_bamboo``
-  (``pip install 'borabora_sim[openspiel]'``).
-- ``borabora_sim.envs.pettingzoo``: PettingZoo AEC environments, ``env()`` and ``env(game="bamboo")``
+  (``encoder_for``): its observation tensor, its texts, its score unit (numpy only). Each game's encoder lives in
+  its own package, named by its record (``GameRecord.encoder``, borabora_sim.games).
+- ``borabora_sim.envs.openspiel``: the OpenSpiel games ``python_<game>`` (``pip install 'borabora_sim[openspiel]'``).
+- ``borabora_sim.envs.pettingzoo``: PettingZoo AEC environments ``<game>_v0``, ``env(game=...)``
   (``pip install 'borabora_sim[rl]'``).
-- ``borabora_sim.envs.gymnasium``: single-agent Gymnasium environments ``borabora_sim/BoraBora-v0`` and
-  ``borabora_sim/Bamboo-v0`` (``pip install 'borabora_sim[rl]'``).
+- ``borabora_sim.envs.gymnasium``: single-agent Gymnasium environments ``borabora_sim/<Title>-v0``,
+  ``GameEnv(game=...)`` (``pip install 'borabora_sim[rl]'``).
 
 The adapters are written once over any game that has an encoder; each game's names (``python_<game>``,
 ``<game>_v0``, ``borabora_sim/<Title>-v0``) come from the same code. They are imported only when asked for
@@ -23,7 +21,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-_ADAPTERS = ("encoders", "observation", "bamboo_observation", "openspiel", "pettingzoo", "gymnasium")
+_ADAPTERS = ("encoders", "openspiel", "pettingzoo", "gymnasium")
 
 __all__ = list(_ADAPTERS)
 
