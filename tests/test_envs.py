@@ -17,6 +17,7 @@ import pytest
 
 import borabora_sim
 from borabora_sim import NUM_ACTIONS, State, new_game
+from borabora_sim.envs.encoders import reward_kinds
 from borabora_sim.games.bora_bora import observation as ob
 from borabora_sim.games.bora_bora.observation import HIGH, LOW, SIZE, SLICES, observation_tensor, player_slice
 
@@ -294,7 +295,7 @@ def test_openspiel_game_type_and_info_are_declared_truthfully(pyspiel, bo):
     assert game.num_distinct_actions() == NUM_ACTIONS
     assert game.max_chance_outcomes() == 0
     assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (0.0, 1.0, 1.0)
-    assert game.max_game_length() == bo.MAX_GAME_LENGTH
+    assert game.max_game_length() == ob.ENCODER.max_game_length
     assert game.observation_tensor_size() == SIZE
 
 
@@ -307,7 +308,7 @@ def test_openspiel_random_sim_test_passes(pyspiel, bo, players):
 def test_openspiel_max_game_length_is_at_least_four_times_the_longest_random_game(bo):
     for players in (2, 3, 4):
         runs = borabora_sim.random_playouts(borabora_sim.rules_for(), 3000, players, 77)
-        assert 4 * int(runs["decisions"].max()) <= bo.MAX_GAME_LENGTH
+        assert 4 * int(runs["decisions"].max()) <= ob.ENCODER.max_game_length
 
 
 def test_openspiel_is_mcts_completes_a_game(pyspiel, bo):
@@ -344,13 +345,13 @@ def test_openspiel_bora_bora_keeps_its_names_over_the_generic_game(pyspiel, bo):
     from borabora_sim.games.bora_bora.game import BoraBora
 
     game = bo.load(players=2, seed=1)
-    assert isinstance(game, bo.BoraBoraGame) and isinstance(game, bo.SpielGame)
-    assert game.get_type().short_name == bo.SHORT_NAME == bo.short_name("bora_bora") == "python_bora_bora"
-    assert game.bora == game.game == BoraBora()
-    assert bo.GAME_TYPE.long_name == "Python Bora Bora"
-    assert bo.MAX_GAME_LENGTH == ob.ENCODER.max_game_length == game.max_game_length()
+    assert type(game) is bo.SpielGame and type(pyspiel.load_game("python_bora_bora")) is bo.SpielGame
+    assert game.get_type().short_name == bo.short_name("bora_bora") == "python_bora_bora"
+    assert game.game == BoraBora()
+    assert bo.game_type("bora_bora").long_name == "Python Bora Bora"
+    assert ob.ENCODER.max_game_length == game.max_game_length()
     state = game.new_initial_state()
-    assert isinstance(state, bo.BoraBoraState) and state.encoder is ob.ENCODER
+    assert type(state) is bo.SpielState and state.encoder is ob.ENCODER
 
 
 def test_openspiel_single_option_decisions_are_never_presented_ruling_r7(pyspiel, bo):
@@ -499,7 +500,7 @@ def test_pettingzoo_vp_rewards_add_up_to_the_final_scores(pz):
 
 
 def test_pettingzoo_score_reward_is_another_name_for_vp(pz):
-    assert pz.REWARDS == ("win", "score", "vp")
+    assert reward_kinds(ob.ENCODER) == ("win", "score", "vp")
     vp, raw = _play_aec(pz.raw_env(players=2, reward="vp"), seed=5)
     score, _ = _play_aec(pz.raw_env(players=2, reward="score"), seed=5)
     assert vp == score
@@ -544,14 +545,15 @@ def test_gymnasium_check_env_passes(gym_env):
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        check_env(gym_env.BoraBoraEnv(opponents=["heuristic", "mcts:iterations=200", "random"]))
-        check_env(gym_env.BoraBoraEnv(opponents=["random"], seat=1, reward="vp"))
+        check_env(gym_env.GameEnv(game="bora_bora", opponents=["heuristic", "mcts:iterations=200", "random"]))
+        check_env(gym_env.GameEnv(game="bora_bora", opponents=["random"], seat=1, reward="vp"))
 
 
 def test_gymnasium_make_builds_the_registered_environment(gym_env):
     import gymnasium
 
-    env = gymnasium.make(gym_env.ENV_ID, opponents=["random", "random"], seat=2)
+    assert gym_env.env_id("bora_bora") == "borabora_sim/BoraBora-v0"
+    env = gymnasium.make("borabora_sim/BoraBora-v0", opponents=["random", "random"], seat=2)
     obs, info = env.reset(seed=3)
     assert obs.shape == (SIZE,)
     assert info["seat"] == 2
@@ -576,7 +578,7 @@ def _play_episode(env, seed: int) -> tuple[float, dict]:
 def test_gymnasium_win_reward_is_one_exactly_when_the_learner_wins(gym_env):
     outcomes = set()
     for seed in range(4):
-        env = gym_env.BoraBoraEnv(opponents=["random"], reward="win")
+        env = gym_env.GameEnv(game="bora_bora", opponents=["random"], reward="win")
         total, info = _play_episode(env, seed)
         won = info["winner"] == env.seat
         assert total == (1.0 if won else 0.0)
@@ -586,21 +588,21 @@ def test_gymnasium_win_reward_is_one_exactly_when_the_learner_wins(gym_env):
 
 
 def test_gymnasium_vp_reward_adds_up_to_the_learners_final_score(gym_env):
-    env = gym_env.BoraBoraEnv(opponents=["heuristic", "random"], reward="vp", seat=1)
+    env = gym_env.GameEnv(game="bora_bora", opponents=["heuristic", "random"], reward="vp", seat=1)
     total, info = _play_episode(env, 6)
     assert total == info["scores"][1]
 
 
 def test_gymnasium_score_reward_is_another_name_for_vp(gym_env):
-    assert gym_env.REWARDS == ("win", "score", "vp")
-    totals = [_play_episode(gym_env.BoraBoraEnv(opponents=["random"], reward=reward, seat=0), 7)[0]
+    assert reward_kinds(ob.ENCODER) == ("win", "score", "vp")
+    totals = [_play_episode(gym_env.GameEnv(game="bora_bora", opponents=["random"], reward=reward, seat=0), 7)[0]
               for reward in ("vp", "score")]
     assert totals[0] == totals[1]
-    assert isinstance(gym_env.BoraBoraEnv(opponents=["random"]), gym_env.GameEnv)
+    assert gym_env.GameEnv(opponents=["random"]).game.name == "bora_bora"       # the default game
 
 
 def test_gymnasium_illegal_action_ends_the_episode_with_the_penalty_and_keeps_the_game(gym_env):
-    env = gym_env.BoraBoraEnv(opponents=["random"], illegal_reward=-2.5)
+    env = gym_env.GameEnv(game="bora_bora", opponents=["random"], illegal_reward=-2.5)
     obs, info = env.reset(seed=2)
     before = env.state.to_dict()
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
@@ -615,7 +617,8 @@ def test_gymnasium_illegal_action_ends_the_episode_with_the_penalty_and_keeps_th
 def test_gymnasium_opponents_are_built_by_make_player_and_seeded_by_reset(gym_env):
     from borabora_sim.players import HeuristicPlayer, MCTSPlayer, RandomPlayer
 
-    env = gym_env.BoraBoraEnv(opponents=["heuristic:style=builder", "mcts:iterations=50", "random"], seat=0)
+    env = gym_env.GameEnv(game="bora_bora", opponents=["heuristic:style=builder", "mcts:iterations=50", "random"],
+                          seat=0)
     env.reset(seed=0)
     assert [type(env.seats[s]) for s in (1, 2, 3)] == [HeuristicPlayer, MCTSPlayer, RandomPlayer]
     assert env.seats[1].style == "builder"
@@ -630,9 +633,9 @@ def test_gymnasium_opponents_are_built_by_make_player_and_seeded_by_reset(gym_en
     for x, y in zip(*runs, strict=True):
         np.testing.assert_array_equal(x, y)
     with pytest.raises(ValueError, match="unknown player"):
-        gym_env.BoraBoraEnv(opponents=["nobody"])
+        gym_env.GameEnv(game="bora_bora", opponents=["nobody"])
     with pytest.raises(ValueError, match="1 to 3 other seats"):
-        gym_env.BoraBoraEnv(opponents=[])
+        gym_env.GameEnv(game="bora_bora", opponents=[])
 
 
 # =============================================================================

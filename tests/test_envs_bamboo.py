@@ -365,7 +365,7 @@ def test_openspiel_game_type_and_info_are_declared_truthfully(pyspiel, bo):
     assert (game_.min_utility(), game_.max_utility(), game_.utility_sum()) == (0.0, 1.0, 1.0)
     assert game_.max_game_length() == bob.ENCODER.max_game_length
     assert game_.observation_tensor_size() == SIZE
-    assert game_.game.mode == "advanced" and isinstance(game_, bo.BambooGame)
+    assert game_.game.mode == "advanced" and type(game_) is bo.SpielGame
     assert game_.new_initial_state().engine.observation(0)["pl"][0]["advanced"] == 1
     with pytest.raises(Exception, match="mode must be one of normal, advanced"):
         pyspiel.load_game("python_bamboo", {"mode": "nighttime"})
@@ -379,8 +379,8 @@ def test_openspiel_random_sim_test_passes(pyspiel, bo, players, mode):
     pyspiel.random_sim_test(game_, num_sims=1, serialize=False, verbose=False)
 
 
-def test_openspiel_generic_game_serves_a_game_without_a_class_of_its_own(pyspiel, bo):
-    """What a third game gets from its encoder alone: SpielGame made directly, by name."""
+def test_openspiel_generic_game_serves_a_game_by_its_name(pyspiel, bo):
+    """What every game gets from its encoder alone: SpielGame made directly, by name."""
     game_ = bo.SpielGame({"players": 2, "seed": 3}, game="bamboo")
     state = game_.new_initial_state()
     assert state.legal_actions() == state.engine.legal_actions()
@@ -621,8 +621,8 @@ def test_gymnasium_check_env_passes(gym_env):
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        check_env(gym_env.BambooEnv(opponents=["heuristic", "mcts:iterations=50", "random"]))
-        check_env(gym_env.BambooEnv(opponents=["random"], seat=1, reward="hp", mode="advanced"))
+        check_env(gym_env.GameEnv(game="bamboo", opponents=["heuristic", "mcts:iterations=50", "random"]))
+        check_env(gym_env.GameEnv(game="bamboo", opponents=["random"], seat=1, reward="hp", mode="advanced"))
         check_env(gym_env.GameEnv("bamboo:mode=advanced", opponents=["heuristic:style=spirits", "random"],
                                   reward="score"))
 
@@ -630,8 +630,9 @@ def test_gymnasium_check_env_passes(gym_env):
 def test_gymnasium_make_builds_the_registered_environment(gym_env):
     import gymnasium
 
-    assert gym_env.BAMBOO_ENV_ID == "borabora_sim/Bamboo-v0" and gym_env.ENV_ID == "borabora_sim/BoraBora-v0"
-    env = gymnasium.make(gym_env.BAMBOO_ENV_ID, opponents=["random", "random"], seat=2, mode="advanced")
+    assert gym_env.env_id("bamboo") == "borabora_sim/Bamboo-v0"
+    assert gym_env.env_id("bora_bora") == "borabora_sim/BoraBora-v0"
+    env = gymnasium.make("borabora_sim/Bamboo-v0", opponents=["random", "random"], seat=2, mode="advanced")
     obs, info = env.reset(seed=3)
     assert obs.shape == (SIZE,) and info["seat"] == 2
     assert env.unwrapped.game.mode == "advanced"
@@ -660,7 +661,7 @@ def _play_episode(env, seed: int, actions: list[int] | None = None) -> tuple[flo
 def test_gymnasium_win_reward_is_the_learners_share_of_the_victory(gym_env):
     outcomes = set()
     for seed in range(4):
-        env = gym_env.BambooEnv(opponents=["random"], reward="win")
+        env = gym_env.GameEnv(game="bamboo", opponents=["random"], reward="win")
         total, info, _ = _play_episode(env, seed)
         assert total == env.state.returns()[env.seat]
         assert info["scores"] == env.state.scores() and info["ranks"] == env.state.ranks()
@@ -680,13 +681,13 @@ def test_gymnasium_win_reward_is_the_learners_share_of_the_victory(gym_env):
 
 @pytest.mark.parametrize("mode", MODES)
 def test_gymnasium_hp_reward_adds_up_to_the_learners_final_score(gym_env, mode):
-    env = gym_env.BambooEnv(opponents=["heuristic", "random"], reward="hp", seat=1, mode=mode)
+    env = gym_env.GameEnv(game="bamboo", opponents=["heuristic", "random"], reward="hp", seat=1, mode=mode)
     total, info, _ = _play_episode(env, 6)
     assert total == info["scores"][1]
 
 
 def test_gymnasium_illegal_action_ends_the_episode_with_the_penalty_and_keeps_the_game(gym_env):
-    env = gym_env.BambooEnv(opponents=["random"], illegal_reward=-2.5)
+    env = gym_env.GameEnv(game="bamboo", opponents=["random"], illegal_reward=-2.5)
     obs, info = env.reset(seed=2)
     before = env.state.to_dict()
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
@@ -701,7 +702,7 @@ def test_gymnasium_illegal_action_ends_the_episode_with_the_penalty_and_keeps_th
 def test_gymnasium_seeds_reproduce_games_and_opponents_are_the_games_players(gym_env):
     from borabora_sim.players import HeuristicPlayer, RandomPlayer
 
-    env = gym_env.BambooEnv(opponents=["heuristic:style=spirits", "random"], mode="advanced")
+    env = gym_env.GameEnv(game="bamboo", opponents=["heuristic:style=spirits", "random"], mode="advanced")
     runs = [_play_episode(env, 11)[2] for _ in range(2)]
     assert len(runs[0]) == len(runs[1])
     for x, y in zip(*runs, strict=True):
@@ -710,6 +711,6 @@ def test_gymnasium_seeds_reproduce_games_and_opponents_are_the_games_players(gym
                                                                           RandomPlayer.__name__])
     assert all(p.game == env.game for p in env.seats.values())
     with pytest.raises(ValueError, match="unknown player"):
-        gym_env.BambooEnv(opponents=["nobody"])
+        gym_env.GameEnv(game="bamboo", opponents=["nobody"])
     with pytest.raises(ValueError, match="1 to 3 other seats"):
-        gym_env.BambooEnv(opponents=[])
+        gym_env.GameEnv(game="bamboo", opponents=[])

@@ -4,13 +4,15 @@ Every adapter (OpenSpiel, PettingZoo, Gymnasium) is written once, over any game 
 only game-specific part is the game's ``Encoder``: the observation tensor (a ``Layout`` of named slices and the
 function that fills it from ``state.observation(viewer)``), the observation text, what of the view is private to
 the viewer, which outcomes of chance a seat sees (for OpenSpiel's information states), the unit of the score and a
-bound on a game's length. ``encoder_for(game)`` picks it by the game's registered name:
+bound on a game's length. ``encoder_for(game)`` picks it by the game's registered name, and ``encoded_games()``
+names every registered game with an encoder:
 
->>> from borabora_sim.envs.encoders import encoder_for, encoded_games
->>> encoded_games()
-('bora_bora', 'bamboo')
->>> encoder_for("bamboo:mode=advanced").score_unit
-'hp'
+>>> from borabora_sim.envs.encoders import encoded_games, encoder_for
+>>> from borabora_sim.games import DEFAULT_GAME
+>>> DEFAULT_GAME in encoded_games()
+True
+>>> all(encoder_for(name).game == name for name in encoded_games())
+True
 
 A new game names the module that builds its ``Encoder`` in its record (``GameRecord.encoder``,
 borabora_sim.games); the adapters then serve it under names made from the game's name (``python_<name>``,
@@ -24,9 +26,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
+
+from borabora_sim.protocol import GameState
 
 if TYPE_CHECKING:
     from borabora_sim.protocol import Game
@@ -34,6 +38,18 @@ if TYPE_CHECKING:
 Bound = float | Sequence[float] | np.ndarray
 # (name, size, high) or (name, size, high, low); high and low are one value for the whole part or one per entry.
 Part = tuple[str, int, Bound] | tuple[str, int, Bound, Bound]
+
+
+class ObservedState(GameState, Protocol):
+    """A state as the adapters read it: the game protocol's state (``borabora_sim.protocol.GameState``) that also
+    says what a seat sees (``observation(player)``, the dict its game's encoder encodes) and holds the component
+    data it is played with. The states of every game with an encoder are such states."""
+
+    @property
+    def components(self) -> Any: ...
+    def observation(self, player: int) -> dict[str, Any]: ...
+    def clone(self) -> ObservedState: ...
+    def determinize(self, player: int, seed: int) -> ObservedState: ...
 
 
 # =============================================================================
@@ -158,7 +174,7 @@ class Encoder:
       ``private_events(old, new)`` say in words what a seat learnt between two such views (``old`` None:
       everything), "" when nothing (OpenSpiel's perfect-recall information state);
     - ``views_alike``: no private slices, so every seat's observation is one view relabelled;
-    - ``score_unit``: the name of the score's unit, accepted as a reward kind beside "score" ("vp", "hp");
+    - ``score_unit``: the name of the score's unit, accepted as a reward kind beside "score";
     - ``max_game_length``: an upper bound on the decisions of one game (OpenSpiel's ``max_game_length``).
     """
 
@@ -197,7 +213,7 @@ class Encoder:
     def high(self) -> np.ndarray:
         return self.layout.high
 
-    def tensor(self, state: Any, viewer: int, out: np.ndarray | None = None) -> np.ndarray:
+    def tensor(self, state: ObservedState, viewer: int, out: np.ndarray | None = None) -> np.ndarray:
         """The float32 tensor of what `viewer` sees in `state`; written into `out` if given."""
         return self.encode(state.observation(viewer), state.components, out)
 
@@ -222,7 +238,7 @@ def encoded_games() -> tuple[str, ...]:
 
 
 def game_name(game: Any) -> str:
-    """The registered name of a game object or of a game spec ("bamboo:mode=advanced" -> "bamboo")."""
+    """The registered name of a game object or of a game spec (its name and options, borabora_sim.games)."""
     if isinstance(game, str):
         from borabora_sim.games import parse_game_spec
         return parse_game_spec(game)[0]
@@ -244,7 +260,7 @@ def encoder_for(game: Any) -> Encoder:
 # Shared by the adapters: the game behind an adapter, its rewards
 # =============================================================================
 def resolve_game(game: Any, components: Any = None, options: Mapping[str, Any] | None = None) -> Game:
-    """The game object an adapter plays: `game` is a spec ("bamboo:mode=advanced") built with `components` and
+    """The game object an adapter plays: `game` is a game spec (its name and options) built with `components` and
     `options` (``borabora_sim.games.get_game``), or a game object, which takes neither."""
     options = dict(options or {})
     if isinstance(game, str):
@@ -258,7 +274,8 @@ def resolve_game(game: Any, components: Any = None, options: Mapping[str, Any] |
 
 
 def reward_kinds(encoder: Encoder) -> tuple[str, ...]:
-    """The reward kinds of a game: "win", "score" and the score's own unit ("vp", "hp") for "score"."""
+    """The reward kinds of a game: "win", "score" and the score's own unit (``Encoder.score_unit``) for
+    "score"."""
     return ("win", "score", encoder.score_unit)
 
 
@@ -270,10 +287,10 @@ def check_reward(reward: str, encoder: Encoder) -> str:
     return "win" if reward == "win" else "score"
 
 
-def win_shares(state: Any) -> list[float]:
+def win_shares(state: GameState) -> list[float]:
     """1 to a sole winner, 1/k to each of k seats sharing the victory (rank 1 in ``ranks()``), 0 to the others;
-    all 0 before the end. Bora Bora always breaks ties down to one seat; Bamboo's victories can be shared (B35),
-    and this is its compiled ``returns()``."""
+    all 0 before the end, so that the shares of a finished game sum to 1 in every game, whether or not its rules
+    let a victory be shared."""
     if not state.is_terminal():
         return [0.0] * state.num_players
     first = [rank == 1 for rank in state.ranks()]

@@ -1,27 +1,29 @@
 """The library's games as single-agent Gymnasium environments: the learner takes one seat, players fill the others.
 
-``GameEnv(game, opponents, ...)`` plays any game with an observation encoder; ``BoraBoraEnv`` (id
-``borabora_sim/BoraBora-v0``) and ``BambooEnv`` (id ``borabora_sim/Bamboo-v0``, option ``mode``) are it with the
-game fixed. The opponents are player specs for ``borabora_sim.players.make_player`` (or player objects with
-``choose(state)``), one per other seat, in seat order after the learner's seat is removed; the number of players
-is ``len(opponents) + 1`` (Bamboo's 2-player ghost is not a seat and needs no opponent). Observations are the
-learner's tensor (``borabora_sim.games.bora_bora.observation``, ``borabora_sim.games.bamboo.observation``);
-actions are the engine's action ids; ``info["action_mask"]`` (int8) marks the legal ones.
+``GameEnv(game, opponents, ...)`` plays any registered game with an observation encoder; importing this module
+registers it for each of them as ``borabora_sim/<Title>-v0`` (``env_id(game)``), with the game fixed, so that
+``gymnasium.make(env_id(name), opponents=[...], **options)`` takes the game's options as keywords. The opponents
+are player specs for ``borabora_sim.players.make_player`` (or player objects with ``choose(state)``), one per other
+seat, in seat order after the learner's seat is removed; the number of players is ``len(opponents) + 1`` (only
+the seats that decide count: a game's parts that never decide need no opponent). Observations are the learner's
+tensor (the game's encoder, ``borabora_sim.envs.encoders``); actions are the engine's action ids;
+``info["action_mask"]`` (int8) marks the legal ones.
 
 Rewards: with ``reward="win"`` (default) 1 when the game ends with the learner the winner, 1/*k* when it shares the
-victory with *k* - 1 others (Bamboo, B35), else 0; with ``reward="score"`` (also named by the game's unit, ``"vp"``
-for Bora Bora, ``"hp"`` for Bamboo) the points the learner gained since its previous action (its own action and
-the opponents' moves up to its next decision; the first step also counts the points it had at reset), so an
-episode's return is its final score. An illegal action ends the episode with ``illegal_reward`` (default -1) and
+victory with *k* - 1 others, else 0; with ``reward="score"`` (also named by the game's score unit,
+``Encoder.score_unit``) the points the learner gained since its previous action (its own action and the opponents'
+moves up to its next decision; the first step also counts the points it had at reset), so an episode's return is
+its final score. An illegal action ends the episode with ``illegal_reward`` (default -1) and
 ``info["illegal_action"] = True``, leaving the game unchanged.
 
->>> from borabora_sim.envs.gymnasium import BoraBoraEnv
->>> env = BoraBoraEnv(opponents=["heuristic", "random"], seat=0)
+>>> import gymnasium
+>>> from borabora_sim.envs.gymnasium import GameEnv, env_id
+>>> from borabora_sim.games import DEFAULT_GAME
+>>> env = GameEnv(DEFAULT_GAME, opponents=["heuristic", "random"], seat=0)
 >>> obs, info = env.reset(seed=1)
 >>> int(info["action_mask"].sum()) >= 2
 True
->>> from borabora_sim.envs.gymnasium import BambooEnv
->>> obs, info = BambooEnv(opponents=["random"], mode="advanced", reward="hp").reset(seed=1)
+>>> obs, info = gymnasium.make(env_id(DEFAULT_GAME), opponents=["random"], reward="score").reset(seed=1)
 >>> info["seat"] in (0, 1)
 True
 """
@@ -43,11 +45,9 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
 
 from borabora_sim.component_files import ComponentSource
 from borabora_sim.envs import encoders
-from borabora_sim.envs.encoders import encoded_games, encoder_for, resolve_game, reward_kinds, win_shares
+from borabora_sim.envs.encoders import encoded_games, encoder_for, resolve_game, win_shares
+from borabora_sim.games import DEFAULT_GAME
 from borabora_sim.players import make_player
-
-REWARDS = reward_kinds(encoder_for("bora_bora"))
-"""Bora Bora's reward kinds; a game's are ``encoders.reward_kinds(encoder)`` ("win", "score" and its unit)."""
 
 
 def env_id(game: Any) -> str:
@@ -55,21 +55,17 @@ def env_id(game: Any) -> str:
     return f"borabora_sim/{encoder_for(game).title.replace(' ', '')}-v0"
 
 
-ENV_ID = env_id("bora_bora")
-BAMBOO_ENV_ID = env_id("bamboo")
-
-
 class GameEnv(gymnasium.Env):
-    """The learner's seat in `game` against `opponents`. Arguments: ``game`` (a game spec such as "bamboo" or
-    "bamboo:mode=advanced", or a game object), ``opponents`` (specs or players), ``seat`` (the learner's seat, or
-    None for a random seat each episode), ``reward`` ("win", "score" or the game's unit), ``illegal_reward``,
-    ``render_mode`` ("ansi" returns the learner's text board, "human" prints it), ``components`` (component data)
-    and the game's options as keywords (``mode="advanced"``)."""
+    """The learner's seat in `game` against `opponents`. Arguments: ``game`` (a game spec, its name and options, or
+    a game object; default ``borabora_sim.games.DEFAULT_GAME``), ``opponents`` (specs or players), ``seat`` (the
+    learner's seat, or None for a random seat each episode), ``reward`` ("win", "score" or the game's unit),
+    ``illegal_reward``, ``render_mode`` ("ansi" returns the learner's text board, "human" prints it),
+    ``components`` (component data) and the game's options as keywords."""
 
     # gymnasium.Env declares metadata an instance attribute with a class default, not a ClassVar
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012
 
-    def __init__(self, game: Any = "bora_bora", opponents: Sequence[Any] = ("heuristic", "heuristic", "heuristic"),
+    def __init__(self, game: Any = DEFAULT_GAME, opponents: Sequence[Any] = ("heuristic", "heuristic", "heuristic"),
                  seat: int | None = None, reward: str = "win", illegal_reward: float = -1.0,
                  render_mode: str | None = None, components: ComponentSource = None, **options: Any) -> None:
         self.game = resolve_game(game, components, options)
@@ -186,41 +182,10 @@ class GameEnv(gymnasium.Env):
         """Nothing to release."""
 
 
-class BoraBoraEnv(GameEnv):
-    """Bora Bora: the learner's seat against `opponents`. Arguments: ``opponents`` (specs or players), ``seat`` (the
-    learner's seat, or None for a random seat each episode), ``reward`` ("win", "vp" or "score"),
-    ``illegal_reward``, ``render_mode`` ("ansi" returns the learner's text board, "human" prints it),
-    ``components`` (component data)."""
-
-    def __init__(self, opponents: Sequence[Any] = ("heuristic", "heuristic", "heuristic"), seat: int | None = None,
-                 reward: str = "win", illegal_reward: float = -1.0, render_mode: str | None = None,
-                 components: ComponentSource = None) -> None:
-        super().__init__("bora_bora", opponents, seat, reward, illegal_reward, render_mode, components)
-
-
-class BambooEnv(GameEnv):
-    """Bamboo: the learner's seat against `opponents`, in ``mode`` "normal" or "advanced"; ``reward`` is "win",
-    "hp" or "score"; the other arguments as for ``BoraBoraEnv``."""
-
-    def __init__(self, opponents: Sequence[Any] = ("heuristic", "heuristic", "heuristic"), seat: int | None = None,
-                 reward: str = "win", illegal_reward: float = -1.0, render_mode: str | None = None,
-                 components: Any = None, mode: str = "normal") -> None:
-        super().__init__("bamboo", opponents, seat, reward, illegal_reward, render_mode, components, mode=mode)
-
-
-_ENV_CLASSES: dict[str, type[GameEnv]] = {"bora_bora": BoraBoraEnv, "bamboo": BambooEnv}
-
-
 def _register() -> None:
-    """Registers ``borabora_sim/<Title>-v0`` for every game with an encoder (a game without its own class here is
-    made by GameEnv with ``game=<name>``)."""
+    """Registers ``borabora_sim/<Title>-v0``, GameEnv with ``game=<name>``, for every game with an encoder."""
     for name in encoded_games():
-        if env_id(name) in gymnasium.registry:
-            continue
-        cls = _ENV_CLASSES.get(name)
-        if cls is not None:
-            gymnasium.register(id=env_id(name), entry_point=f"{__name__}:{cls.__name__}")
-        else:
+        if env_id(name) not in gymnasium.registry:
             gymnasium.register(id=env_id(name), entry_point=f"{__name__}:GameEnv", kwargs={"game": name})
 
 

@@ -1,40 +1,37 @@
-"""The library's games as OpenSpiel games: ``python_bora_bora`` and ``python_bamboo``.
+"""The library's games as OpenSpiel games: ``python_<name>`` for every registered game with an observation
+encoder (``borabora_sim.envs.encoders.encoded_games()``).
 
-Importing this module registers one Python game with OpenSpiel for every game that has an observation encoder
-(``borabora_sim.envs.encoders``), named ``python_<game>``: ``pyspiel.load_game("python_bora_bora(players=3,
-seed=7)")``, ``pyspiel.load_game("python_bamboo(players=2,mode=advanced)")``. Every rule (legal actions,
-transitions, scores, ranks) comes from the compiled engine; this module only translates, the same way for every
-game.
+Importing this module registers one Python game with OpenSpiel for each of them, all made by ``SpielGame``:
+``pyspiel.load_game("python_<name>(players=3,seed=7)")``, with the game's options as further parameters. Every
+rule (legal actions, transitions, scores, ranks) comes from the game's compiled engine; this module only
+translates, the same way for every game.
 
-- Parameters: ``players`` (default 4), ``seed`` (-1, the default, picks a random base seed) and the game's own
-  options with their defaults (Bamboo: ``mode``, "normal" or "advanced").
+- Parameters: ``players`` (default: the most the game allows), ``seed`` (-1, the default, picks a random base
+  seed) and the game's own options (``Game.options``) with their defaults.
 - Chance is SAMPLED_STOCHASTIC: the engine draws dice, shuffles and reveals from its own seeded generators inside
   ``apply``, so there are no chance nodes. Game ``k`` started by ``new_initial_state()`` is dealt from seed
   ``derive_seed(seed, k)``; ``seed=-1`` (the default) picks a random base seed. OpenSpiel's ``clone()`` of a
   Python state also calls ``new_initial_state()``, so cloning advances ``k``; pass a seed to
   ``game.new_initial_state(seed)`` to deal one particular game.
-- Returns, given at the end only: 1 to the winner, 0 to every other seat; where a victory is shared (Bamboo, B35:
-  the seats ranked 1 after the comfort tie-break) each of the *k* winners gets 1/*k*, as Bamboo's compiled
-  ``returns()`` does. Bora Bora breaks every tie down to one seat, so there the winner of ``State.winner()`` gets
-  1. The returns always sum to 1: the game is declared CONSTANT_SUM with utility sum 1 and utilities in [0, 1],
-  and ``rewards()`` is 0 until the end and then the returns.
-- Observations: ``observation_tensor`` is the game's tensor (Bora Bora: ``borabora_sim.games.bora_bora.observation``,
-  docs/observation.md; Bamboo: ``borabora_sim.games.bamboo.observation``, docs/bamboo_observation.md);
+- Returns, given at the end only: 1 to the winner, 0 to every other seat; where a victory is shared (the seats
+  ranked 1 in ``State.ranks()``) each of the *k* winners gets 1/*k* (``encoders.win_shares``). The returns always
+  sum to 1: the game is declared CONSTANT_SUM with utility sum 1 and utilities in [0, 1], and ``rewards()`` is 0
+  until the end and then the returns.
+- Observations: ``observation_tensor`` is the tensor of the game's encoder (``GameRecord.encoder``);
   ``observation_string`` is the same filtered view as text. ``information_state_string`` adds perfect recall: the
-  action history and every chance outcome the seat saw (Bora Bora: dice rolled, displays refilled, its own God
-  cards; Bamboo: set-up, tiles revealed in the markets, food revealed, gifts, spirits, the ghost's incense).
+  action history and every chance outcome the seat saw (what the encoder's chance view shows it).
 - ``resample_from_infostate(player, sampler)`` uses the engine's ``determinize``, so OpenSpiel's IS-MCTS runs.
-- The 2-player game of Bamboo adds a ghost: it is not a player, has no seat and never decides; its incense is part
-  of every seat's observation.
+- The players are the seats that decide; a game's parts that never decide are not players.
 
 >>> import pyspiel
->>> import borabora_sim.envs.openspiel
->>> game = pyspiel.load_game("python_bora_bora", {"players": 2, "seed": 1})
->>> state = game.new_initial_state()
->>> state.current_player() in (0, 1)
+>>> import borabora_sim.envs.openspiel as bb_spiel
+>>> from borabora_sim.envs.encoders import encoded_games
+>>> from borabora_sim.games import DEFAULT_GAME
+>>> game = pyspiel.load_game(bb_spiel.short_name(DEFAULT_GAME), {"players": 2, "seed": 1})
+>>> game.new_initial_state().current_player() in (0, 1)
 True
->>> pyspiel.load_game("python_bamboo", {"players": 3, "mode": "advanced"}).num_players()
-3
+>>> all(pyspiel.load_game(bb_spiel.short_name(name), {"players": 3}).num_players() == 3 for name in encoded_games())
+True
 """
 
 from __future__ import annotations
@@ -42,7 +39,7 @@ from __future__ import annotations
 import functools
 import json
 import secrets
-from typing import Any
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
@@ -54,18 +51,12 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
         "pip install 'borabora_sim[openspiel]'"
     ) from exc
 
-from borabora_sim import _bamboo, _engine
-from borabora_sim.envs.encoders import Encoder, encoded_games, encoder_for, game_name, win_shares
+from borabora_sim.envs.encoders import Encoder, ObservedState, encoded_games, encoder_for, game_name, win_shares
 from borabora_sim.errors import check_players
-from borabora_sim.games import get_game, parse_game_spec
+from borabora_sim.games import DEFAULT_GAME, get_game, parse_game_spec
+from borabora_sim.protocol import GameState
 
 _BASE_PARAMETERS = ("players", "seed")
-
-SHORT_NAME = "python_bora_bora"
-MAX_GAME_LENGTH = encoder_for("bora_bora").max_game_length
-"""Decisions in one game of Bora Bora, an upper bound measured with a wide margin: the longest of 20,000 uniformly
-random games per player count took 196 / 269 / 341 decisions (2 / 3 / 4 players) and of 1,000 heuristic games
-210 / 312 / 378. Each game's bound is its encoder's ``max_game_length``."""
 
 
 def short_name(game: Any) -> str:
@@ -74,7 +65,7 @@ def short_name(game: Any) -> str:
 
 
 @functools.cache
-def game_type(game: str = "bora_bora") -> pyspiel.GameType:
+def game_type(game: str = DEFAULT_GAME) -> pyspiel.GameType:
     """The OpenSpiel game type of a game: its parameters are players, seed and the game's options."""
     name = game_name(game)
     board = get_game(name)
@@ -97,10 +88,7 @@ def game_type(game: str = "bora_bora") -> pyspiel.GameType:
     )
 
 
-GAME_TYPE = game_type("bora_bora")
-
-
-def game_info(players: int, game: Any = "bora_bora") -> pyspiel.GameInfo:
+def game_info(players: int, game: Any = DEFAULT_GAME) -> pyspiel.GameInfo:
     """The sizes of a game (a name, spec or game object) with `players` seats."""
     board = get_game(game) if isinstance(game, str) else game
     return pyspiel.GameInfo(
@@ -113,8 +101,6 @@ def game_info(players: int, game: Any = "bora_bora") -> pyspiel.GameInfo:
         max_game_length=encoder_for(board).max_game_length,
     )
 
-
-EngineState = _engine.State | _bamboo.State       # the compiled state a SpielState wraps
 
 # =============================================================================
 # Perfect recall: what each seat saw happen by chance
@@ -190,11 +176,14 @@ class _Cache:
 # Game and state
 # =============================================================================
 class SpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type information
-    """One of the library's games in OpenSpiel. Parameters: ``players``, ``seed`` (-1 = random) and the game's
-    options (``mode`` for Bamboo); `game` is the registered name. ``self.game`` is the library's game object
+    """One of the library's games in OpenSpiel (``python_<game>``). Parameters: ``players``, ``seed``
+    (-1 = random) and the game's options (``Game.options``); `game` is the registered name of a game with an
+    encoder (default ``borabora_sim.games.DEFAULT_GAME``). ``self.game`` is the library's game object
     (``borabora_sim.games.get_game``)."""
 
-    def __init__(self, params: dict[str, Any] | None = None, game: str = "bora_bora") -> None:
+    _creators: ClassVar[dict[str, functools.partial[SpielGame]]] = {}     # OpenSpiel's creator by game (_register)
+
+    def __init__(self, params: dict[str, Any] | None = None, game: str = DEFAULT_GAME) -> None:
         kind = game_type(game_name(game))
         params = dict(kind.parameter_specification | (params or {}))
         options = {key: value for key, value in params.items() if key not in _BASE_PARAMETERS}
@@ -213,8 +202,8 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type info
         if seed is None:
             seed = self.game.derive_seed(self.base_seed, self.games_started)
             self.games_started += 1
-        engine = self.game.new_initial_state(self.players, int(seed))
-        assert isinstance(engine, _engine.State | _bamboo.State), "encoder_for() accepts only the compiled games"
+        # the states of a game with an encoder say what a seat sees (encoders.ObservedState)
+        engine = cast(ObservedState, self.game.new_initial_state(self.players, int(seed)))
         return SpielState(self, engine)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: dict[str, Any] | None = None) -> Any:
@@ -230,35 +219,14 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type info
         if not iig_obs_type.public_info or iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
             raise ValueError("observations are available with public information and the seat's own private "
                              "information (private_info SINGLE_PLAYER) or none of it (NONE)")
-        return TensorObserver(private=iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER,
-                              encoder=self.encoder)
-
-
-class BoraBoraGame(SpielGame):
-    """Bora Bora in OpenSpiel (``python_bora_bora``). Parameters: ``players`` (2-4, default 4), ``seed``
-    (-1 = random)."""
-
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        super().__init__(params, "bora_bora")
-
-    @property
-    def bora(self) -> Any:
-        """The game object (``borabora_sim.games.bora_bora.game.BoraBora``)."""
-        return self.game
-
-
-class BambooGame(SpielGame):
-    """Bamboo in OpenSpiel (``python_bamboo``). Parameters: ``players`` (2-4, default 4), ``seed`` (-1 = random),
-    ``mode`` ("normal", the default, or "advanced")."""
-
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        super().__init__(params, "bamboo")
+        return TensorObserver(self.encoder,
+                              private=iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER)
 
 
 class SpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type information
-    """An OpenSpiel state wrapping a compiled engine state (``self.engine``)."""
+    """An OpenSpiel state wrapping the state of the game's engine (``self.engine``)."""
 
-    def __init__(self, game: SpielGame, engine: EngineState) -> None:
+    def __init__(self, game: SpielGame, engine: ObservedState) -> None:
         super().__init__(game)
         self.engine = engine
         self.encoder = game.encoder
@@ -330,17 +298,13 @@ class SpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type in
         return f"{self.encoder.text(self.observation_dict(player))}\nactions: {history}\nseen: {seen}"
 
 
-BoraBoraState = SpielState
-"""The state class of every game (the name it had when Bora Bora was the only one)."""
-
-
 class TensorObserver:
     """The observation tensor (the encoder's slices, one named view per slice) and its string; without private
     information (``private=False``) the encoder's private slices are zero and its private view is left out."""
 
-    def __init__(self, private: bool = True, encoder: Encoder | None = None) -> None:
+    def __init__(self, encoder: Encoder, private: bool = True) -> None:
         self.private = private
-        self.encoder = encoder if encoder is not None else encoder_for("bora_bora")
+        self.encoder = encoder
         self.tensor = np.zeros(self.encoder.size, dtype=np.float32)
         self.dict = self.encoder.names_of(self.tensor)
 
@@ -378,7 +342,8 @@ class InfoStateObserver:
 class CompiledRolloutEvaluator:
     """An evaluator for OpenSpiel's MCTS / IS-MCTS bots: the value of a state is the mean return (1/k to each of k
     winners) of uniformly random playouts of the engine state; the prior is uniform. A playout runs inside compiled
-    code where the engine has one (Bora Bora's ``State.step_random``), else one compiled ``apply`` per decision."""
+    code where the engine state has such a call (``step_random(seed)``), else one compiled ``apply`` per
+    decision."""
 
     def __init__(self, n_rollouts: int = 1, seed: int | None = None) -> None:
         self.n_rollouts = n_rollouts
@@ -392,7 +357,7 @@ class CompiledRolloutEvaluator:
             total += win_shares(playout)
         return total / self.n_rollouts
 
-    def _play_out(self, engine: Any) -> None:
+    def _play_out(self, engine: GameState) -> None:
         step_random = getattr(engine, "step_random", None)
         if step_random is not None:
             step_random(int(self._rng.integers(2**63)))
@@ -406,24 +371,22 @@ class CompiledRolloutEvaluator:
         return [(a, 1.0 / len(legal)) for a in legal]
 
 
-def load(players: int = 4, seed: int = -1, game: str = "bora_bora", **options: Any) -> SpielGame:
+def load(players: int = 4, seed: int = -1, game: str = DEFAULT_GAME, **options: Any) -> SpielGame:
     """``pyspiel.load_game("python_<game>", {"players": players, "seed": seed, **options})``; `game` is a game
-    name or spec ("bamboo:mode=advanced"), `options` the game's options (``mode="advanced"``)."""
+    name or spec (its name and options), `options` the game's options as keywords."""
     name, options = parse_game_spec(game, **options)
     loaded: SpielGame = pyspiel.load_game(short_name(name), {"players": players, "seed": seed, **options})
     return loaded
 
 
-_GAME_CLASSES: dict[str, type[SpielGame]] = {"bora_bora": BoraBoraGame, "bamboo": BambooGame}
-
-
 def _register() -> None:
-    """Registers ``python_<game>`` for every game with an encoder (a game without its own class here is made by
-    SpielGame directly)."""
+    """Registers ``python_<game>``, made by SpielGame, for every game with an encoder. OpenSpiel's registry lets go
+    of its creators when the process exits, after the interpreter has finalized, and freeing a Python object then
+    aborts the process; a class lives to the end, so SpielGame keeps each creator (``_creators``)."""
     registered = set(pyspiel.registered_names())
     for name in encoded_games():
         if short_name(name) not in registered:
-            creator = _GAME_CLASSES.get(name) or functools.partial(SpielGame, game=name)
+            creator = SpielGame._creators[name] = functools.partial(SpielGame, game=name)
             pyspiel.register_game(game_type(name), creator)
 
 

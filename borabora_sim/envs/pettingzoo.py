@@ -1,29 +1,28 @@
-"""The library's games as PettingZoo AEC environments: Bora Bora (``bora_bora_v0``, the default) and Bamboo
-(``bamboo_v0``, ``env(game="bamboo", mode="advanced")``).
+"""The library's games as PettingZoo AEC environments: every registered game with an observation encoder, named
+``<name>_v0``: ``env(game=<spec>, **options)``, the game ``borabora_sim.games.DEFAULT_GAME`` when none is named.
 
-Agents ``player_0`` .. ``player_{n-1}`` are the seats (Bamboo's 2-player ghost is not one: it never decides).
-Observations are ``{"observation": float32 tensor, "action_mask": int8}`` (the game's tensor,
-``borabora_sim.games.bora_bora.observation`` for Bora Bora and ``borabora_sim.games.bamboo.observation`` for
-Bamboo; the mask is all zeros except for the agent to move). Actions are the engine's action ids
-(``Discrete(game.num_actions)``).
+Agents ``player_0`` .. ``player_{n-1}`` are the seats that decide (a game's parts that never decide are not
+agents). Observations are ``{"observation": float32 tensor, "action_mask": int8}`` (the tensor of the game's
+encoder, ``borabora_sim.envs.encoders``; the mask is all zeros except for the agent to move). Actions are the
+engine's action ids (``Discrete(game.num_actions)``).
 
 Rewards: with ``reward="win"`` (default) the winner gets +1 when the game ends and everyone else 0; when a victory
-is shared (Bamboo, B35) each of the *k* winners gets 1/*k*. With ``reward="score"`` (also named by the game's unit:
-``"vp"`` for Bora Bora, ``"hp"`` for Bamboo) every agent receives, after each step, the points it gained (or lost)
-in that step (the first step also hands out the starting points), so an episode's return is the agent's final
-score.
+is shared each of the *k* winners gets 1/*k*. With ``reward="score"`` (also named by the game's score unit,
+``Encoder.score_unit``) every agent receives, after each step, the points it gained (or lost) in that step (the
+first step also hands out the starting points), so an episode's return is the agent's final score.
 
 ``env()`` adds PettingZoo's standard wrappers (an illegal action ends the game with -1 for the agent that made it);
 ``raw_env`` is the bare environment, on which an illegal action raises ``IllegalActionError``.
 
+>>> from borabora_sim.envs.encoders import encoded_games
 >>> from borabora_sim.envs.pettingzoo import env
 >>> e = env(players=2)
 >>> e.reset(seed=1)
 >>> obs, reward, termination, truncation, info = e.last()
 >>> obs["action_mask"].dtype.name
 'int8'
->>> env(game="bamboo", players=3, mode="advanced").metadata["name"]
-'bamboo_v0'
+>>> all(env(game=name, players=3).metadata["name"] == f"{name}_v0" for name in encoded_games())
+True
 """
 
 from __future__ import annotations
@@ -43,11 +42,9 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
 
 from borabora_sim.component_files import ComponentSource
 from borabora_sim.envs import encoders
-from borabora_sim.envs.encoders import encoder_for, resolve_game, reward_kinds, win_shares
+from borabora_sim.envs.encoders import encoder_for, resolve_game, win_shares
 from borabora_sim.errors import check_players
-
-REWARDS = reward_kinds(encoder_for("bora_bora"))
-"""Bora Bora's reward kinds; a game's are ``encoders.reward_kinds(encoder)`` ("win", "score" and its unit)."""
+from borabora_sim.games import DEFAULT_GAME
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -59,25 +56,19 @@ def env(**kwargs: Any) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(environment)
 
 
-def check_reward(reward: str, game: Any = "bora_bora") -> str:
-    """`reward` if it is a reward kind of `game` (a name, spec or game object)."""
-    encoders.check_reward(reward, encoder_for(game))
-    return reward
-
-
 class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo has no type information
-    """The bare AEC environment. Arguments: ``players`` (2-4), ``reward`` ("win", "score" or the game's unit),
-    ``render_mode`` ("ansi" returns the text board of the agent to move, "human" prints it), ``components``
-    (component data), ``game`` (a game spec such as "bamboo" or "bamboo:mode=advanced", or a game object; default
-    Bora Bora) and the game's options as keywords (``mode="advanced"``). ``metadata["name"]`` is
-    ``<game>_v0``."""
+    """The bare AEC environment. Arguments: ``players`` (one of the game's player counts), ``reward`` ("win",
+    "score" or the game's unit), ``render_mode`` ("ansi" returns the text board of the agent to move, "human"
+    prints it), ``components`` (component data), ``game`` (a game spec, its name and options, or a game object;
+    default ``borabora_sim.games.DEFAULT_GAME``) and the game's options as keywords. ``metadata["name"]`` is
+    ``<game>_v0``, the class's that of the default game."""
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi", "human"], "name": "bora_bora_v0", "is_parallelizable": False, "render_fps": 1,
+        "render_modes": ["ansi", "human"], "name": f"{DEFAULT_GAME}_v0", "is_parallelizable": False, "render_fps": 1,
     }
 
     def __init__(self, players: int = 4, reward: str = "win", render_mode: str | None = None,
-                 components: ComponentSource = None, game: Any = "bora_bora", **options: Any) -> None:
+                 components: ComponentSource = None, game: Any = DEFAULT_GAME, **options: Any) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}; got {render_mode!r}")
