@@ -385,6 +385,8 @@ def test_openspiel_generic_game_serves_a_game_by_its_name(pyspiel, bo):
     state = game_.new_initial_state()
     assert state.legal_actions() == state.engine.legal_actions()
     assert game_.observation_tensor_size() == SIZE
+    with pytest.raises(ValueError, match=r"its options as parameters: SpielGame\(\{\.\.\., 'mode': \.\.\.\}"):
+        bo.SpielGame({"players": 2}, game="bamboo:mode=advanced")
 
 
 def test_openspiel_max_game_length_is_at_least_four_times_the_longest_random_game(bo):

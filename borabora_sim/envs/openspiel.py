@@ -184,10 +184,14 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type info
     _creators: ClassVar[dict[str, functools.partial[SpielGame]]] = {}     # OpenSpiel's creator by game (_register)
 
     def __init__(self, params: dict[str, Any] | None = None, game: str = DEFAULT_GAME) -> None:
-        kind = game_type(game_name(game))
+        name, in_spec = parse_game_spec(game)
+        if in_spec:
+            raise ValueError(f"SpielGame takes a game's name, its options as parameters: SpielGame({{..., "
+                             f"{', '.join(repr(key) for key in in_spec)}: ...}}, game={name!r}); got game={game!r}")
+        kind = game_type(name)
         params = dict(kind.parameter_specification | (params or {}))
         options = {key: value for key, value in params.items() if key not in _BASE_PARAMETERS}
-        board = get_game(game_name(game), **options)
+        board = get_game(name, **options)
         players = check_players(int(params["players"]), tuple(board.player_counts))
         seed = int(params["seed"])
         super().__init__(kind, game_info(players, board), params)
