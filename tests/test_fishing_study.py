@@ -18,6 +18,7 @@ from borabora_sim.studies import strength
 from borabora_sim.viewer import record_game
 
 
+@pytest.mark.slow
 def test_fishing_study_runs_end_to_end_at_quick_size(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     study = fishing.sized("quick")
     report = fishing.run(study, tmp_path, log=lambda _: None, progress=True)

@@ -1,7 +1,8 @@
 """The package's modules import each other in layers, without a cycle. The import graph of borabora_sim is read
 from the source with ast: every import statement, at module level, in functions and under TYPE_CHECKING. It has
-no strongly connected component of more than one module, and no module imports from a layer above its own
-(LAYERS, lowest first). A compiled module (`_engine`, `_bamboo`, `_search`) is a leaf: its source is Cython in
+no strongly connected component of more than one module, no module imports from a layer above its own
+(LAYERS, lowest first), and no shared module imports a game's package or compiled engine (GAME_MODULE_IMPORTERS
+names the two that may). A compiled module (`_engine`, `_bamboo`, `_search`) is a leaf: its source is Cython in
 cext/, not read here.
 
 An import of `borabora_sim.a.b` is an edge to that module only (the packages Python imports on the way are not
@@ -187,12 +188,47 @@ def test_no_module_imports_from_a_higher_layer() -> None:
     assert not found, "imports from a higher layer:\n" + "\n".join(found)
 
 
+# Shared modules that may import a game's modules: the package's front door (`borabora_sim.new_game` and the rest
+# are the default game's), and training, which learns Bora Bora's evaluation (the only game with one so far).
+GAME_MODULE_IMPORTERS = {ROOT, f"{ROOT}.train"}
+
+
+def game_module_imports(graph: dict[str, set[str]]) -> list[str]:
+    """Every import of a game's module (its package under games/, or its compiled engine) from a module outside
+    that game's package, as text; the registry reaches the games through their records only."""
+    engines = {f"{ROOT}._engine": "bora_bora", f"{ROOT}._bamboo": "bamboo"}
+    found = []
+    for module, targets in sorted(graph.items()):
+        if module in GAME_MODULE_IMPORTERS:
+            continue
+        for target in sorted(targets):
+            parts = target.split(".")
+            game = parts[2] if len(parts) > 2 and parts[1] == "games" else engines.get(target)
+            if game is not None and not module.startswith(f"{ROOT}.games.{game}"):
+                found.append(f"{module} imports {target}")
+    return found
+
+
+def test_no_shared_module_imports_a_game() -> None:
+    found = game_module_imports(import_graph())
+    assert not found, "shared modules importing a game's module:\n" + "\n".join(found)
+
+
+def test_an_import_of_a_game_from_a_shared_module_is_found() -> None:
+    graph = {f"{ROOT}.stats": {f"{ROOT}.games.bamboo.game"}, f"{ROOT}.games.bamboo.game": {f"{ROOT}._bamboo"},
+             f"{ROOT}.games.bora_bora.game": {f"{ROOT}._bamboo"}}
+    assert game_module_imports(graph) == [f"{ROOT}.games.bora_bora.game imports {ROOT}._bamboo",
+                                          f"{ROOT}.stats imports {ROOT}.games.bamboo.game"]
+
+
 if __name__ == "__main__":
     graph = import_graph()
     for component in cycles(graph):
         print("cycle:", " <-> ".join(component))
     for line in upward_imports(graph):
         print("upward:", line)
+    for line in game_module_imports(graph):
+        print("a game's module imported by:", line)
     for index, (job, _) in enumerate(LAYERS):
         members = sorted(module.removeprefix(ROOT + ".") for module in graph if layer_of(module) == index)
         print(f"{index} {job}: {', '.join(members)}")

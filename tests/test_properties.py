@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -125,6 +126,7 @@ def round_scorings_done(state: State) -> int:
 # =============================================================================
 # Conservation
 # =============================================================================
+@pytest.mark.slow
 @games(300)
 @given(PLAYERS, SEEDS, CHOICES)
 def test_components_are_conserved_after_every_step(players: int, seed: int, choice_seed: int) -> None:

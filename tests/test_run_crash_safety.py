@@ -97,6 +97,7 @@ def backend_options(backend: str, request: pytest.FixtureRequest) -> dict[str, o
     return {"backend": "loky", "n_jobs": 2}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", ["loky", "dask"])
 @pytest.mark.parametrize("game", sorted(RUNS))
 def test_a_kill_at_every_file_operation_resumes_to_the_uninterrupted_files(

@@ -432,6 +432,7 @@ KINDS: list[tuple[str, str, Expect]] = [
 ]
 
 
+@pytest.mark.slow
 def test_every_move_has_board_targets_and_the_new_kinds_pick_the_right_things() -> None:
     """Along games of both games (the heuristic and random moves taken in turn, so that most kinds of moves come
     up), every legal move of the mover is marked on the board by things the picture draws; each kind of move in

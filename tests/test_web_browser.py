@@ -105,6 +105,7 @@ def save_and_load(page: Any, errors: list[str], folder: Path) -> dict[str, Any]:
     return saved
 
 
+@pytest.mark.slow
 def test_a_whole_game_in_the_browser_ends_with_the_engine_scores(browser: Any, server: WebServer,
                                                                  tmp_path: Path) -> None:
     page, errors = test_viewer_browser.open_page(browser, 1700, 1100)
