@@ -86,10 +86,14 @@ class Layout:
 
 
 class Writer:
-    """Writes named parts of a tensor laid out by `slices`."""
+    """Writes named parts of a tensor laid out by `slices`: into `out`, cleared first, or a new tensor."""
 
-    def __init__(self, slices: Mapping[str, tuple[int, int]], out: np.ndarray) -> None:
+    def __init__(self, slices: Mapping[str, tuple[int, int]], out: np.ndarray | None = None) -> None:
         self.slices = slices
+        if out is None:
+            out = np.zeros(max(stop for _, stop in slices.values()), dtype=np.float32)
+        else:
+            out.fill(0.0)
         self.out = out
 
     def put(self, name: str, values: Any, offset: int = 0) -> None:

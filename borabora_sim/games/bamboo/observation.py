@@ -262,10 +262,6 @@ def _known_part(pile: list[int], base: int, size: int, top: int, left: int, unse
 # =============================================================================
 def encode(obs: dict[str, Any], components: Any, out: np.ndarray | None = None) -> np.ndarray:
     """The tensor of an observation dict (``state.observation(viewer)``) with the game's components."""
-    if out is None:
-        out = np.zeros(SIZE, dtype=np.float32)
-    else:
-        out.fill(0.0)
     t = _tables(components)
     w = Writer(SLICES, out)
     n = int(obs["n_players"])
@@ -334,8 +330,8 @@ def encode(obs: dict[str, Any], components: Any, out: np.ndarray | None = None) 
     passed = int(obs["passed"])
     for seat in range(n):
         slot = _BASE + rel(seat) * _WIDTH
-        _encode_player(out[slot:slot + _WIDTH], t, obs["pl"][seat], passed >> seat & 1)
-    return out
+        _encode_player(w.out[slot:slot + _WIDTH], t, obs["pl"][seat], passed >> seat & 1)
+    return w.out
 
 
 _BASE = player_slice(0, "present")[0]

@@ -215,10 +215,6 @@ def _bits(value: int, count: int) -> np.ndarray:
 
 def encode(obs: dict[str, Any], components: Any, out: np.ndarray | None = None) -> np.ndarray:
     """The tensor of an observation dict (``state.observation(viewer)``) with the game's components."""
-    if out is None:
-        out = np.zeros(SIZE, dtype=np.float32)
-    else:
-        out.fill(0.0)
     t = _tables(components)
     w = Writer(SLICES, out)
     n = int(obs["n_players"])
@@ -252,7 +248,7 @@ def encode(obs: dict[str, Any], components: Any, out: np.ndarray | None = None) 
     temple = [int(s) for s in obs["temple"]]
     for seat in range(n):
         _encode_player(w, t, f"p{rel(seat)}.", obs["pl"][seat], seat, order, temple)
-    return out
+    return w.out
 
 
 def _encode_player(w: Writer, t: dict[str, np.ndarray], prefix: str, p: dict[str, Any], seat: int,
