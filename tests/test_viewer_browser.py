@@ -8,55 +8,18 @@ Where Playwright is not installed or no Chromium can be started, these tests are
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import ARTIFACTS, open_page
 
 import borabora_sim
 from borabora_sim.viewer import RecordedGame, record_game, replay_page
 
-ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 PLAYERS = ["heuristic", "heuristic:fishing=never", "random", "random"]
 SEED = 12
-
-
-def chromium_path() -> str | None:
-    named = os.environ.get("BORABORA_CHROMIUM")
-    if named:
-        return named
-    return next(filter(None, map(shutil.which, ("chromium", "chromium-browser", "google-chrome"))), None)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    try:
-        from playwright.sync_api import Error, sync_playwright
-    except ImportError:
-        pytest.skip("the browser tests need Playwright: pip install '.[test]'")
-    executable = chromium_path()
-    if executable is None:
-        pytest.skip("no Chromium to drive: install it (apt-get install chromium) or name one in BORABORA_CHROMIUM")
-    with sync_playwright() as driver:
-        try:
-            started = driver.chromium.launch(executable_path=executable)
-        except Error as error:
-            pytest.skip(f"Chromium ({executable}) could not be started: {str(error).splitlines()[0]}")
-        yield started
-        started.close()
-
-
-def open_page(browser: Any, width: int, height: int) -> tuple[Any, list[str]]:
-    """A new page of `browser` and the list into which its console errors and uncaught exceptions go."""
-    page = browser.new_page(viewport={"width": width, "height": height})
-    errors: list[str] = []
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    return page, errors
 
 
 @pytest.fixture(scope="module")

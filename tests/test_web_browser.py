@@ -1,4 +1,4 @@
-"""`borabora play --web` in a real browser: headless Chromium (found as for the replay's browser test) driven by
+"""`borabora play --web` in a real browser: headless Chromium (the `browser` of conftest.py) driven by
 Playwright plays a whole 2-player game against the heuristic through the page, by clicks on the board where a
 move is marked there and on the list of moves otherwise, asks why an AI move was made and what the AI would do,
 undoes a decision, and ends with the engine's final scores for the same seed and moves shown, with no console
@@ -17,17 +17,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import test_viewer_browser
+from conftest import ARTIFACTS, open_page
 
 import borabora_sim
 from borabora_sim.games import get_game
 from borabora_sim.viewer.server import WebServer
 from borabora_sim.viewer.web_game import WebGame
 
-ARTIFACTS = test_viewer_browser.ARTIFACTS
 SEED = 33
 PLAYERS = ["human", "heuristic"]
-browser = test_viewer_browser.browser          # the same headless Chromium, skipped with the same reasons
 
 SETTLED = ("old => document.body.dataset.version !== old && document.body.dataset.turn !== 'ai'"
            " && !document.body.hasAttribute('data-busy')")
@@ -108,7 +106,7 @@ def save_and_load(page: Any, errors: list[str], folder: Path) -> dict[str, Any]:
 @pytest.mark.slow
 def test_a_whole_game_in_the_browser_ends_with_the_engine_scores(browser: Any, server: WebServer,
                                                                  tmp_path: Path) -> None:
-    page, errors = test_viewer_browser.open_page(browser, 1700, 1100)
+    page, errors = open_page(browser, 1700, 1100)
     page.goto(server.url + "?delay=0")
     page.wait_for_function("document.body.dataset.turn === 'human'")
     rng = random.Random(3)
@@ -194,7 +192,7 @@ def test_the_board_plays_the_moves_that_were_list_only(browser: Any, game: str, 
     come up and the page logs no error."""
     served = WebServer(WebGame(get_game(game), players, seed))
     threading.Thread(target=served.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-    page, errors = test_viewer_browser.open_page(browser, 1700, 1100)
+    page, errors = open_page(browser, 1700, 1100)
     try:
         page.goto(served.url + "?delay=0")
         # a function, not an expression: the page's Content-Security-Policy refuses the eval of a string
@@ -228,7 +226,7 @@ def test_the_board_plays_the_moves_that_were_list_only(browser: Any, game: str, 
 def test_the_page_starts_a_new_game_with_other_seats(browser: Any, server: WebServer) -> None:
     """The New game form: a refused one (one seat) shows the server's reason and keeps the game; a good one
     replaces it with the seats and seed typed, and the page goes on with it (the AI seat moves first)."""
-    page, errors = test_viewer_browser.open_page(browser, 1700, 1100)
+    page, errors = open_page(browser, 1700, 1100)
     try:
         page.goto(server.url + "?delay=0")
         page.wait_for_function("() => document.body.dataset.turn === 'human'")
@@ -263,7 +261,7 @@ def test_the_page_starts_a_new_game_with_other_seats(browser: Any, server: WebSe
 def test_an_advice_overtaken_by_a_move_is_dropped_without_an_error(browser: Any, server: WebServer) -> None:
     """A move played while the AI thinks about the old position: the server stops the advice (409) and the page
     shows neither it nor an error; the button waits while an advice is computed, so none is asked twice."""
-    page, errors = test_viewer_browser.open_page(browser, 1700, 1100)
+    page, errors = open_page(browser, 1700, 1100)
     page.goto(server.url + "?delay=0")
     page.wait_for_function("document.body.dataset.turn === 'human'")
     page.locator("#advisor").fill("mcts:seconds=5")

@@ -1,0 +1,124 @@
+"""What several test files share: positions reached by random play, the adapters' libraries, the component data of
+any game and the headless browser.
+
+pytest finds the fixtures here by name; the helpers are imported (`from conftest import played`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import random
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from borabora_sim.games import get_game
+from borabora_sim.protocol import Game, GameState
+
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"      # screenshots of the browser tests (not kept in git)
+
+
+# ---- positions of random games -------------------------------------------------------------------------------
+def play_random(state: GameState, seed: int, moves: int | None = None) -> GameState:
+    """`state` after `moves` uniformly random decisions (all of them to the end when None, fewer if the game ends
+    first), each `legal[rng.randrange(len(legal))]` with `rng = random.Random(seed)`."""
+    rng = random.Random(seed)
+    while not state.is_terminal() and moves != 0:
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+        moves = None if moves is None else moves - 1
+    return state
+
+
+def played(game: str | Game, players: int, seed: int, decisions: int | None = None) -> Any:
+    """A game of `game` (a spec such as "bamboo:mode=advanced", or a game object) dealt from `seed`, after
+    `decisions` uniformly random decisions chosen by random.Random(seed) (to its end when None)."""
+    board = get_game(game) if isinstance(game, str) else game
+    return play_random(board.new_initial_state(players=players, seed=seed), seed, decisions)
+
+
+def first_position(game: str | Game, players: int, wanted: Any, seeds: range = range(200)) -> Any:
+    """The first position of a uniformly random game (seeds 0, 1, ... in turn, each choosing with
+    random.Random(seed)) for which `wanted(state)` is true."""
+    board = get_game(game) if isinstance(game, str) else game
+    for seed in seeds:
+        state = board.new_initial_state(players=players, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if wanted(state):
+                return state
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+    raise AssertionError(f"no random game of {board.name} reached the wanted position")
+
+
+# ---- component data of any game ------------------------------------------------------------------------------
+def components_of(name: str, source: Any = None) -> Any:
+    """The component data of the game `name` loaded from `source` (None: the built-in file), as the game's
+    factory loads it."""
+    return get_game(name, components=source).rules.components
+
+
+# ---- the adapters' libraries, skipped with the extra that installs them ---------------------------------------
+@pytest.fixture(scope="session")
+def pyspiel() -> ModuleType:
+    return pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install 'borabora_sim[openspiel]'")
+
+
+@pytest.fixture(scope="session")
+def openspiel_adapter(pyspiel: ModuleType) -> ModuleType:
+    return importlib.import_module("borabora_sim.envs.openspiel")
+
+
+@pytest.fixture(scope="session")
+def pettingzoo_adapter() -> ModuleType:
+    pytest.importorskip("pettingzoo", reason="PettingZoo is not installed: pip install 'borabora_sim[rl]'")
+    return importlib.import_module("borabora_sim.envs.pettingzoo")
+
+
+@pytest.fixture(scope="session")
+def gymnasium_adapter() -> ModuleType:
+    pytest.importorskip("gymnasium", reason="Gymnasium is not installed: pip install 'borabora_sim[rl]'")
+    return importlib.import_module("borabora_sim.envs.gymnasium")
+
+
+# ---- a headless Chromium driven by Playwright -----------------------------------------------------------------
+def chromium_path() -> str | None:
+    """The Chromium to drive: the one BORABORA_CHROMIUM names, else the system's."""
+    named = os.environ.get("BORABORA_CHROMIUM")
+    if named:
+        return named
+    return next(filter(None, map(shutil.which, ("chromium", "chromium-browser", "google-chrome"))), None)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """A headless Chromium; the test is skipped, saying why, where Playwright or a Chromium is missing."""
+    try:
+        from playwright.sync_api import Error, sync_playwright
+    except ImportError:
+        pytest.skip("the browser tests need Playwright: pip install '.[test]'")
+    executable = chromium_path()
+    if executable is None:
+        pytest.skip("no Chromium to drive: install it (apt-get install chromium) or name one in BORABORA_CHROMIUM")
+    with sync_playwright() as driver:
+        try:
+            started = driver.chromium.launch(executable_path=executable)
+        except Error as error:
+            pytest.skip(f"Chromium ({executable}) could not be started: {str(error).splitlines()[0]}")
+        yield started
+        started.close()
+
+
+def open_page(browser: Any, width: int, height: int) -> tuple[Any, list[str]]:
+    """A new page of `browser` and the list into which its console errors and uncaught exceptions go."""
+    page = browser.new_page(viewport={"width": width, "height": height})
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return page, errors
