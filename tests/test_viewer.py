@@ -19,11 +19,11 @@ import pytest
 import borabora_sim
 from borabora_sim import games
 from borabora_sim.cli import main
+from borabora_sim.games.bora_bora import layout
 from borabora_sim.games.bora_bora.components import GOD_COLOURS, TERRAINS, load_components
 from borabora_sim.games.bora_bora.picture import map_layout
 from borabora_sim.simulate import replay, simulate
 from borabora_sim.viewer import (
-    layout,
     record_game,
     renderer_names,
     replay_html,

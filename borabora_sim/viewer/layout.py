@@ -1,8 +1,6 @@
-"""Layout data of the Bora Bora picture: every size, position and colour the drawing uses, in one place.
-
-The component file gives the map's topology (islands, regions, paths) but no coordinates; `bora_bora.map_layout`
-computes them from these constants and the file's order, so an edited component file redraws the map and the
-same data always gives the same picture. Positions are in SVG user units (about pixels).
+"""The house style of every game's picture and of the replay around it: fonts, panel and text colours, a colour
+per seat, and the score-by-source chart. Each game's own sizes and positions are in its package (`layout.py`).
+Positions are in SVG user units (about pixels).
 """
 
 from __future__ import annotations
@@ -13,73 +11,8 @@ PANEL_FILL = "#fffdf7"
 PANEL_STROKE = "#b9a97f"
 TEXT = "#222222"
 MUTED = "#777777"
-
-WIDTH = 1480
-HEADER_HEIGHT = 34
-
-# Panels: (x, y, width, height). Player boards follow below them, one per seat in a row.
-MAP = (10, 44, 560, 470)
-TEMPLE = (580, 44, 420, 96)
-ACTION_TILES = (580, 148, 420, 120)
-STATUS_TRACK = (580, 276, 420, 128)
-SCORE_TRACK = (580, 412, 420, 102)
-PERSONS = (1010, 44, 460, 200)
-TASKS = (1010, 252, 460, 118)
-JEWELRY = (1010, 378, 260, 136)
-GODS = (1278, 378, 192, 136)
-BOARDS_TOP = 524
-BOARD_GAP = 10
-BOARD_HEIGHT = 344
-
-# Map: islands on a ring around the first island of the file, in file order clockwise from the top; each island's
-# regions on a small grid, rows along the ring's tangent.
-ISLAND_RING = 168               # distance of an outer island's centre from the map centre
-REGION_STEP = 96                # distance between neighbouring region centres on one island
-REGION_RADIUS = 40              # half the width of a region's hexagon
-ISLAND_PAD = 14                 # island outline beyond its regions
-MAP_TITLE = 20                  # room for the panel title
-
-TERRAIN_COLOURS = {"mountain": "#a8a39a", "beach": "#f0dc9c", "forest": "#5f9e5a", "plains": "#c4dc82"}
-SEA = "#9fd3e6"
-ISLAND_FILL = "#e9dcb3"
-LAND_PATH = "#8a5a2b"
-WATER_PATH = "#2f6fb0"
-FISH_FILL = "#ffffff"
-BUILDING_SPACE = "#fdf6e3"
-
 SEAT_COLOURS = ("#d1342f", "#2f6fd1", "#e0a800", "#7a3fb8")
 SEAT_TEXT = ("#ffffff", "#ffffff", "#222222", "#ffffff")
-GOD_COLOURS = {"blue": "#3a6fd8", "white": "#f4f4f4", "red": "#d23a3a", "green": "#3aa447", "yellow": "#f2c200"}
-MATERIAL_COLOURS = {"sand": "#ead48e", "stone": "#9aa1a8", "wood": "#8b5a2b"}
-SEX_COLOURS = {"man": "#cfe3f7", "woman": "#f7d6e6"}
-JEWELRY_FILL = "#f4e6c8"
-CURRENT_COLUMN = "#ffe9a8"
-TASK_FILL = "#eef4e2"
-CRANE_TASK_FILL = "#d7efc4"
-
-# Dice: the size of a die and where its pips sit for each face (in units of the die's size).
-DIE = 22
-PIPS = {
-    1: ((0.5, 0.5),),
-    2: ((0.25, 0.25), (0.75, 0.75)),
-    3: ((0.25, 0.25), (0.5, 0.5), (0.75, 0.75)),
-    4: ((0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)),
-    5: ((0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75), (0.75, 0.75)),
-    6: ((0.25, 0.2), (0.75, 0.2), (0.25, 0.5), (0.75, 0.5), (0.25, 0.8), (0.75, 0.8)),
-}
-
-# Action tiles by number of players: a name per tile slot of the state's `tile_low` (combined tiles in games of
-# fewer players share a slot; None: no tile of this slot in such a game). Fishing has no tile: its space is drawn
-# beside them.
-ACTION_TILE_NAMES = {
-    2: ("helper", "temple", "build", "man/woman", None, "land/water", None),
-    3: ("helper", "temple", "build", "man", "woman", "land/water", None),
-    4: ("helper", "temple", "build", "man", "woman", "land", "water"),
-}
-
-# Short labels of the person types (PERSON_TYPES order) so that a tile fits in a small box.
-PERSON_LABELS = ("land", "water", "woman", "man", "build", "material", "move hut", "VP", "god card", "offering",
-                 "status", "shell")
 
 # The score-by-source chart of the replay: one strip per seat; a colour per source (SOURCES order, cycled).
 CHART_WIDTH = 520

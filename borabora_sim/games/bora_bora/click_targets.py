@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from borabora_sim.games.bora_bora.components import PERSON_TYPES, SEXES
+from borabora_sim.games.bora_bora.layout import ACTION_TILE_NAMES
 from borabora_sim.protocol import GameState
-from borabora_sim.viewer.layout import ACTION_TILE_NAMES
 from borabora_sim.viewer.web_targets import Rule, Target, by_name
 
 # The action tiles by number of players, as drawn, the fishing space first.

@@ -16,6 +16,7 @@ from textwrap import wrap
 from typing import Any
 
 from borabora_sim import _engine
+from borabora_sim.games.bora_bora import layout as L
 from borabora_sim.games.bora_bora.components import (
     GOD_COLOURS,
     MATERIALS,
@@ -25,7 +26,7 @@ from borabora_sim.games.bora_bora.components import (
     TERRAINS,
     Components,
 )
-from borabora_sim.viewer import layout as L
+from borabora_sim.viewer import layout as S
 from borabora_sim.viewer.svg import label, panel, root, seat_chip, seat_text, sub, title
 
 NO_TILE = 255
@@ -43,9 +44,9 @@ def draw(state: _engine.State, viewer: int | None = None) -> ET.Element:
     players = len(view["pl"])
     width = L.WIDTH
     height = L.BOARDS_TOP + L.BOARD_HEIGHT + 10
-    svg = root(width, height, font_family=L.FONT, data_game="bora_bora", data_viewer=seat_text(viewer),
+    svg = root(width, height, font_family=S.FONT, data_game="bora_bora", data_viewer=seat_text(viewer),
                data_players=players)
-    sub(svg, "rect", x=0, y=0, width=width, height=height, fill=L.BACKGROUND, data_panel="background")
+    sub(svg, "rect", x=0, y=0, width=width, height=height, fill=S.BACKGROUND, data_panel="background")
     _header(svg, state, viewer)
     _map(svg, c, view)
     _temple(svg, c, view)
@@ -77,7 +78,7 @@ def _die(parent: ET.Element, x: float, y: float, value: int, colour: str = "#fff
 def _hut(parent: ET.Element, x: float, y: float, seat: int, **data: object) -> None:
     """A hut in the seat's colour, centred on (x, y)."""
     points = [(x - 8, y + 7), (x - 8, y - 1), (x, y - 9), (x + 8, y - 1), (x + 8, y + 7)]
-    sub(parent, "polygon", points=" ".join(f"{px:g},{py:g}" for px, py in points), fill=L.SEAT_COLOURS[seat],
+    sub(parent, "polygon", points=" ".join(f"{px:g},{py:g}" for px, py in points), fill=S.SEAT_COLOURS[seat],
         stroke="#222222", data_seat=seat, **data)
 
 
@@ -96,7 +97,7 @@ def _person_tile(parent: ET.Element, c: Components, tile: int, x: float, y: floa
     label(group, x + w / 2, y + h * 0.45, _person_label(c, tile), size=min(9.0, w / 5.5), anchor="middle")
     symbol = "status" if sex == "man" else "shell"
     label(group, x + w / 2, y + h * 0.85, f"{int(c.person_symbols[tile])} {symbol}", size=min(8.0, w / 6.5),
-          anchor="middle", fill=L.MUTED)
+          anchor="middle", fill=S.MUTED)
     title(group, f"{sex}: {PERSON_TYPES[int(c.person_type[tile])]}, {int(c.person_symbols[tile])} {symbol}"
                  + (" (shifted down)" if shifted else ""))
 
@@ -144,10 +145,10 @@ def _header(svg: ET.Element, state: _engine.State, viewer: int | None) -> None:
         line = (f"Bora Bora: round {state.round}, phase {state.phase}; seat {state.current_player} decides "
                 f"({str(state.decision).replace('_', ' ')})")
     seen = "public view" if viewer is None else f"as seat {viewer} sees it"
-    label(group, 12, 24, line, size=16, font_weight="bold", fill=L.TEXT, data_round=state.round,
+    label(group, 12, 24, line, size=16, font_weight="bold", fill=S.TEXT, data_round=state.round,
           data_phase=state.phase, data_to_move=state.current_player,
           data_decision=None if state.is_terminal() else state.decision)
-    label(group, L.WIDTH - 12, 24, seen, size=12, anchor="end", fill=L.MUTED)
+    label(group, L.WIDTH - 12, 24, seen, size=12, anchor="end", fill=S.MUTED)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -289,7 +290,7 @@ def _temple(svg: ET.Element, c: Components, view: dict[str, Any]) -> None:
         sx = x + 12 + t * (space + 6)
         cell = sub(group, "g", data_temple_space=t, data_value=int(value))
         sub(cell, "rect", x=sx, y=y + 24, width=space, height=60, rx=4, fill="#efe6cf", stroke="#8f7a48")
-        label(cell, sx + space / 2, y + 38, f"value {int(value)}", size=9, anchor="middle", fill=L.MUTED)
+        label(cell, sx + space / 2, y + 38, f"value {int(value)}", size=9, anchor="middle", fill=S.MUTED)
         if seat >= 0:
             seat_chip(cell, sx + space / 2, y + 60, seat, r=12, data_priest=t)
     gx = x + w - 70
@@ -329,7 +330,7 @@ def _status_track(svg: ET.Element, c: Components, view: dict[str, Any]) -> None:
         space = sub(group, "g", data_status_space=s)
         sub(space, "rect", x=sx, y=y + 24, width=cell - 2, height=30, rx=3, fill="#efe6cf", stroke="#8f7a48")
         label(space, sx + cell / 2 - 1, y + 37, s, size=9, anchor="middle", font_weight="bold")
-        label(space, sx + cell / 2 - 1, y + 50, f"{int(c.status_vp[s])}VP", size=7, anchor="middle", fill=L.MUTED)
+        label(space, sx + cell / 2 - 1, y + 50, f"{int(c.status_vp[s])}VP", size=7, anchor="middle", fill=S.MUTED)
     markers = sub(svg, "g", data_panel="status_markers")     # apart from the track, which never changes
     stacks: dict[int, list[tuple[int, int]]] = {}
     for seat, p in enumerate(view["pl"]):
@@ -349,12 +350,12 @@ def _score_track(svg: ET.Element, state: _engine.State, view: dict[str, Any]) ->
         by = y + 24 + seat * 15
         bar = sub(group, "g", data_score_seat=seat, data_vp=score)
         length = (w - 150) * score / top           # leaves room for the label and the turn order
-        sub(bar, "rect", x=x + 30, y=by, width=length, height=11, fill=L.SEAT_COLOURS[seat])
+        sub(bar, "rect", x=x + 30, y=by, width=length, height=11, fill=S.SEAT_COLOURS[seat])
         label(bar, x + 10, by + 10, f"s{seat}", size=9)
         label(bar, x + 36 + length, by + 10, f"{score} VP", size=9)
     order = [seat for seat in view["order"] if seat >= 0]
     ox = x + w - 60
-    label(group, ox - 6, y + 33, "order", size=9, anchor="end", fill=L.MUTED)
+    label(group, ox - 6, y + 33, "order", size=9, anchor="end", fill=S.MUTED)
     for position, seat in enumerate(order):
         seat_chip(group, ox + 12, y + 30 + position * 17, seat, r=7, data_turn_position=position + 1)
 
@@ -369,11 +370,11 @@ def _persons(svg: ET.Element, c: Components, view: dict[str, Any]) -> None:
     for sex, name in enumerate(SEXES):
         ry = y + 26 + sex * (h + 20)
         label(group, x + 8, ry + 12, name, size=10, font_weight="bold")
-        label(group, x + 8, ry + 26, f"pile {view['person_pile'][sex]}", size=8, fill=L.MUTED,
+        label(group, x + 8, ry + 26, f"pile {view['person_pile'][sex]}", size=8, fill=S.MUTED,
               data_person_pile=name, data_count=view["person_pile"][sex])
         for position, tile in enumerate(view["person_display"][sex]):
             px = x + 60 + position * (w + 6)
-            label(group, px + w / 2, ry - 2, position + 1, size=8, anchor="middle", fill=L.MUTED)
+            label(group, px + w / 2, ry - 2, position + 1, size=8, anchor="middle", fill=S.MUTED)
             if tile == NO_TILE:
                 sub(group, "rect", x=px, y=ry, width=w, height=h, rx=3, fill="none", stroke="#cccccc",
                     stroke_dasharray="3 3")
@@ -404,7 +405,7 @@ def _jewelry(svg: ET.Element, c: Components, view: dict[str, Any]) -> None:
         if current:
             sub(group, "rect", x=cx - 2, y=y + 20, width=w + 4, height=4 * (h + 2) + 16, rx=3, fill=L.CURRENT_COLUMN,
                 data_current_round=rnd + 1)
-        label(group, cx + w / 2, y + 30, f"r{rnd + 1}", size=8, anchor="middle", fill=L.MUTED)
+        label(group, cx + w / 2, y + 30, f"r{rnd + 1}", size=8, anchor="middle", fill=S.MUTED)
         for row, tile in enumerate(column):
             if tile == NO_TILE:
                 continue
@@ -414,7 +415,7 @@ def _jewelry(svg: ET.Element, c: Components, view: dict[str, Any]) -> None:
             sub(jewel, "rect", x=cx, y=ty, width=w, height=h, rx=3, fill=L.JEWELRY_FILL, stroke="#a88a4a")
             label(jewel, cx + w / 2, ty + 10, kind[:8], size=7, anchor="middle")
             label(jewel, cx + w / 2, ty + 19, f"{int(c.jewelry_cost[tile])}sh {int(c.jewelry_vp[tile])}VP", size=7,
-                  anchor="middle", fill=L.MUTED)
+                  anchor="middle", fill=S.MUTED)
             title(jewel, f"{kind}: costs {int(c.jewelry_cost[tile])} shells, {int(c.jewelry_vp[tile])} VP")
 
 
@@ -431,7 +432,7 @@ def _gods(svg: ET.Element, view: dict[str, Any]) -> None:
         label(card, gx + 16, y + 50, name, size=7, anchor="middle", fill="#222222" if name in ("white", "yellow")
               else "#ffffff")
     label(group, x + 8, y + 86, f"draw pile {view['god_deck']}", size=9, data_god_deck=view["god_deck"])
-    label(group, x + 8, y + 102, "discard", size=9, fill=L.MUTED)
+    label(group, x + 8, y + 102, "discard", size=9, fill=S.MUTED)
     for colour, count in enumerate(view["discard"]):
         name = GOD_COLOURS[colour]
         dx = x + 8 + colour * 36
@@ -449,18 +450,18 @@ def _player_board(svg: ET.Element, c: Components, view: dict[str, Any], seat: in
     p = view["pl"][seat]
     y = L.BOARDS_TOP
     group = sub(svg, "g", data_panel=f"player-{seat}", data_player=seat)
-    sub(group, "rect", x=x, y=y, width=w, height=L.BOARD_HEIGHT, rx=6, fill=L.PANEL_FILL,
-        stroke=L.SEAT_COLOURS[seat], stroke_width=2.5)
-    sub(group, "rect", x=x, y=y, width=w, height=22, rx=6, fill=L.SEAT_COLOURS[seat])
+    sub(group, "rect", x=x, y=y, width=w, height=L.BOARD_HEIGHT, rx=6, fill=S.PANEL_FILL,
+        stroke=S.SEAT_COLOURS[seat], stroke_width=2.5)
+    sub(group, "rect", x=x, y=y, width=w, height=22, rx=6, fill=S.SEAT_COLOURS[seat])
     you = " (you)" if view["viewer"] == seat else ""
     priests = sum(1 for s in view["temple"] if s == seat)
     label(group, x + 8, y + 16, f"Seat {seat}{you}: {sum(p['vp'])} VP, status {p['status']}", size=12,
-          font_weight="bold", fill=L.SEAT_TEXT[seat])
+          font_weight="bold", fill=S.SEAT_TEXT[seat])
     # Dice still to place this round.
-    label(group, x + 8, y + 42, "dice", size=9, fill=L.MUTED)
+    label(group, x + 8, y + 42, "dice", size=9, fill=S.MUTED)
     for i, value in enumerate(p["dice"]):
         if value:
-            _die(group, x + 40 + i * (L.DIE + 6), y + 27, value, colour=L.SEAT_COLOURS[seat],
+            _die(group, x + 40 + i * (L.DIE + 6), y + 27, value, colour=S.SEAT_COLOURS[seat],
                  data_player_die=f"{seat}-{i}")
     # Counts.
     counts = (("offerings", p["offerings"]), ("shells", p["shells"]), ("god tiles", p["god_tiles"]),
@@ -475,12 +476,12 @@ def _player_board(svg: ET.Element, c: Components, view: dict[str, Any], seat: in
     # God cards: the hand only for its owner, otherwise its size and the cards seen taken face up.
     gy = y + 94
     if p["hand"] is not None:
-        label(group, x + 8, gy + 11, "God cards", size=9, fill=L.MUTED)
+        label(group, x + 8, gy + 11, "God cards", size=9, fill=S.MUTED)
         cards = [(GOD_COLOURS[k], n) for k, n in enumerate(p["hand"]) if n]
         for i, (name, n) in enumerate(cards):
             _god_chip(group, x + 64 + i * 34, gy, name, n, data_god_hand=f"{seat}-{name}")
     else:
-        label(group, x + 8, gy + 11, f"God cards: {p['hand_size']} in hand; seen:", size=9, fill=L.MUTED,
+        label(group, x + 8, gy + 11, f"God cards: {p['hand_size']} in hand; seen:", size=9, fill=S.MUTED,
               data_hand_size=p["hand_size"], data_hand_seat=seat)
         known = [(GOD_COLOURS[k], n) for k, n in enumerate(p["known"]) if n]
         for i, (name, n) in enumerate(known):
@@ -489,7 +490,7 @@ def _player_board(svg: ET.Element, c: Components, view: dict[str, Any], seat: in
     # them once for the many moves that change only the counts above.
     persons = sub(svg, "g", data_panel=f"player-{seat}-persons", data_player=seat)
     py = y + 116
-    label(persons, x + 8, py + 10, f"persons ({p['n_persons']})", size=9, fill=L.MUTED)
+    label(persons, x + 8, py + 10, f"persons ({p['n_persons']})", size=9, fill=S.MUTED)
     pw = (w - 16 - 5 * 3) / 6
     for i, tile in enumerate(p["persons"][: p["n_persons"]]):
         _person_tile(persons, c, tile, x + 8 + (i % 6) * (pw + 3), py + 14 + (i // 6) * 33, pw, 30,
@@ -500,7 +501,7 @@ def _player_board(svg: ET.Element, c: Components, view: dict[str, Any], seat: in
     tasks = sub(svg, "g", data_panel=f"player-{seat}-tasks", data_player=seat)
     tx = x + 8 + c.ceremony_cols * 26 + 70
     tw = max(40.0, (x + w - 8 - tx - 2 * 3) / 3)
-    label(tasks, tx, y + 210, "tasks", size=9, fill=L.MUTED)
+    label(tasks, tx, y + 210, "tasks", size=9, fill=S.MUTED)
     for i, task in enumerate(p["tasks"]):
         if task != NO_TILE:
             _task_tile(tasks, c, task, tx + i * (tw + 3), y + 214, tw, 84, data_player_task=f"{seat}-{i + 1}")
@@ -520,7 +521,7 @@ def _god_chip(parent: ET.Element, x: float, y: float, name: str, count: int, **d
 def _ceremony(parent: ET.Element, c: Components, p: dict[str, Any], seat: int, x: float, y: float) -> None:
     """The ceremony grid (each space's material; a material on it, or a building over it), the building tiles
     (value; built or not) and the materials beside the board."""
-    label(parent, x, y + 10, "ceremony", size=9, fill=L.MUTED)
+    label(parent, x, y + 10, "ceremony", size=9, fill=S.MUTED)
     cell = 24
     for s, content in enumerate(p["ceremony"]):
         row, col = divmod(s, int(c.ceremony_cols))
@@ -538,7 +539,7 @@ def _ceremony(parent: ET.Element, c: Components, p: dict[str, Any], seat: int, x
             label(space, sx + cell / 2, sy + cell / 2 + 4, "B", size=11, anchor="middle", font_weight="bold",
                   fill="#ffffff")
     by = y + 18 + int(c.ceremony_rows) * (cell + 2)
-    label(parent, x, by + 8, "buildings", size=9, fill=L.MUTED)
+    label(parent, x, by + 8, "buildings", size=9, fill=S.MUTED)
     for k, value in enumerate(c.building_values):
         built = bool(p["built"] >> k & 1)
         building = sub(parent, "g", data_building=f"{seat}-{k}", data_value=int(value), data_built=int(built))
