@@ -15,6 +15,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import numpy as np
 import pytest
 
 from borabora_sim.games import get_game
@@ -85,6 +86,46 @@ def pettingzoo_adapter() -> ModuleType:
 def gymnasium_adapter() -> ModuleType:
     pytest.importorskip("gymnasium", reason="Gymnasium is not installed: pip install 'borabora_sim[rl]'")
     return importlib.import_module("borabora_sim.envs.gymnasium")
+
+
+def play_aec(environment: Any, seed: int, actions: list[int] | None = None) -> tuple[dict[str, float], Any]:
+    """Plays a PettingZoo AEC environment reset with `seed` to its end, each agent taking the next of `actions`
+    while there are any, else a legal action drawn with numpy's generator of `seed`; the rewards each agent
+    gathered, and the unwrapped environment."""
+    environment.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    totals: dict[str, float] = dict.fromkeys(environment.possible_agents, 0.0)
+    for agent in environment.agent_iter():
+        obs, reward, termination, truncation, _ = environment.last()
+        totals[agent] += reward
+        if termination or truncation:
+            environment.step(None)
+            continue
+        mask = obs["action_mask"]
+        assert mask.dtype == np.int8 and mask.sum() >= 2
+        environment.step(actions.pop(0) if actions else int(rng.choice(np.flatnonzero(mask))))
+    return totals, environment.unwrapped
+
+
+def play_episode(env: Any, seed: int, actions: list[int] | None = None) -> tuple[float, dict[str, Any], list[Any]]:
+    """Plays a Gymnasium environment reset with `seed` to the end of its episode, the learner taking the next of
+    `actions` while there are any, else a legal action drawn with numpy's generator of `seed`: the learner's total
+    reward, the last info and every observation, the first included."""
+    obs, info = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    total = 0.0
+    seen = [obs]
+    while True:
+        assert env.observation_space.contains(obs)
+        legal = np.flatnonzero(info["action_mask"])
+        assert len(legal) >= 2
+        action = actions.pop(0) if actions else int(rng.choice(legal))
+        obs, reward, terminated, truncated, info = env.step(action)
+        total += reward
+        seen.append(obs)
+        assert not truncated
+        if terminated:
+            return total, info, seen
 
 
 # ---- a headless Chromium driven by Playwright -----------------------------------------------------------------
