@@ -60,9 +60,9 @@ def first_position(game: str | Game, players: int, wanted: Any, seeds: range = r
 
 # ---- component data of any game ------------------------------------------------------------------------------
 def components_of(name: str, source: Any = None) -> Any:
-    """The component data of the game `name` loaded from `source` (None: the built-in file), as the game's
-    factory loads it."""
-    return get_game(name, components=source).rules.components
+    """The component data of the game `name` loaded from `source` (None: the built-in file) by the
+    `load_components` of the game's package (borabora_sim.games.<name>)."""
+    return importlib.import_module(f"borabora_sim.games.{name}").load_components(source)
 
 
 # ---- the adapters' libraries, skipped with the extra that installs them ---------------------------------------

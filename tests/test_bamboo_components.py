@@ -1,11 +1,10 @@
-"""Bamboo's component data (borabora_sim/games/bamboo/components.py) and its balance-pattern language."""
+"""Bamboo's component data (borabora_sim/games/bamboo/components.py) and its balance-pattern language. What every
+game's component file does alike (users' files, malformed data and files, read-only arrays), Bamboo's cases
+among them, is tested in tests/test_components.py."""
 
 from __future__ import annotations
 
-import json
 import random
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -130,11 +129,7 @@ def test_each_player_set_has_one_shoot_of_each_colour_and_action(builtin: Bamboo
     assert set(c.shoot_set[c.shoot_setup != SHOOT_SETUPS.index("player")].tolist()) == {0}
 
 
-def test_arrays_are_read_only(builtin: BambooComponents) -> None:
-    arrays = [v for v in vars(builtin).values() if isinstance(v, np.ndarray)]
-    assert all(not array.flags.writeable for array in arrays)
-    with pytest.raises(ValueError, match="read-only"):
-        builtin.home_comfort[0] = 3
+def test_the_setup_table_is_read_only(builtin: BambooComponents) -> None:
     with pytest.raises(TypeError):
         builtin.setup["start_hp"] = 9  # type: ignore[index]
 
@@ -157,192 +152,9 @@ def test_night_spaces(builtin: BambooComponents) -> None:
     assert {HOME_TYPES[t] for t in builtin.night_types} == set(HOME_TYPES)
 
 
-def test_a_users_file_replaces_the_builtin_one(doc: dict[str, Any], tmp_path: Path) -> None:
-    doc["temple_tiles"][3].update(incense=0, mark="CONFIRMED", source="a photo of the tile")
-    path = tmp_path / "mine.json"
-    path.write_text(json.dumps(doc), encoding="utf-8")
-    mine = load_components(path)
-    assert mine.temple_tile_incense[3] == 0
-    assert mine.marks["temple_tiles[3].incense"] == "CONFIRMED"
-    assert mine.sources["temple_tiles[3].incense"] == "a photo of the tile"
-    assert mine.source_path == str(path)
-    assert load_components().temple_tile_incense[3] == 3
-    assert load_components(doc).source_path == "<dict>"
-
-
 def test_the_error_class_and_file_limit_are_bora_boras() -> None:
     assert ComponentError is borabora_components.ComponentError
     assert MAX_FILE_BYTES == borabora_components.MAX_FILE_BYTES
-
-
-# ---- bad data: each case names the field -------------------------------------------------------------------------
-
-def _side_tile(doc: dict[str, Any], side: str, k: int = 0) -> dict[str, Any]:
-    return [t for t in doc["balance_tiles"] if t["side"] == side][k]
-
-
-def _all_category_a_three_plus(doc: dict[str, Any]) -> None:
-    for tile in doc["home_tiles"]:
-        if tile["category"] == "A":
-            tile["three_plus"] = True
-
-
-BAD: dict[str, tuple[Callable[[dict[str, Any]], Any], str]] = {
-    "home tile count": (lambda d: d["home_tiles"].pop(), "home_tiles: 63 records; allowed: exactly 64"),
-    "home tile type": (lambda d: d["home_tiles"][0].update(type="furniture"),
-                       "home_tiles[0].type: 'furniture' is not a known name; allowed: decoration, faith, garden"),
-    "comfort range": (lambda d: d["home_tiles"][3].update(comfort=4),
-                      "home_tiles[3].comfort: 4; allowed: an integer 1..3"),
-    "home category": (lambda d: d["home_tiles"][5].update(category="C"), "home_tiles[5].category: 'C'"),
-    "three_plus as text": (lambda d: d["home_tiles"][7].update(three_plus="yes"),
-                           "home_tiles[7].three_plus: 'yes'; allowed: true or false"),
-    "duplicate home id": (lambda d: d["home_tiles"][1].update(id="H01"),
-                          "home_tiles[1].id: 'H01' repeats home_tiles[0]"),
-    "no category A tile for 2 players": (_all_category_a_three_plus, "home_tiles: 0 category A tiles for 2 players"),
-    "balance side": (lambda d: d["balance_tiles"][2].update(side="top"),
-                     "balance_tiles[2].side: 'top' is not a known name; allowed: left, center, right"),
-    "balance side counts": (lambda d: d["balance_tiles"][0].update(side="center", pattern=["D"]),
-                            "balance_tiles: 23 left tiles; allowed: exactly 24"),
-    "balance hp": (lambda d: d["balance_tiles"][0].update(hp=0), "balance_tiles[0].hp: 0; allowed: an integer 1..20"),
-    "pattern letter": (lambda d: d["balance_tiles"][8].update(pattern=["GX"]),
-                       "balance_tiles[8].pattern[0]: 'X' in 'GX'; allowed: D, F, G, T, * and ."),
-    "pattern rows of unequal length": (lambda d: d["balance_tiles"][8].update(pattern=["G", "FD"]),
-                                       "balance_tiles[8].pattern[1]: 2 letters, row 0 has 1"),
-    "pattern taller than the home": (lambda d: d["balance_tiles"][30].update(pattern=["G"] * 4),
-                                     "balance_tiles[30].pattern: 4 rows; allowed: at most 3"),
-    "pattern wider than the home": (lambda d: d["balance_tiles"][30].update(pattern=["G" * 6]),
-                                    "balance_tiles[30].pattern[0]: 'GGGGGG'; allowed: a string of 1..5 letters"),
-    "pattern without a cell": (lambda d: d["balance_tiles"][8].update(pattern=["..", ".."]),
-                               "balance_tiles[8].pattern: no cell"),
-    "pattern row not a string": (lambda d: d["balance_tiles"][8].update(pattern=[["G"]]),
-                                 "balance_tiles[8].pattern[0]: ['G']"),
-    "pattern not a list": (lambda d: d["balance_tiles"][8].update(pattern=5),
-                           "balance_tiles[8].pattern: 5; allowed: a list of rows"),
-    "pattern empty list": (lambda d: d["balance_tiles"][8].update(pattern=[]), "balance_tiles[8].pattern: []"),
-    "pattern unknown type": (lambda d: d["balance_tiles"][20].update(pattern="fire"),
-                             "balance_tiles[20].pattern: 'fire' is not a known name"),
-    "three wide on a left tile": (lambda d: d["balance_tiles"][0].update(pattern=["DFG"]),
-                                  "balance_tiles[0].pattern: fits nowhere in the left part of the home"),
-    "diamond on a right tile": (lambda d: _side_tile(d, "right").update(pattern=[".F.", "T.G", ".D."]),
-                                "balance_tiles[44].pattern: fits nowhere in the right part of the home"),
-    "unreachable comfort": (lambda d: d["balance_tiles"][12].update(min_comfort=7),
-                            "balance_tiles[12].min_comfort: 7 on 2 cells; allowed: 0..6"),
-    "type total without comfort": (lambda d: d["balance_tiles"][20].update(min_comfort=0),
-                                   "balance_tiles[20].min_comfort: 0 for a type-total pattern; allowed: 1..18"),
-    "type total beyond the region": (lambda d: d["balance_tiles"][20].update(min_comfort=19),
-                                     "balance_tiles[20].min_comfort: 19 for a type-total pattern; allowed: 1..18"),
-    "missing mark": (lambda d: d["balance_tiles"][4].pop("mark"), "balance_tiles[4].id: no provenance mark"),
-    "bad mark": (lambda d: d["shoots"][1].update(mark="GUESSED"), "shoots[1].mark: 'GUESSED' is not a provenance mark"),
-    "mark for an unknown field": (lambda d: d["gifts"][0].update(marks={"colour": "DERIVED"}), "gifts[0].marks.colour"),
-    "spirit copies": (lambda d: d["spirits"][0].update(copies=2), "spirits: 20 tiles in all; allowed: exactly 21"),
-    "spirit effect": (lambda d: d["spirits"][1].update(effect="teleport"), "spirits[1].effect: 'teleport'"),
-    "amount for an effect without one": (lambda d: d["spirits"][3].update(amount=1), "spirits[3].amount: 1"),
-    "spirit name twice": (lambda d: d["spirits"][6].update(name="Kappa"),
-                          "spirits[6].name: 'Kappa' repeats spirits[0]"),
-    "spirit stacks": (lambda d: d["setup"].update(spirit_stacks=3),
-                      "setup.spirit_stacks: 3; allowed: 4, one stack per temple"),
-    "spirit stacks too high": (lambda d: d["setup"].update(spirit_stack_size=6),
-                               "setup.spirit_stack_size: 24 tiles in the stacks; allowed: at most the 21"),
-    "ghost incense": (lambda d: d["temple_tiles"][0].update(incense=8),
-                      "temple_tiles: 15 ghost sticks in all; allowed: at most the ghost's 8"),
-    "gift twice": (lambda d: d["gifts"][0].update(action="cook"), "gifts: no gift has 'fund'"),
-    "wildcard gift": (lambda d: d["gifts"][0].update(action="wildcard"), "gifts[0].action: 'wildcard'"),
-    "shoot setup counts": (lambda d: d["shoots"][16].update(setup="none"),
-                           "shoots: 11 board pieces; allowed: exactly 12"),
-    "set number on a board piece": (lambda d: d["shoots"][16].update(player_set=2),
-                                    "shoots[16].player_set: 2 for a piece without the player-setup icon; allowed: 0"),
-    "player piece without a set": (lambda d: d["shoots"][0].update(player_set=0),
-                                   "shoots[0].player_set: 0 for a player-setup piece; allowed: 1..4"),
-    "set repeats a colour": (lambda d: d["shoots"][0].update(colour="C2"),
-                             "shoots: player set 1 repeats a colour or an action, or holds a wildcard"),
-    "set holds a wildcard": (lambda d: d["shoots"][0].update(action="wildcard"), "player set 1 repeats a colour"),
-    "set size": (lambda d: d["shoots"][0].update(player_set=2), "shoots: 3 pieces in player set 1; allowed: exactly 4"),
-    "unknown colour": (lambda d: d["shoots"][3].update(colour="red"),
-                       "shoots[3].colour: 'red' is not a known name; allowed: C1, C2, C3, C4"),
-    "stalk spaces": (lambda d: d["board"].update(stalks=3), "board.stalk_shaded_spaces: 9 shaded spaces in all"),
-    "draft pool": (lambda d: d["setup"].update(drafted_shoots=3), "setup.drafted_shoots: 12 pieces for 4 players"),
-    "food total": (lambda d: d["food"][0].update(count=5), "food: 25 counters; allowed: exactly 26"),
-    "too many food kinds": (lambda d: d["food"].extend([d["food"][0]] * 30),
-                            "food: 33 records; allowed: at most 26, one record per kind"),
-    "coin without 1": (lambda d: d["coins"][0].update(value=2), "coins: no coin worth 1"),
-    "coin value twice": (lambda d: d["coins"][1].update(value=1), "coins: values [1, 1]; allowed: each value once"),
-    "incense arithmetic": (lambda d: d["setup"].update(incense_per_player=8),
-                           "setup.incense_per_player: 8; allowed: start_incense + rounds"),
-    "starting balance tiles": (lambda d: d["setup"].update(start_left_balance=3),
-                               "setup.start_left_balance: 3; allowed: at most board.balance_slots = 2"),
-    "food display": (lambda d: d["setup"].update(food_face_up=10), "setup.food_face_up: 10; allowed: an integer 1..9"),
-    "home parts overlap": (lambda d: d["home"].update(left_cols=3, right_cols=3),
-                           "home.right_cols: 3 left + 3 right columns in a home 5 wide"),
-    "home too tall": (lambda d: d["home"].update(rows=5), "home.rows: 5; allowed: an integer 1..4"),
-    "night space outside": (lambda d: d["night_spaces"][0].update(row=3),
-                            "night_spaces[0].row: 3; allowed: an integer 0..2"),
-    "night space twice": (lambda d: d["night_spaces"][1].update(row=0, col=0),
-                          "night_spaces[1]: the space of night_spaces[0] again; allowed: each home space once"),
-    "unknown top-level key": (lambda d: d.update(dice=[]), "dice: unknown key"),
-    "missing section": (lambda d: d.pop("scoring"), "scoring: missing"),
-    "missing table value": (lambda d: d["actions"].pop("fund_coins"), "actions.fund_coins: missing"),
-    "format version": (lambda d: d.update(format_version=2), "format_version: 2; allowed: 1"),
-    "unknown record key": (lambda d: d["home_tiles"][0].update(colour="red"), "home_tiles[0].colour: unknown key"),
-    "bool as int": (lambda d: d["scoring"].update(harmony_hp=True), "scoring.harmony_hp: True"),
-    "huge integer": (lambda d: d["home_tiles"][0].update(cost=2**64), "home_tiles[0].cost: <an integer of 65 bits>"),
-    "section not a list": (lambda d: d.update(gifts={}), "gifts: dict instead of a list"),
-    "many records refused by count": (lambda d: d["balance_tiles"].extend([d["balance_tiles"][0]] * 100_000),
-                                      "balance_tiles: 100068 records; allowed: exactly 68"),
-}
-
-
-@pytest.mark.parametrize("name", BAD)
-def test_bad_data_names_the_field(doc: dict[str, Any], name: str) -> None:
-    change, expected = BAD[name]
-    change(doc)
-    with pytest.raises(ComponentError) as error:
-        load_components(doc)
-    message = str(error.value)
-    assert message.startswith("<dict>: ")
-    assert expected in message
-    assert "; allowed: " in message
-
-
-def test_a_file_error_names_the_file_and_the_field(doc: dict[str, Any], tmp_path: Path) -> None:
-    doc["balance_tiles"][3]["side"] = "top"
-    path = tmp_path / "mine.json"
-    path.write_text(json.dumps(doc), encoding="utf-8")
-    with pytest.raises(ComponentError) as error:
-        load_components(path)
-    assert str(error.value) == f"{path}: balance_tiles[3].side: 'top' is not a known name; allowed: left, center, right"
-    assert (error.value.source, error.value.field) == (str(path), "balance_tiles[3].side")
-
-
-BAD_FILES: dict[str, tuple[bytes, str]] = {
-    "too large": (b" " * (MAX_FILE_BYTES + 1), f"<file>: larger than {MAX_FILE_BYTES} bytes"),
-    "syntax error": (b"{", "<document>: not valid JSON"),
-    "array": (b"[]", "<document>: list instead of an object"),
-}
-
-
-@pytest.mark.parametrize("name", BAD_FILES)
-def test_bad_files(tmp_path: Path, name: str) -> None:
-    content, expected = BAD_FILES[name]
-    path = tmp_path / "bad.json"
-    path.write_bytes(content)
-    with pytest.raises(ComponentError) as error:
-        load_components(path)
-    assert str(error.value).startswith(f"{path}: {expected}")
-
-
-@pytest.mark.parametrize(("source", "expected"), [
-    (5, "<int>: source: neither a file path nor a dict; allowed: None (the built-in file)"),
-    ("", "'': source: an empty path"),
-])
-def test_unusable_source(source: Any, expected: str) -> None:
-    with pytest.raises(ComponentError) as error:
-        load_components(source)
-    assert str(error.value).startswith(expected)
-
-
-def test_unreadable_path(tmp_path: Path) -> None:
-    with pytest.raises(ComponentError, match=r"nope.json: <file>: cannot be read \(No such file or directory\)"):
-        load_components(tmp_path / "nope.json")
 
 
 # ---- the balance-pattern language: the rulebook's examples ----------------------------------------------------------
@@ -398,7 +210,8 @@ def test_the_builtin_file_holds_every_rulebook_example(builtin: BambooComponents
 @pytest.mark.parametrize("name", TOO_WIDE_FOR_A_SIDE)
 def test_examples_too_wide_for_a_side_part_are_refused_there(doc: dict[str, Any], name: str, side: str) -> None:
     pattern, least, hp = EXAMPLES[name]
-    _side_tile(doc, side).update(pattern=pattern, min_comfort=least, hp=hp)
+    next(tile for tile in doc["balance_tiles"] if tile["side"] == side).update(pattern=pattern, min_comfort=least,
+                                                                                hp=hp)
     with pytest.raises(ComponentError, match=f"pattern: fits nowhere in the {side} part of the home"):
         load_components(doc)
 
