@@ -59,6 +59,14 @@ def first_position(game: str | Game, players: int, wanted: Any, seeds: range = r
 
 
 # ---- component data of any game ------------------------------------------------------------------------------
+def walk(value: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[str | int, ...], Any]]:
+    """Every place of a JSON document, depth first: (the keys and indexes leading to it, its value)."""
+    yield path, value
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        yield from walk(item, (*path, key))
+
+
 def components_of(name: str, source: Any = None) -> Any:
     """The component data of the game `name` loaded from `source` (None: the built-in file) by the
     `load_components` of the game's package (borabora_sim.games.<name>)."""

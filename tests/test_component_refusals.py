@@ -13,38 +13,23 @@ from __future__ import annotations
 import copy
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import pytest
+from conftest import components_of, walk
 
-import borabora_sim
 from borabora_sim.component_files import ComponentError, show
-from borabora_sim.games import bamboo
+from borabora_sim.games import game_names, get_game
 from borabora_sim.games.bamboo.components import ENGINE_NUMBERS, ENGINE_SINGLE_EFFECTS
 
 Key = str | int
 PROVENANCE = ("mark", "marks", "source", "sources")
 
 
-class Game(NamedTuple):
-    load: Callable[[Any], Any]
-    new_game: Callable[..., Any]
-
-
-GAMES = {
-    "bora_bora": Game(borabora_sim.load_components, borabora_sim.new_game),
-    "bamboo": Game(bamboo.load_components, bamboo.new_game),
-}
-BUILTIN: dict[str, dict[str, Any]] = {name: game.load(None).to_json_dict() for name, game in GAMES.items()}
-
-
-def walk(value: Any, path: tuple[Key, ...] = ()) -> Iterator[tuple[tuple[Key, ...], Any]]:
-    yield path, value
-    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
-    for key, item in items:
-        yield from walk(item, (*path, key))
+GAMES = game_names()
+BUILTIN: dict[str, dict[str, Any]] = {name: components_of(name).to_json_dict() for name in GAMES}
 
 
 def where(path: tuple[Key, ...]) -> str:
@@ -91,7 +76,7 @@ def one_line(error: ComponentError) -> ComponentError:
 def refusal(game: str, source: Any) -> ComponentError:
     """The ComponentError loading `source` raises, checked to be one line with a problem and what is allowed."""
     with pytest.raises(ComponentError) as error:
-        GAMES[game].load(source)
+        components_of(game, source)
     return one_line(error.value)
 
 
@@ -151,14 +136,14 @@ def test_a_value_of_the_fields_type_is_refused_naming_a_field_or_the_game_starts
                                                                                  path: tuple[Key, ...]) -> None:
     for value in own_type_values(BUILTIN[game], path):
         try:
-            components = GAMES[game].load(edited(game, path, value))
+            components = components_of(game, edited(game, path, value))
         except ComponentError as error:
             assert one_line(error).source == "<dict>", str(error)
             assert error.field not in ("<document>", "<file>", "source"), str(error)
             continue
-        for players in (2, 3, 4):
+        for players in get_game(game).player_counts:
             try:
-                GAMES[game].new_game(players, 1, components=components)
+                get_game(game, components=components).new_initial_state(players, 1)
             except Exception as exc:  # the engine refused what the loader accepted
                 pytest.fail(f"{where(path)} = {value!r} was accepted, then a {players}-player game refused it: "
                             f"{type(exc).__name__}: {exc}")

@@ -24,34 +24,27 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
+from importlib import import_module
 from pathlib import Path
 from typing import IO, Any, NamedTuple
 
 import pytest
+from conftest import components_of, walk
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from borabora_sim import new_game
-from borabora_sim.games import bamboo
-from borabora_sim.games.bamboo import components as bamboo_components
-from borabora_sim.games.bora_bora.components import BUILTIN_FILE, ComponentError, load_components
+from borabora_sim.games import game_names, get_game
+from borabora_sim.games.bora_bora.components import ComponentError, load_components
 
 CASES = int(os.environ.get("BORABORA_FUZZ_CASES", "300"))
 MAX_MOVES = 2000  # random games end in fewer than 400 moves (tests/test_properties.py), Bamboo's in fewer than 600
 ANSWER_TIMEOUT = 60.0  # seconds for one game in the child, start-up included
 
 
-class Game(NamedTuple):
-    load: Callable[[Any], Any]
-    new_game: Callable[..., Any]
-    builtin_file: Path
-
-
-GAMES = {
-    "bora_bora": Game(load_components, new_game, BUILTIN_FILE),
-    "bamboo": Game(bamboo.load_components, bamboo.new_game, bamboo_components.BUILTIN_FILE),
-}
-BUILTIN_TEXTS = {name: game.builtin_file.read_bytes() for name, game in GAMES.items()}
+GAMES = game_names()
+# each game's built-in file, as its package keeps it
+BUILTIN_TEXTS = {name: import_module(f"borabora_sim.games.{name}.components").BUILTIN_FILE.read_bytes()
+                 for name in GAMES}
 BUILTINS: dict[str, dict[str, Any]] = {name: json.loads(text) for name, text in BUILTIN_TEXTS.items()}
 Key = str | int
 
@@ -70,13 +63,6 @@ class Edit(NamedTuple):
     def __repr__(self) -> str:
         where = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in self.path).lstrip(".") or "<document>"
         return f"{self.op} {where}" + ("" if self.op in ("delete", "remove", "repeat") else f" {self.value!r}")
-
-
-def walk(value: Any, path: tuple[Key, ...] = ()) -> Iterator[tuple[tuple[Key, ...], Any]]:
-    yield path, value
-    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
-    for key, item in items:
-        yield from walk(item, (*path, key))
 
 
 def apply(doc: Any, edit: Edit) -> None:
@@ -174,7 +160,7 @@ def edits(draw: st.DrawFn, game: str, plausible: bool) -> list[Edit]:
 # ---- games in a child process ------------------------------------------------------------------------------------
 def play(game: str, doc: dict[str, Any], players: int, seed: int, choices: int) -> int:
     """Plays a uniformly random game to its end, checking the invariants after every move; returns the moves."""
-    state = GAMES[game].new_game(players, seed, components=doc)
+    state = get_game(game, components=doc).new_initial_state(players, seed)
     rng = random.Random(choices)
     while True:
         broken = state.check_invariants()
@@ -259,7 +245,7 @@ def damaged_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def refused_or_played(player: Player, game: str, source: Any, what: str, players: int, seed: int,
                       choices: int) -> None:
     try:
-        components = GAMES[game].load(source)
+        components = components_of(game, source)
     except ComponentError as error:
         event("refused")
         assert error.source == ("<dict>" if isinstance(source, dict) else str(source)), error
