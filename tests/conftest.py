@@ -10,7 +10,8 @@ import importlib
 import os
 import random
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -71,6 +72,39 @@ def components_of(name: str, source: Any = None) -> Any:
     """The component data of the game `name` loaded from `source` (None: the built-in file) by the
     `load_components` of the game's package (borabora_sim.games.<name>)."""
     return importlib.import_module(f"borabora_sim.games.{name}").load_components(source)
+
+
+@dataclass(frozen=True)
+class Accepted:
+    """A change of one value of a game's document that loads: the record it is in, its field, the new value and
+    how the loaded components hold it."""
+
+    record: tuple[str | int, ...]
+    field: str
+    value: int
+    read: Callable[[Any], int]
+
+    def record_in(self, doc: dict[str, Any]) -> dict[str, Any]:
+        record = doc
+        for key in self.record:
+            record = record[key]
+        return record
+
+    def apply(self, doc: dict[str, Any], **provenance: str) -> None:
+        self.record_in(doc).update({self.field: self.value, **provenance})
+
+    @property
+    def path(self) -> str:
+        """The field's path in marks and messages: ``temple_tiles[3].incense``."""
+        record = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in self.record).lstrip(".")
+        return f"{record}.{self.field}"
+
+
+# A change of each game's built-in document that loads (to make component data of one's own).
+ACCEPTED = {
+    "bora_bora": Accepted(("fishing_vp",), "value", 3, lambda c: int(c.fishing_vp)),
+    "bamboo": Accepted(("temple_tiles", 3), "incense", 0, lambda c: int(c.temple_tile_incense[3])),
+}
 
 
 # ---- the adapters' libraries, skipped with the extra that installs them ---------------------------------------

@@ -1,25 +1,23 @@
-"""The public API contract: argument checking, saved-state validation, action errors and names,
-observations, the compiled engine, user component files and pickling."""
+"""Bora Bora's public API contract: argument checking, action errors and names, observations, the compiled engine
+and user component files. Saved states of every game, their validation, pickling and copies:
+tests/test_saved_states.py."""
 
 from __future__ import annotations
 
-import copy
 import importlib.machinery
 import json
-import pickle
-import random
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pytest
+from conftest import first_position, played
 
 import borabora_sim
 from borabora_sim import (
     NUM_ACTIONS,
     IllegalActionError,
     State,
-    StateFormatError,
     _engine,
     load_components,
     new_game,
@@ -31,32 +29,9 @@ from scenario import PHASE, edited, names, set_decision
 Raw = dict[str, Any]
 
 
-def played(players: int, seed: int, decisions: int) -> State:
-    """A game after `decisions` random decisions (chosen by random.Random(seed))."""
-    state = new_game(players, seed)
-    rng = random.Random(seed)
-    for _ in range(decisions):
-        legal = state.legal_actions()
-        state.apply(legal[rng.randrange(len(legal))])
-    return state
-
-
-def first_state(predicate: Callable[[State], bool], players: int = 3) -> State:
-    """The first decision of a random game (seeds 0, 1, ...) that satisfies `predicate`."""
-    for seed in range(200):
-        state = new_game(players, seed)
-        rng = random.Random(seed)
-        while not state.is_terminal():
-            if predicate(state):
-                return state
-            legal = state.legal_actions()
-            state.apply(legal[rng.randrange(len(legal))])
-    raise AssertionError("no random game reached the wanted decision")
-
-
 @pytest.fixture
 def midgame() -> State:
-    state = played(4, 11, 80)
+    state = played("bora_bora", 4, 11, 80)
     assert not state.is_terminal() and state.round >= 2
     return state
 
@@ -90,76 +65,6 @@ def test_new_game_accepts_seeds_at_both_ends_of_the_range(seed: int) -> None:
 
 def test_new_game_without_seed_draws_one() -> None:
     assert new_game(2).check_invariants() is None
-
-
-# =============================================================================
-# State.from_dict validation
-# =============================================================================
-def rotate(pile: list[int], start: int) -> None:
-    pile[start], pile[start + 1] = pile[start + 1], pile[start]
-
-
-def bad_top(data: dict[str, Any], key: str, value: Any) -> None:
-    data[key] = value
-
-
-def drop(raw: Raw, *path: Any) -> None:
-    target: Any = raw
-    for key in path[:-1]:
-        target = target[key]
-    del target[path[-1]]
-
-
-MALFORMED: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
-    ("wrong_format", lambda d: bad_top(d, "format", "chess.state"), "'format'"),
-    ("wrong_version", lambda d: bad_top(d, "version", 99), "'version'"),
-    ("wrong_components", lambda d: bad_top(d, "components", "0" * 16), "'components'"),
-    ("state_not_object", lambda d: bad_top(d, "state", [1, 2]), "'state'"),
-    ("missing_field", lambda d: drop(d["state"], "round"), "round"),
-    ("missing_player_field", lambda d: drop(d["state"], "pl", 1, "status"), "state.pl[1]"),
-    ("unknown_field", lambda d: bad_top(d["state"], "weather", 3), "weather"),
-    ("short_list", lambda d: bad_top(d["state"], "tile_low", d["state"]["tile_low"][:-1]), "state.tile_low"),
-    ("short_player_list", lambda d: bad_top(d["state"], "pl", d["state"]["pl"][:-1]), "state.pl"),
-    ("nested_wrong_shape", lambda d: bad_top(d["state"], "person_pile", [[0] * 36]), "state.person_pile"),
-    ("value_beyond_type", lambda d: bad_top(d["state"], "round", 300), "state.round"),
-    ("string_value", lambda d: bad_top(d["state"], "round", "2"), "state.round"),
-    ("bool_value", lambda d: bad_top(d["state"], "round", True), "state.round"),
-    ("float_value", lambda d: bad_top(d["state"]["pl"][0], "shells", 1.0), "state.pl[0].shells"),
-    ("bad_rng", lambda d: bad_top(d["state"], "rng", "not hex"), "state.rng"),
-    ("round_out_of_range", lambda d: bad_top(d["state"], "round", 7), "round"),
-    ("status_out_of_range", lambda d: bad_top(d["state"]["pl"][0], "status", 16), "status"),
-    ("negative_vp", lambda d: d["state"]["pl"][0]["vp"].__setitem__(0, -1), "victory points"),
-    ("thirteen_huts", lambda d: bad_top(d["state"]["pl"][0], "reg_huts", d["state"]["pl"][0]["reg_huts"] + 1), "huts"),
-    ("five_priests", lambda d: bad_top(d["state"], "temple", [0, 0, 0, 0, 0, -1]), "priests"),
-    ("thirteen_cards_of_a_colour", lambda d: d["state"]["discard"].__setitem__(0, d["state"]["discard"][0] + 1),
-     "God cards"),
-    ("duplicate_person_tile", lambda d: d["state"]["person_display"][0].__setitem__(
-        1, d["state"]["person_display"][0][0]), "person tiles"),
-    ("empty_stack_mid_game", lambda d: bad_top(d["state"], "sp", 0), "stack: the pending decisions"),
-    ("unknown_top_level_key", lambda d: bad_top(d, "current_player", 0), "unknown field(s) 'current_player'"),
-]
-
-
-@pytest.mark.parametrize(("edit", "named"), [pytest.param(e, n, id=i) for i, e, n in MALFORMED])
-def test_from_dict_rejects_malformed_state_naming_the_field(
-        midgame: State, edit: Callable[[dict[str, Any]], None], named: str) -> None:
-    data = copy.deepcopy(midgame.to_dict())
-    assert data["state"]["person_display"][0][0] != 255  # a tile to duplicate
-    edit(data)
-    with pytest.raises(StateFormatError) as error:
-        State.from_dict(data)
-    assert named in str(error.value)
-    assert isinstance(error.value, ValueError)
-
-
-@pytest.mark.parametrize("data", [None, "state", [1], 3])
-def test_from_dict_rejects_non_dict_input(data: object) -> None:
-    with pytest.raises(StateFormatError, match="must be a dict"):
-        State.from_dict(data)
-
-
-def test_from_dict_accepts_its_own_output(midgame: State) -> None:
-    assert State.from_dict(midgame.to_dict()) == midgame
 
 
 # =============================================================================
@@ -217,7 +122,7 @@ def test_apply_rejects_a_float_action_and_leaves_the_state_unchanged(midgame: St
 
 
 def test_apply_rejects_a_bool_action() -> None:
-    state = first_state(lambda s: 1 in s.legal_actions())
+    state = first_position("bora_bora", 3, lambda s: 1 in s.legal_actions())
     before = state.to_dict()
     with pytest.raises(IllegalActionError):
         state.apply(True)
@@ -266,6 +171,10 @@ def test_action_from_string_of_an_unknown_name_lists_the_legal_names(midgame: St
 # =============================================================================
 # Observation
 # =============================================================================
+def rotate(pile: list[int], start: int) -> None:
+    pile[start], pile[start + 1] = pile[start + 1], pile[start]
+
+
 def test_observation_hides_other_hands_pile_order_and_rng(midgame: State) -> None:
     raw = midgame.to_dict()["state"]
     for viewer in range(midgame.num_players):
@@ -381,37 +290,6 @@ def test_user_components_with_a_changed_path_value_change_the_legal_expansions()
     assert "region C_NE" not in longer and "region C_SW" in longer
 
 
-def test_a_state_saved_with_user_components_needs_them_to_load() -> None:
-    doc = load_components().to_json_dict()
-    doc["fishing_vp"]["value"] = 3
-    components = load_components(doc)
-    state = new_game(3, 8, components=components)
-    data = state.to_dict()
-    with pytest.raises(StateFormatError, match="'components'"):
-        State.from_dict(data)
-    assert State.from_dict(data, components).to_dict() == data
-
-
-# =============================================================================
-# Copies and pickling
-# =============================================================================
-def test_pickled_state_round_trips(midgame: State) -> None:
-    copy_ = pickle.loads(pickle.dumps(midgame))
-    assert copy_.to_dict() == midgame.to_dict()
-    action = midgame.legal_actions()[0]
-    copy_.apply(action)
-    midgame.apply(action)
-    assert copy_ == midgame
-
-
-def test_copy_and_deepcopy_give_independent_states(midgame: State) -> None:
-    before = midgame.to_dict()
-    for twin in (copy.copy(midgame), copy.deepcopy(midgame), midgame.clone()):
-        assert twin == midgame
-        twin.apply(twin.legal_actions()[0])
-        assert midgame.to_dict() == before
-
-
 # =============================================================================
 # Argument types, and objects that cannot be put in a state that crashes
 # =============================================================================
@@ -484,9 +362,3 @@ def test_search_handles_keep_their_state_alive_and_are_checked(midgame: State) -
     swapped = (handles[0], handles[2], handles[1], handles[3])
     with pytest.raises(TypeError, match=r"rules"):
         _search.run_mcts(swapped, midgame.current_player, iterations=10)
-
-
-def test_a_state_cannot_be_built_directly_only_by_new_game_or_from_dict() -> None:
-    with pytest.raises(TypeError, match=r"cannot be built directly: use borabora_sim.new_game"):
-        _engine.State()
-    assert borabora_sim.new_game(players=2, seed=1).clone().num_players == 2

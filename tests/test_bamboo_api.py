@@ -1,8 +1,9 @@
-"""The Python surface of the compiled Bamboo engine: creating games, actions by id and name, errors, saving."""
+"""The Python surface of the compiled Bamboo engine: creating games, actions by id and name, errors, and what a
+saved state of Bamboo must satisfy to load. Saved states of every game (round trips, the fields every saved state
+has, pickling and copies): tests/test_saved_states.py."""
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import json
 import random
@@ -11,19 +12,12 @@ from typing import Any
 
 import numpy as np
 import pytest
+from conftest import play_random
 
 from borabora_sim import _bamboo
 from borabora_sim.errors import ArgumentTypeError, IllegalActionError, StateFormatError
 from borabora_sim.games.bamboo import load_components, new_game, rules_for
 from borabora_sim.games.bamboo.components import ENGINE_NUMBERS
-
-
-def play_random(state: _bamboo.State, seed: int, moves: int | None = None) -> _bamboo.State:
-    rng = random.Random(seed)
-    while not state.is_terminal() and moves != 0:
-        state.apply(rng.choice(state.legal_actions()))
-        moves = None if moves is None else moves - 1
-    return state
 
 
 def test_state_is_the_designed_872_bytes() -> None:
@@ -87,47 +81,6 @@ def test_legal_action_mask_matches_legal_actions() -> None:
     mask = state.legal_action_mask()
     assert mask.dtype == np.bool_ and mask.shape == (110,)
     assert list(np.flatnonzero(mask)) == state.legal_actions()
-
-
-def test_clone_is_independent() -> None:
-    state = play_random(new_game(3, 4), 4, 30)
-    twin = state.clone()
-    before = twin.to_dict()
-    play_random(state, 9, 20)
-    assert twin.to_dict() == before
-    assert copy.deepcopy(twin) == twin
-
-
-def test_to_dict_from_dict_round_trip_through_json() -> None:
-    state = play_random(new_game(2, 8), 8, 60)
-    data = json.loads(json.dumps(state.to_dict()))
-    loaded = _bamboo.State.from_dict(data)
-    assert loaded == state
-    assert loaded.legal_actions() == state.legal_actions()
-
-
-def test_from_dict_names_the_broken_field_or_law() -> None:
-    data = new_game(2, 8).to_dict()
-    bad = copy.deepcopy(data)
-    bad["state"]["pl"][0]["coins"] = 300
-    with pytest.raises(StateFormatError, match=r"state\.pl\[0\]\.coins"):
-        _bamboo.State.from_dict(bad)
-    bad = copy.deepcopy(data)
-    bad["state"]["pl"][0]["incense"] += 1
-    with pytest.raises(StateFormatError, match="incense"):
-        _bamboo.State.from_dict(bad)
-    bad = copy.deepcopy(data)
-    bad["state"]["food_display"][0] += 1
-    with pytest.raises(StateFormatError, match="food"):
-        _bamboo.State.from_dict(bad)
-    bad = copy.deepcopy(data)
-    del bad["state"]["round"]
-    with pytest.raises(StateFormatError, match="missing"):
-        _bamboo.State.from_dict(bad)
-    with pytest.raises(StateFormatError, match="format"):
-        _bamboo.State.from_dict(dict(data, format="borabora_sim.state"))
-    with pytest.raises(StateFormatError, match=r"unknown field\(s\) 'current_player'; a saved state has format, "):
-        _bamboo.State.from_dict(dict(data, current_player=0))
 
 
 def test_shoots_waiting_for_the_stalks_without_their_stalk_decision_are_refused_B40() -> None:
@@ -219,13 +172,6 @@ def test_behaviour_counters_are_read_from_the_state() -> None:
     assert out["counters"].shape == (5, 2, 36) and (out["counters"][:, :, 0] > 0).all()
 
 
-def test_states_pickle() -> None:
-    import pickle
-    state = play_random(new_game(3, 17, mode="advanced"), 17, 90)
-    assert pickle.loads(pickle.dumps(state)) == state
-
-
-
 @pytest.mark.parametrize("number", sorted(ENGINE_NUMBERS))
 def test_rules_guard_every_number_the_compiled_engine_is_built_for(number: str) -> None:
     """load_components refuses these numbers with a ComponentError (tests/test_component_refusals.py); Rules, which
@@ -251,12 +197,6 @@ def test_a_bamboo_state_draws_itself_and_jupyter_shows_the_public_picture() -> N
     assert state.to_svg(1).startswith("<svg")
     with pytest.raises(ValueError, match="viewer"):
         state.to_svg(3)
-
-
-def test_a_bamboo_state_cannot_be_built_directly_only_by_new_game_or_from_dict() -> None:
-    with pytest.raises(TypeError, match=r"cannot be built directly: use borabora_sim.games.bamboo.new_game"):
-        _bamboo.State()
-    assert new_game(2, 1).clone().num_players == 2
 
 
 # ---- the stick clock of a saved Summer turn (docs/bamboo_state.md, "What a loaded state must satisfy") -------------

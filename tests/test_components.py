@@ -12,13 +12,12 @@ import pickle
 import socket
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from conftest import components_of
+from conftest import ACCEPTED, components_of
 
 from borabora_sim.component_files import ComponentError
 from borabora_sim.games import game_names, get_game
@@ -39,36 +38,6 @@ def builtin_document(name: str) -> dict[str, Any]:
     return components_of(name).to_json_dict()
 
 
-@dataclass(frozen=True)
-class Accepted:
-    """A change of one value of a game's document that loads: the record it is in, its field, the new value and
-    how the loaded components hold it."""
-
-    record: tuple[str | int, ...]
-    field: str
-    value: int
-    read: Callable[[Any], int]
-
-    def record_in(self, doc: dict[str, Any]) -> dict[str, Any]:
-        record = doc
-        for key in self.record:
-            record = record[key]
-        return record
-
-    def apply(self, doc: dict[str, Any], **provenance: str) -> None:
-        self.record_in(doc).update({self.field: self.value, **provenance})
-
-    @property
-    def path(self) -> str:
-        """The field's path in marks and messages: ``temple_tiles[3].incense``."""
-        record = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in self.record).lstrip(".")
-        return f"{record}.{self.field}"
-
-
-ACCEPTED = {
-    "bora_bora": Accepted(("fishing_vp",), "value", 3, lambda c: int(c.fishing_vp)),
-    "bamboo": Accepted(("temple_tiles", 3), "incense", 0, lambda c: int(c.temple_tile_incense[3])),
-}
 # A value no game allows at one place of each game's document, and the message naming the file and the field.
 FILE_ERROR: dict[str, tuple[Edit, str]] = {
     "bora_bora": (lambda d: d["regions"][3].update(terrain="swamp"),
@@ -494,6 +463,7 @@ def test_utf8_byte_order_mark_and_the_size_limit_are_accepted(name: str, tmp_pat
     path.write_text(text + " " * (MAX_FILE_BYTES - len(text)), encoding="utf-8")
     assert path.stat().st_size == MAX_FILE_BYTES
     assert change.read(components_of(name, path)) == change.value
+
 
 # =============================================================================
 # Bora Bora's component file

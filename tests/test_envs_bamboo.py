@@ -165,6 +165,7 @@ def test_player_slot_zero_is_the_viewer_and_later_slots_follow_in_seat_order():
         assert part(vector, "to_move").argmax() == (state.current_player - viewer) % 4
         assert part(vector, "start_player").argmax() == (obs["start_seat"] - viewer) % 4
 
+
 def test_only_the_two_player_ghost_has_incense():
     two = played(game(), 2, 5, 150)
     ghost = part(observation_tensor(two, 1), "incense").reshape(4, 5)[:, 4]

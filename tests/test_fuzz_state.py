@@ -20,9 +20,12 @@ import os
 import random
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+from conftest import first_position
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from state_mutations import (
@@ -44,6 +47,7 @@ from state_mutations import (
 
 import borabora_sim
 from borabora_sim import State, StateFormatError
+from borabora_sim.games import game_names
 
 CASES_PER_EXAMPLE = 25
 EXAMPLES = int(os.environ.get("BORABORA_FUZZ_EXAMPLES", "30"))
@@ -118,7 +122,7 @@ def clock_judged_in_child(game: str, batch: list[ClockCase]) -> list[str]:
     return done.stdout.splitlines()
 
 
-@pytest.mark.parametrize("game", sorted(CLOCK_FIELDS))
+@pytest.mark.parametrize("game", game_names())
 @settings(max_examples=CLOCK_EXAMPLES, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_edited_clock_and_order_fields_are_refused_or_play_to_the_end_loading_back_at_every_step(
@@ -130,17 +134,37 @@ def test_edited_clock_and_order_fields_are_refused_or_play_to_the_end_loading_ba
     assert not wrong, wrong
 
 
-def test_the_clock_judge_tells_refusals_from_games_played_to_the_end() -> None:
-    """The clock fuzz can fail: a harmless edit plays to the end, one that breaks a law is refused; the stick
-    clock of Bamboo's first Summer turn set back to 0 is the case that fuzz found (it was accepted, and the first
-    stick then carried no stamp)."""
-    for game, harmless, harmful in (("bora_bora", ["n_moves"], ["order", 1]), ("bamboo", ["n_moves"], ["start_seat"])):
-        base = next(i for i, saved in enumerate(clock_bases(game)) if saved["state"]["phase"] == 2)
-        assert clock_judge((game, base, [(harmless, clock_bases(game)[base]["state"]["n_moves"] + 1)])) == "played"
-        assert clock_judge((game, base, [(harmful, 7)])) == "refused"
-    first_turn = next(i for i, saved in enumerate(clock_bases("bamboo")) if saved["state"]["stick_clock"] == 1
-                      and saved["state"]["visit"] >= 0 and saved["state"]["sticks_placed"] == 0)
-    assert clock_judge(("bamboo", first_turn, [(["stick_clock"], 0)])) == "refused"
+def _first_base(game: str, wanted: Callable[[dict[str, Any]], bool]) -> int:
+    return next(i for i, saved in enumerate(clock_bases(game)) if wanted(saved["state"]))
+
+
+def _in_phase_2(body: dict[str, Any]) -> bool:
+    """Bora Bora's phase B, Bamboo's Summer."""
+    return body["phase"] == 2
+
+
+def _first_summer_turn_before_a_stick(body: dict[str, Any]) -> bool:
+    return body["stick_clock"] == 1 and body["visit"] >= 0 and body["sticks_placed"] == 0
+
+
+# For each game: a base state (the first the predicate holds for), a field and its new value (None: the move count
+# plus one), and the verdict the clock judge must give. Bamboo's stick clock of its first Summer turn set back to 0
+# is the case the clock fuzz found (it was accepted, and the first stick then carried no stamp).
+CLOCK_VERDICTS: dict[str, list[tuple[Callable[[dict[str, Any]], bool], list[Any], int | None, str]]] = {
+    "bora_bora": [(_in_phase_2, ["n_moves"], None, "played"), (_in_phase_2, ["order", 1], 7, "refused")],
+    "bamboo": [(_in_phase_2, ["n_moves"], None, "played"), (_in_phase_2, ["start_seat"], 7, "refused"),
+               (_first_summer_turn_before_a_stick, ["stick_clock"], 0, "refused")],
+}
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_the_clock_judge_tells_refusals_from_games_played_to_the_end(game: str) -> None:
+    """The clock fuzz can fail: a harmless edit plays to the end, one that breaks a law is refused."""
+    assert set(CLOCK_VERDICTS) == set(CLOCK_FIELDS) == set(game_names())
+    for wanted, field, value, verdict in CLOCK_VERDICTS[game]:
+        base = _first_base(game, wanted)
+        new = clock_bases(game)[base]["state"]["n_moves"] + 1 if value is None else value
+        assert clock_judge((game, base, [(field, new)])) == verdict, (field, new)
 
 
 # ---- the accepted impossibilities found by fuzzing, each one named ----------------------------------------------
@@ -219,11 +243,7 @@ def test_r21_an_empty_person_pile_leaves_the_next_display_empty() -> None:
 
 
 def first_decision_of(kind: str, seed: int = 5) -> State:
-    state = borabora_sim.new_game(4, seed=seed)
-    rng = random.Random(seed)
-    while state.decision != kind:
-        legal = state.legal_actions()
-        state.apply(legal[rng.randrange(len(legal))])
+    state: State = first_position("bora_bora", 4, lambda s: s.decision == kind, seeds=range(seed, seed + 1))
     return state
 
 
