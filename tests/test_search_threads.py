@@ -8,6 +8,7 @@ import hashlib
 import random
 
 import pytest
+from conftest import played
 
 from borabora_sim import _search
 from borabora_sim.errors import ArgumentTypeError
@@ -32,11 +33,7 @@ def mix_seed(seed: int, index: int) -> int:
 
 def position(game_name: str, players: int, seed: int, moves: int) -> tuple[Game, GameState]:
     game = get_game(game_name)
-    rng = random.Random(seed)
-    state = game.new_initial_state(players=players, seed=seed)
-    for _ in range(moves):
-        legal = state.legal_actions()
-        state.apply(legal[rng.randrange(len(legal))])
+    state = played(game, players, seed, moves)
     assert not state.is_terminal()
     return game, state
 

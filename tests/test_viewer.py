@@ -9,12 +9,12 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-import random
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from conftest import played
 
 import borabora_sim
 from borabora_sim import games
@@ -35,17 +35,6 @@ from borabora_sim.viewer.svg import label, root, sub
 NO_TILE = 255
 
 
-def played(players: int, seed: int, steps: int) -> borabora_sim.State:
-    """A game after `steps` random decisions (or at its end)."""
-    state = borabora_sim.new_game(players=players, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        state.apply(rng.choice(state.legal_actions()))
-    return state
-
-
 def parse(svg: str) -> ET.Element:
     return ET.fromstring(svg)
 
@@ -64,7 +53,7 @@ def by_name(tree: ET.Element, attribute: str) -> dict[str, ET.Element]:
 @pytest.fixture(scope="module")
 def mid_game() -> borabora_sim.State:
     """A 4-player game in round 3: huts, priests, dice on tiles, persons, tasks and God cards all in play."""
-    state = played(4, 11, 170)
+    state = played("bora_bora", 4, 11, 170)
     assert state.round >= 3 and not state.is_terminal()
     return state
 
@@ -75,7 +64,7 @@ def mid_game() -> borabora_sim.State:
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_pictures_are_well_formed_and_stable_from_start_to_end(players: int) -> None:
     for steps in (0, 60, 10_000):
-        state = played(players, players, steps)
+        state = played("bora_bora", players, players, steps)
         for viewer in (None, *range(players)):
             svg = to_svg(state, viewer)
             tree = parse(svg)
