@@ -230,15 +230,6 @@ def test_the_public_observation_hides_every_hand_and_nothing_else(midgame: State
         assert public == dict(seen, viewer=None, pl=[own if s == seat else pl for s, pl in enumerate(seen["pl"])])
 
 
-def test_a_state_draws_itself_and_jupyter_shows_the_public_picture(midgame: State) -> None:
-    from borabora_sim.viewer import to_svg
-
-    assert midgame.to_svg() == to_svg(midgame) == midgame._repr_svg_()
-    assert midgame.to_svg(2) == to_svg(midgame, 2) != midgame.to_svg()
-    with pytest.raises(ValueError, match="viewer"):
-        midgame.to_svg(9)
-
-
 @pytest.mark.parametrize("player", [-1, 4])
 def test_observation_and_determinize_reject_unknown_seats(midgame: State, player: int) -> None:
     with pytest.raises(ValueError, match=r"player must be an integer in \[0, 3\]"):

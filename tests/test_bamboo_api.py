@@ -189,16 +189,6 @@ def test_rules_guard_every_number_the_compiled_engine_is_built_for(number: str) 
     _bamboo.Rules(components, "test")
 
 
-def test_a_bamboo_state_draws_itself_and_jupyter_shows_the_public_picture() -> None:
-    from borabora_sim.viewer import to_svg
-
-    state = new_game(3, 11)
-    assert state.to_svg() == to_svg(state) == state._repr_svg_()
-    assert state.to_svg(1).startswith("<svg")
-    with pytest.raises(ValueError, match="viewer"):
-        state.to_svg(3)
-
-
 # ---- the stick clock of a saved Summer turn (docs/bamboo_state.md, "What a loaded state must satisfy") -------------
 def offering_not_begun(seed: int, first: bool) -> _bamboo.State:
     """A Summer turn at its offering before its first stick: the first turn of a Summer (stick_clock 1), or a later

@@ -3,6 +3,10 @@ registered in borabora_sim.games, with no change here.
 
 Members and their types, random games through the Python API against the compiled playouts, clones and saved
 states, every player type choosing legal actions in the game, and simulate / replay writing the game's columns.
+Every game's record must also give what the shared layers serve it with: a picture of any state, public and as
+each seat sees it; browser play, in which every legal move is listed and the game's click targets name things the
+picture draws; an observation encoder that every adapter loads the game by name with (OpenSpiel, PettingZoo and
+Gymnasium, where they are installed); and a built-in study that runs at its quick size.
 """
 
 from __future__ import annotations
@@ -10,7 +14,10 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator, Mapping
+from importlib import import_module
 from pathlib import Path
+from typing import Any
+from xml.etree import ElementTree
 
 import numpy as np
 import pytest
@@ -23,6 +30,7 @@ from borabora_sim.games import (
     game_names,
     game_spec,
     get_game,
+    record_of,
     register,
     score_columns,
 )
@@ -33,6 +41,8 @@ from borabora_sim.protocol import ActionKind, Game, GameState
 from borabora_sim.report import format_summary
 from borabora_sim.runs import RunDirectory, counter_columns, players_schema
 from borabora_sim.simulate import games_table, replay, simulate
+from borabora_sim.viewer import to_svg
+from borabora_sim.viewer.web_game import HUMAN, WebGame
 
 GAMES = game_names()
 SEEDS = (3, 11)
@@ -269,3 +279,165 @@ def test_tables_summaries_and_comparisons_speak_the_games_unit(game: Game, tmp_p
     paired = stats.paired_compare(frame, frame, focus=[0])
     assert paired.unit == unit and f"mean {unit} A " in paired.summary()
     assert f"mean {unit} A - B" in verdicts.verdict_lines([paired])[0]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# What the shared layers serve every game with: its picture, browser play, the adapters and a study
+# ---------------------------------------------------------------------------------------------------------------
+def mid_game(game: Game, players: int) -> Any:
+    """A position of `game` halfway through a game of uniformly random moves (the compiled playouts' game of
+    seed 7)."""
+    actions = game.random_game_actions(players, 7)
+    state = game.new_initial_state(players=players, seed=7)
+    for action in actions[:len(actions) // 2]:
+        state.apply(action)
+    assert not state.is_terminal()
+    return state
+
+
+def test_the_game_draws_a_mid_game_state_for_everyone_and_for_each_seat(game: Game) -> None:
+    assert record_of(game.name).picture is not None
+    players = max(game.player_counts)
+    state = mid_game(game, players)
+    public = to_svg(state)
+    assert public == to_svg(state, None, game) == state.to_svg() == state._repr_svg_()
+    pictures = [public]
+    for seat in range(players):
+        pictures.append(to_svg(state, seat))
+        assert pictures[-1] == state.to_svg(seat) == to_svg(state, seat, game.name)
+        seen, everyone = dict(state.observation(seat), viewer=None), dict(state.observation(None), viewer=None)
+        if seen != everyone:                    # a seat that sees more than everyone does sees another picture
+            assert pictures[-1] != public
+    for svg in pictures:
+        root = ElementTree.fromstring(svg)
+        assert root.tag.rpartition("}")[2] == "svg" and len(root) > 0
+        assert any(name.startswith("data-") for element in root.iter() for name in element.attrib), \
+            "the picture names the game's things (docs/viewer.md)"
+    with pytest.raises(ValueError, match="viewer"):
+        state.to_svg(players)
+
+
+def drawn(svg: str, attribute: str, value: object) -> bool:
+    """Whether the picture draws a thing with the data attribute (and value, unless None)."""
+    return (f'{attribute}="{value}"' if value is not None else f"{attribute}=") in svg
+
+
+def test_browser_play_lists_every_legal_move_and_the_board_marks_them_on_drawn_things(game: Game) -> None:
+    """A game of human seats in browser play (the WebGame behind `borabora play --web`), played by random moves
+    from the list: at every 25th decision every legal move is listed with its name and plays from the list, and
+    things a click on the board picks it by (the click_targets of the game's record) are drawn in the picture
+    shown. The game ends with the engine's scores."""
+    players = min(game.player_counts)
+    web = WebGame(game, [HUMAN] * players, seed=5)
+    mapper = record_of(game.name).part("click_targets")
+    rng = random.Random(5)
+    checked = marked = 0
+    while not web.state.is_terminal():
+        state, seat = web.state.clone(), web.state.current_player
+        legal = state.legal_actions()
+        if len(web.moves) % 25 == 0:
+            view = web.view()
+            assert [move["action"] for move in view["legal"]] == legal
+            assert [move["name"] for move in view["legal"]] == [state.action_to_string(a) for a in legal]
+            targets = mapper(state, legal) if mapper is not None else {}
+            assert set(targets) <= set(legal)
+            for move in view["legal"]:
+                assert move["targets"] == targets.get(move["action"], [])
+                assert all(attribute.startswith("data-") for attribute, _ in move["targets"]), move
+                if move["targets"]:             # any of them: a thing may be drawn only at times (a die on a tile)
+                    assert any(drawn(view["svg"], attribute, value) for attribute, value in move["targets"]), move
+                    marked += 1
+            for action in legal:                # each plays from the list, and is taken back
+                expected = state.clone()
+                expected.apply(action)
+                web.move(web.version, seat, action)
+                assert web.state.to_dict() == expected.to_dict()
+                web.undo(web.version)
+            assert web.state.to_dict() == state.to_dict()
+            checked += 1
+        web.move(web.version, seat, legal[rng.randrange(len(legal))])
+    assert checked >= 3 and (mapper is None or marked > 0)
+    final = game.new_initial_state(players=players, seed=5)
+    for move in web.moves:
+        final.apply(move.action)
+    view = web.view()
+    assert view["terminal"] and view["legal"] == [] and view["scores"] == final.scores()
+
+
+def test_the_games_encoder_gives_every_seat_a_tensor_within_its_bounds(game: Game) -> None:
+    from borabora_sim.envs.encoders import encoded_games, encoder_for
+
+    assert game.name in encoded_games() and record_of(game.name).encoder is not None
+    encoder = encoder_for(game)
+    assert encoder.game == game.name and encoder.score_unit == game.score_unit.lower()
+    for players in game.player_counts:
+        state = game.new_initial_state(players=players, seed=players)
+        for i, action in enumerate(game.random_game_actions(players, players)):
+            if i % 40 == 0:
+                for seat in range(players):
+                    vector = encoder.tensor(state, seat)
+                    assert vector.dtype == np.float32 and vector.shape == (encoder.size,)
+                    assert (vector >= encoder.low).all() and (vector <= encoder.high).all()
+            state.apply(action)
+        assert state.is_terminal()
+        for seat in range(players):
+            vector = encoder.tensor(state, seat)
+            assert (vector >= encoder.low).all() and (vector <= encoder.high).all()
+
+
+def test_openspiel_loads_the_game_by_name(pyspiel: Any, openspiel_adapter: Any, game: Game) -> None:
+    """The adapter registers every game with an encoder with OpenSpiel when it is imported."""
+    from borabora_sim.envs.encoders import encoder_for
+
+    spiel = pyspiel.load_game(f"python_{game.name}")
+    assert spiel.get_type().short_name == f"python_{game.name}" and spiel.game == game
+    assert spiel.observation_tensor_size() == encoder_for(game).size
+    state = spiel.new_initial_state()
+    rng = random.Random(3)
+    for _ in range(30):
+        state.apply_action(rng.choice(state.legal_actions()))
+    for seat in range(spiel.num_players()):
+        np.testing.assert_array_equal(np.asarray(state.observation_tensor(seat), dtype=np.float32),
+                                      encoder_for(game).tensor(state.engine, seat))
+
+
+def test_pettingzoo_loads_the_game_by_name(pettingzoo_adapter: Any, game: Game) -> None:
+    from borabora_sim.envs.encoders import encoder_for
+
+    environment = pettingzoo_adapter.raw_env(game=game.name, players=max(game.player_counts))
+    assert environment.metadata["name"] == f"{game.name}_v0" and environment.game == game
+    environment.reset(seed=1)
+    for agent in environment.agents:
+        assert environment.observe(agent)["observation"].shape == (encoder_for(game).size,)
+    mask = environment.observe(environment.agent_selection)["action_mask"]
+    environment.step(int(np.flatnonzero(mask)[0]))
+    assert environment.game_state.move_count > 0
+
+
+def test_gymnasium_makes_the_game_by_its_id(gymnasium_adapter: Any, game: Game) -> None:
+    import gymnasium
+
+    env = gymnasium.make(gymnasium_adapter.env_id(game.name), opponents=["random"] * (min(game.player_counts) - 1))
+    assert env.unwrapped.game == game
+    obs, info = env.reset(seed=1)
+    assert env.observation_space.contains(obs)
+    obs, _, _, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert env.observation_space.contains(obs)
+    env.close()
+
+
+# Of a game with several studies, the one quick enough to run in the default run (Bora Bora's fishing study runs at
+# its quick size in tests/test_fishing_study.py); otherwise the first its record names.
+QUICK_STUDY = {"bora_bora": "priest"}
+
+
+def test_a_built_in_study_runs_at_its_quick_size(game: Game, tmp_path: Path) -> None:
+    studies = record_of(game.name).studies
+    assert studies, "every game has a built-in study or question (GameRecord.studies)"
+    name = QUICK_STUDY.get(game.name, next(iter(studies)))
+    study = import_module(studies[name])
+    logged: list[str] = []
+    report = study.run(study.sized("quick"), tmp_path / name, log=logged.append, progress=False)
+    assert report.parent == tmp_path / name and report.suffix == ".md"
+    assert report.read_text(encoding="utf-8").startswith("#") and logged
+    assert len(list(report.parent.iterdir())) > 1          # the tables and figures beside the report
