@@ -158,6 +158,24 @@ def test_observation_tensor_is_float32_and_within_bounds_for_every_seat_over_a_g
 
 
 @pytest.mark.parametrize("name", GAMES)
+def test_player_slot_zero_is_the_viewer_and_later_slots_follow_in_seat_order(name: str) -> None:
+    game, encoder = get_game(name), encoder_for(name)
+    players = max(game.player_counts)
+    state = played(name, players, 3, 150)
+    scores, breakdown = state.scores(), state.score_breakdown()
+    unit = unit_of(name)
+    for viewer in range(players):
+        vector = encoder.tensor(state, viewer)
+        for slot in range(players):
+            seat = (viewer + slot) % players
+            assert seat_part(vector, slot, "present", name)[0] == 1
+            assert seat_part(vector, slot, f"{unit}_total", name)[0] == scores[seat]
+            assert list(seat_part(vector, slot, f"{unit}_by_source", name)) == [breakdown[seat][source]
+                                                                                for source in game.sources]
+        assert part(vector, "to_move", name).argmax() == (state.current_player - viewer) % players
+
+
+@pytest.mark.parametrize("name", GAMES)
 def test_unused_player_slots_are_empty_with_fewer_players(name: str) -> None:
     encoder = encoder_for(name)
     fields = encoder.layout.player_fields
@@ -670,16 +688,13 @@ def test_changing_only_hidden_information_leaves_the_observation_tensor_unchange
     assert not np.array_equal(observation_tensor(other, changed[0]), observation_tensor(state, changed[0]))
 
 
-def test_player_slot_zero_is_the_viewer_and_later_slots_follow_in_seat_order():
+def test_player_slots_hold_turn_positions_regions_and_region_owners_as_the_viewer_sees_them():
     state = played("bora_bora", 4, 3, 150)
-    scores = state.scores()
     raw = state.to_dict()["state"]
     for viewer in range(4):
         vector = observation_tensor(state, viewer)
         for slot in range(4):
             seat = (viewer + slot) % 4
-            assert seat_part(vector, slot, "vp_total")[0] == scores[seat]
-            assert seat_part(vector, slot, "present")[0] == 1
             assert list(seat_part(vector, slot, "vp_by_source")) == raw["pl"][seat]["vp"]
             assert seat_part(vector, slot, "turn_position").argmax() == state.turn_order.index(seat)
             regions = [r for r in range(12) if raw["pl"][seat]["regions"] >> r & 1]
