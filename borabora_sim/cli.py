@@ -41,7 +41,7 @@ EXAMPLES = {
   borabora play --web --game bamboo --players human,heuristic""",
     "replay": """examples:
   borabora replay --seed 12345 --players heuristic,random,random
-  borabora replay --run runs/m --game 17
+  borabora replay --run runs/m --game-id 17
   borabora replay --seed 7 --players heuristic,mcts:iterations=200,random --html game.html
   borabora replay --game bamboo --seed 7 --players heuristic,random --html bamboo.html
   borabora replay --seed 7 --players heuristic,mcts:iterations=200 --html game.html --reasons 10
@@ -296,24 +296,26 @@ def cmd_replay(args: argparse.Namespace) -> None:
     from borabora_sim.simulate import replay, seat_specs
 
     by_seed = args.seed is not None or args.players is not None
-    # --game is a game spec (its name is a game's), or a game id of --run
-    name = args.game if args.game is not None and args.game.partition(":")[0].strip() in game_names() else None
-    game_id = None if args.game is None or name is not None else _game_id(args.game)
     if args.run is not None and by_seed:
-        raise CommandError("give --run and --game, or --seed and --players, not both")
-    if game_id is not None and args.run is None:
-        raise CommandError("--game is a game id of --run: give --run too")
+        raise CommandError("give --run and --game-id, or --seed and --players, not both")
+    if args.game_id is not None and args.run is None:
+        raise CommandError("--game-id picks a game of --run: give --run too")
+    name = args.game
     if args.run is not None:
         config = RunDirectory(args.run).read_manifest()
         if config is None:
             raise CommandError(f"{args.run} holds no simulation run (no manifest.json)")
-        if game_id is None or not 0 <= game_id < config.games:
-            raise CommandError(f"--game must be a game id in 0..{config.games - 1}")
+        if args.game is not None:
+            raise CommandError(f"--game names the game of --seed; a game of --run is played in the run's game "
+                               f"({config.game}): pick it with --game-id N, N in 0..{config.games - 1}")
+        if args.game_id is None or not args.game_id < config.games:
+            raise CommandError(f"--game-id must be a game id in 0..{config.games - 1}")
         name, components = config.game, config.components      # the run's game and component file
-        seed, specs = get_game(name, components).derive_seed(config.seed, game_id), seat_specs(config, game_id)
+        seed = get_game(name, components).derive_seed(config.seed, args.game_id)
+        specs = seat_specs(config, args.game_id)
     else:
         if args.seed is None or args.players is None:
-            raise CommandError("give --seed and --players, or --run and --game")
+            raise CommandError("give --seed and --players, or --run and --game-id")
         seed, specs, components = args.seed, split_specs(args.players), None
     game = checked(get_game, name or DEFAULT_GAME, components)
     for spec in specs:
@@ -336,15 +338,6 @@ def cmd_replay(args: argparse.Namespace) -> None:
               ("at the end of the game" if args.at is None else f"after {args.at} decisions"))
     if args.html is None and args.png is None:
         print("\n".join(replay(seed, specs, components, game_spec(game))))
-
-
-def _game_id(text: str) -> int:
-    """A game id given to replay's --game (which names a game otherwise)."""
-    try:
-        return int(text)
-    except ValueError:
-        raise CommandError(f"--game must be a game id of --run or one of the games {', '.join(game_names())}, "
-                           f"got {text!r}") from None
 
 
 def studies() -> dict[str, str]:
@@ -476,9 +469,11 @@ def build_parser() -> argparse.ArgumentParser:
     rp = sub("replay", "print one game as a readable log")
     rp.add_argument("--seed", type=_seed, help="game seed")
     rp.add_argument("--players", help="player specs by seat")
-    rp.add_argument("--run", help="a simulation directory (with --game)")
-    rp.add_argument("--game", help=f"with --run: a game id in that run; with --seed: the game, with its options "
-                                   f"({', '.join(games)}, bamboo:mode=advanced, ...; default {DEFAULT_GAME})")
+    rp.add_argument("--run", help="a simulation directory (with --game-id)")
+    rp.add_argument("--game-id", type=_int_in(0, 2**63, "a game id (0, 1, ...)"), metavar="N",
+                    help="with --run: the game with this id in the run")
+    rp.add_argument("--game", help=f"with --seed: the game, with its options ({', '.join(games)}, "
+                                   f"bamboo:mode=advanced, ...; default {DEFAULT_GAME})")
     rp.add_argument("--html", metavar="FILE", help="write the game as a self-contained HTML replay (the board at "
                                                    "every decision, the log, the scores) to FILE instead")
     rp.add_argument("--reasons", type=_int_in(0, 10_001, "an integer in [0, 10000]"), metavar="N",

@@ -268,7 +268,7 @@ def test_replay_by_run_and_game_ends_with_that_games_final_scores(run_dir: Path,
     frame = RunDirectory(run_dir).read()
     for game in (0, 7):
         rows = frame[frame["game_id"] == game]
-        status, stdout, _ = borabora(capsys, "replay", "--run", run_dir, "--game", game)
+        status, stdout, _ = borabora(capsys, "replay", "--run", run_dir, "--game-id", game)
         assert status == 0
         lines = stdout.splitlines()
         assert lines[0] == f"game seed {rows['game_seed'].iloc[0]}, players " + ", ".join(
@@ -299,7 +299,7 @@ def test_replay_by_run_uses_the_runs_component_file(tmp_path: Path, capsys: pyte
                          components=variant)
     rows = frame[frame["game_id"] == 1]
     assert rows["vp_start"].min() >= 5
-    status, stdout, _ = borabora(capsys, "replay", "--run", tmp_path / "run", "--game", 1)
+    status, stdout, _ = borabora(capsys, "replay", "--run", tmp_path / "run", "--game-id", 1)
     assert status == 0
     assert final_scores_line(stdout).startswith(f"final scores {rows['vp'].tolist()}")
 
@@ -460,7 +460,7 @@ def test_python_dash_m_runs_the_command_line(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     done = subprocess.run([sys.executable, "-m", "borabora_sim", "replay", "--help"], capture_output=True,
                           text=True, env=env, timeout=60, cwd=tmp_path)   # outside any source tree
-    assert done.returncode == 0 and "borabora replay --run runs/m --game 17" in done.stdout
+    assert done.returncode == 0 and "borabora replay --run runs/m --game-id 17" in done.stdout
 
 
 def test_installed_console_script_shows_help() -> None:
@@ -586,15 +586,19 @@ BAD_INVOCATIONS = [
     (["simulate", "--games", "many"], "argument --games: must be a positive integer"),
     (["simulate", "--seed", "-3"], r"argument --seed: must be an integer in \[0, 2\*\*64\)"),
     (["simulate", "--bogus"], "unrecognized arguments: --bogus"),
-    (["replay"], "give --seed and --players, or --run and --game"),
-    (["replay", "--seed", "1", "--players", "random,random", "--run", "{run}", "--game", "0"],
-     "give --run and --game, or --seed and --players, not both"),
-    (["replay", "--seed", "1", "--players", "random,random", "--game", "0"], "--game is a game id of --run: give "
-                                                                            "--run too"),
+    (["replay"], "give --seed and --players, or --run and --game-id"),
+    (["replay", "--seed", "1", "--players", "random,random", "--run", "{run}", "--game-id", "0"],
+     "give --run and --game-id, or --seed and --players, not both"),
+    (["replay", "--seed", "1", "--players", "random,random", "--game-id", "0"], "--game-id picks a game of --run: "
+                                                                               "give --run too"),
+    (["replay", "--seed", "1", "--players", "random,random", "--game", "0"], r"unknown game '0'; games: "),
+    (["replay", "--run", "{run}", "--game", "1"], r"--game names the game of --seed; a game of --run is played in "
+                                                  r"the run's game \(bora_bora\): pick it with --game-id N, N in 0..1"),
     (["replay", "--seed", "5", "--players", "random,human"], "unknown player 'human'"),
-    (["replay", "--run", "{empty}", "--game", "0"], "holds no simulation run"),
-    (["replay", "--run", "{file}", "--game", "0"], "is a file, not a run directory"),
-    (["replay", "--run", "{run}", "--game", "2"], r"--game must be a game id in 0..1"),
+    (["replay", "--run", "{empty}", "--game-id", "0"], "holds no simulation run"),
+    (["replay", "--run", "{file}", "--game-id", "0"], "is a file, not a run directory"),
+    (["replay", "--run", "{run}", "--game-id", "2"], r"--game-id must be a game id in 0..1"),
+    (["replay", "--run", "{run}", "--game-id", "-1"], r"argument --game-id: must be a game id \(0, 1, ...\)"),
     (["play", "--players", "human,wizard"], "unknown player 'wizard'"),
     (["play", "--players", "human", "--seed", "1"], "players must be 2, 3 or 4"),
     (["analyze", "fishing", "--size", "quick", "--jobs", "0", "--out", "{tmp}/study"], r"--jobs must be a number "
@@ -733,7 +737,7 @@ def test_simulate_and_replay_the_advanced_side_of_bamboo(tmp_path: Path, capsys:
     assert json.loads((out / "manifest.json").read_text())["game"] == "bamboo:mode=advanced"
     frame = RunDirectory(out).read()
     rows = frame[frame["game_id"] == 1]
-    status, by_run, _ = borabora(capsys, "replay", "--run", out, "--game", 1)
+    status, by_run, _ = borabora(capsys, "replay", "--run", out, "--game-id", 1)
     assert status == 0 and f"final scores {rows['hp'].tolist()}" in by_run
     specs = ",".join(rows["spec"].astype(str))
     status, by_seed, _ = borabora(capsys, "replay", "--seed", rows["game_seed"].iloc[0], "--players", specs,
