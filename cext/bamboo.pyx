@@ -1,14 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Compiled Bamboo engine: the C kernels and their thin Python wrapper `State`."""
 
-cimport cython
-from cpython.pycapsule cimport PyCapsule_New
-from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, uint32_t, uint64_t
-from libc.string cimport memcpy
-
 from bamboo_state cimport *
-from game_api cimport GameVTable
-from seeds cimport mix_seed, pick_uniform
 
 include "bamboo_core.pxi"
 include "bamboo_flow.pxi"
@@ -22,14 +15,9 @@ import numpy as np
 from borabora_sim.errors import ArgumentTypeError, IllegalActionError, StateFormatError, check_int, check_players
 from borabora_sim.records import record_from_saved, record_to_python
 
-include "bamboo_layout.pxi"
-
-NUM_DISTINCT_ACTIONS = NUM_ACTIONS
-STATE_BYTES = sizeof(GameState)
 FORMAT = "borabora_sim.bamboo.state"
 FORMAT_VERSION = 2                          # 2: the balance tiles each player scored (pl.scored)
 SEED_FIELDS = ("rng", "event_rng")          # 64-bit generator states, saved as hex strings
-SEED_MAX = 2**64 - 1
 NO_TILE_ID = NO_TILE
 
 PHASES = ("setup", "spring", "summer", "wake", "feed", "end")
@@ -80,86 +68,25 @@ _BOARD_NUMBERS = (                          # (table, field, the compiled consta
     ("setup", "incense_per_player", INCENSE), ("setup", "start_left_balance", 1), ("actions", "balance_steps", 2),
 )
 
-# =============================================================================
-# Game-agnostic C interface (game_api.pxd)
-# =============================================================================
-cdef int vt_legal(const void* r, const void* s, int* out) noexcept nogil:
-    return legal_actions(<const BComp*>r, <const GameState*>s, out)
-
-cdef int vt_step(const void* r, void* s, int a, int* out) noexcept nogil:
-    return step(<const BComp*>r, <GameState*>s, a, out)
-
-cdef int vt_current(const void* s) noexcept nogil:
-    return current_player(<const GameState*>s)
-
-cdef int vt_num_players(const void* s) noexcept nogil:
-    return (<const GameState*>s).n_players
-
-cdef void vt_returns(const void* r, const void* s, double* out) noexcept nogil:
-    returns(<const BComp*>r, <const GameState*>s, out)
-
-cdef void vt_scores(const void* r, const void* s, double* out) noexcept nogil:
-    cdef const GameState* g = <const GameState*>s
-    cdef int i
-    for i in range(g.n_players):
-        out[i] = total_hp(&g.pl[i])
-
-cdef void vt_determinize(const void* r, void* s, int player, uint64_t seed) noexcept nogil:
-    determinize(<const BComp*>r, <GameState*>s, seed)
-
-cdef void vt_evaluate(const void* r, const void* s, const double* w, double* out) noexcept nogil:
-    evaluate(<const BComp*>r, <const GameState*>s, w, out)
-
-cdef int vt_policy(const void* r, const void* s, const double* w, int thorough, uint64_t* rng) noexcept nogil:
-    return greedy_action(<const BComp*>r, <const GameState*>s, w, thorough, rng)
-
 cdef inline int start_position(const GameState* g, int seat) noexcept nogil:
     """The seat's place in the first round's turn order: the marker passes once in each Winter but the last."""
     cdef int P = g.n_players
     return (seat - (g.start_seat - (g.round - 1)) % P + 2 * P) % P
 
-cdef inline int first_winner(const BComp* c, const GameState* g) noexcept nogil:
-    """The lowest seat among those ranked first (the protocol's winner), -1 before the end."""
-    cdef int seat
-    if g.phase != PH_END:
-        return -1
-    for seat in range(g.n_players):
-        if rank_of(c, g, seat) == 1:
-            return seat
-    return -1
-
-cdef inline void fill_counters(const Player* p, int16_t* out) noexcept nogil:
-    cdef const uint8_t* first = &p.turns
+cdef inline void fill_counters(const GameState* g, int seat, int16_t* out) noexcept nogil:
+    cdef const uint8_t* first = &g.pl[seat].turns
     cdef int i
     for i in range(N_COUNTERS):
         out[i] = first[i]
 
-cdef GameVTable BAMBOO_VTABLE
-BAMBOO_VTABLE.state_size = sizeof(GameState)
-BAMBOO_VTABLE.num_actions = NUM_ACTIONS
-BAMBOO_VTABLE.max_players = MAX_PLAYERS
-BAMBOO_VTABLE.legal_actions = vt_legal
-BAMBOO_VTABLE.step = vt_step
-BAMBOO_VTABLE.current_player = vt_current
-BAMBOO_VTABLE.num_players = vt_num_players
-BAMBOO_VTABLE.returns = vt_returns
-BAMBOO_VTABLE.scores = vt_scores
-BAMBOO_VTABLE.determinize = vt_determinize
-BAMBOO_VTABLE.num_weights = N_WEIGHTS
-BAMBOO_VTABLE.evaluate = vt_evaluate
-BAMBOO_VTABLE.policy = vt_policy
-VTABLE = PyCapsule_New(&BAMBOO_VTABLE, b"borabora_sim.GameVTable", NULL)
+include "bamboo_layout.pxi"
+include "game_state.pxi"
 
 # =============================================================================
 # Component tables
 # =============================================================================
-cdef class Rules:
+cdef class Rules(EngineRules):
     """Component tables in C form, shared read-only by every state of a game."""
-    cdef BComp c
-    cdef readonly object components
-    cdef readonly str fingerprint
-    cdef readonly tuple action_names
-    cdef readonly dict action_ids
     cdef readonly tuple counter_names
 
     def __cinit__(self, components, str fingerprint not None):
@@ -274,10 +201,6 @@ cdef class Rules:
         self.action_ids = {name: a for a, name in enumerate(self.action_names)}
         self.counter_names = tuple(_counter_names(components))
 
-    def capsule(self):
-        return PyCapsule_New(&self.c, b"borabora_sim.bamboo.rules", NULL)
-
-
 def _counter_names(components):
     """Names of the behaviour counters, in their order in Player (docs/bamboo_state.md)."""
     from borabora_sim.games.bamboo.components import ACTIONS
@@ -317,169 +240,37 @@ def _action_names(components):
     return names
 
 # =============================================================================
-# Python wrapper
+# The game in progress
 # =============================================================================
-@cython.freelist(8)
-@cython.no_gc
-cdef class State:
+cdef bint _advanced(mode) except -1:
+    """Whether `mode` (one of MODES) is the advanced game: the nighttime side of the boards (B36)."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+    return mode == "advanced"
+
+
+cdef str NEW_GAME_CALL = "borabora_sim.games.bamboo.new_game()"
+cdef str STATE_NAME = "bamboo.State"
+
+
+cdef class State(EngineState):
     """A Bamboo game in progress. Create one with `borabora_sim.games.bamboo.new_game()`.
 
     The state always waits on a real decision (two or more legal actions) or is terminal:
     decisions with a single legal action are taken automatically (ruling B38).
     """
-    # clone() is the hot path of searches driven from Python: a freed State is kept for reuse, and states stay
-    # out of the cycle collector, as they cannot be part of a cycle (their one reference is to Rules); built
-    # without arguments, so that a clone parses none
-    cdef GameState s
-    cdef Rules rules
-
-    def __cinit__(self):
-        if not _building:
-            raise ArgumentTypeError("a State cannot be built directly: use borabora_sim.games.bamboo.new_game() "
-                                    "or State.from_dict(saved)")
 
     @classmethod
     def _new(cls, Rules rules not None, players, seed, mode):
-        cdef State st = _blank_state(rules)
-        cdef int buf[NUM_ACTIONS]
-        if mode not in MODES:
-            raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
-        start(&rules.c, &st.s, check_players(players), <uint64_t>check_int(seed, "seed", 0, SEED_MAX),
-              mode == "advanced", buf)
-        return st
-
-    # ---- read-only views --------------------------------------------------------
-    @property
-    def rules(self):
-        return self.rules
-
-    @property
-    def components(self):
-        return self.rules.components
-
-    def search_handles(self):
-        """(vtable, rules, state, owner) for compiled search (borabora_sim._search): the capsules point
-        into `owner`, this state, which the tuple keeps alive."""
-        return VTABLE, self.rules.capsule(), PyCapsule_New(&self.s, b"borabora_sim.bamboo.state", NULL), self
-
-    @property
-    def num_players(self):
-        return self.s.n_players
-
-    @property
-    def current_player(self):
-        """Seat to move (0..players-1), or -1 when the game is over."""
-        return current_player(&self.s)
-
-    @property
-    def round(self):
-        return self.s.round
-
-    @property
-    def phase(self):
-        return PHASES[self.s.phase]
-
-    @property
-    def decision(self):
-        """Kind of the pending decision (see docs/bamboo_actions.md), or None when terminal."""
-        return DECISIONS[self.s.stack[self.s.sp - 1].kind] if self.s.sp else None
+        return _started_state(rules, players, seed, _advanced(mode))
 
     @property
     def start_player(self):
         return self.s.start_seat
 
-    @property
-    def move_count(self):
-        return self.s.n_moves
-
-    def is_terminal(self):
-        return self.s.phase == PH_END
-
-    def legal_actions(self):
-        cdef int buf[NUM_ACTIONS]
-        cdef int n = legal_actions(&self.rules.c, &self.s, buf)
-        return [buf[i] for i in range(n)]
-
-    def legal_action_mask(self):
-        cdef int buf[NUM_ACTIONS]
-        cdef int n = legal_actions(&self.rules.c, &self.s, buf), i
-        mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
-        for i in range(n):
-            mask[buf[i]] = True
-        return mask
-
-    def apply(self, action):
-        """Applies a legal action; an illegal one raises IllegalActionError and changes nothing."""
-        cdef int buf[NUM_ACTIONS]
-        cdef int n = legal_actions(&self.rules.c, &self.s, buf), i, a
-        legal = [buf[i] for i in range(n)]
-        if isinstance(action, bool) or not hasattr(type(action), "__index__"):
-            raise IllegalActionError(f"action must be an int, got {action!r}; " + self._legal_text(legal))
-        try:
-            action = operator.index(action)
-        except TypeError:                   # has __index__ but is not one integer (a numpy array of one element)
-            raise ArgumentTypeError(f"an action is one integer, got {type(action).__name__} {action!r}; "
-                                    + self._legal_text(legal)) from None
-        if not 0 <= action < NUM_ACTIONS:
-            raise IllegalActionError(f"action {action} is outside [0, {NUM_ACTIONS}); " + self._legal_text(legal))
-        a = action
-        for i in range(n):
-            if buf[i] == a:
-                step(&self.rules.c, &self.s, a, buf)
-                return
-        raise IllegalActionError(self._illegal_message(a, legal))
-
-    def _legal_text(self, legal):
-        if not legal:
-            return "the game is over: no action is legal"
-        return "legal: " + ", ".join(f"{a} ({self.rules.action_names[a]})" for a in legal)
-
-    def _illegal_message(self, action, legal):
-        if self.is_terminal():
-            return f"the game is over: no action is legal (got {action})"
-        return (f"action {action} ({self.rules.action_names[action]}) is not legal for player "
-                f"{self.current_player} at decision '{self.decision}' in round {self.round}, phase {self.phase}; "
-                + self._legal_text(legal))
-
-    def clone(self):
-        cdef State st = _blank_state(self.rules)
-        st.s = self.s
-        return st
-
-    def __copy__(self):
-        return self.clone()
-
-    def __deepcopy__(self, memo):
-        return self.clone()
-
-    def __eq__(self, other):
-        if not isinstance(other, State):
-            return NotImplemented
-        return self.to_dict() == other.to_dict()
-
-    def __reduce__(self):
-        components = self.rules.components
-        data = None if components.source_path == "builtin" else components.to_json_dict()
-        return (type(self).from_dict, (self.to_dict(), data))
-
-    # ---- scores -----------------------------------------------------------------
-    def scores(self):
-        """Happiness points of each seat now (final once terminal)."""
-        return [total_hp(&self.s.pl[i]) for i in range(self.s.n_players)]
-
-    def score_breakdown(self):
-        """HP by source for each seat: a list (by seat) of {source: HP}; sums to scores()."""
-        return [{SOURCES[k]: self.s.pl[i].hp[k] for k in range(N_SOURCES)} for i in range(self.s.n_players)]
-
     def comfort(self):
         """Total comfort of each seat's home tiles (the tie-break, VI)."""
         return [total_comfort(&self.rules.c, &self.s.pl[i]) for i in range(self.s.n_players)]
-
-    def winner(self):
-        """The winning seat, None until the end; when the victory is shared (B35), the lowest of the seats
-        sharing it (winners() names them all; ranks() gives each rank 1, returns() splits the win)."""
-        seat = first_winner(&self.rules.c, &self.s)
-        return None if seat < 0 else seat
 
     def winners(self):
         """The winning seats as a tuple, more than one when the victory is shared (B35); () until the end."""
@@ -487,86 +278,22 @@ cdef class State:
             return ()
         return tuple(seat for seat in range(self.s.n_players) if rank_of(&self.rules.c, &self.s, seat) == 1)
 
-    def ranks(self):
-        """1-based rank of each seat by HP, then comfort; players still tied share a rank."""
-        return [rank_of(&self.rules.c, &self.s, seat) for seat in range(self.s.n_players)]
-
-    def counters(self):
-        """Behaviour counters per seat: {name: count} for each name in rules.counter_names, and start_position
-        (the seat's place in the first turn order, 0 = first)."""
-        cdef int16_t out[N_COUNTERS]
-        rows = []
-        for seat in range(self.s.n_players):
-            fill_counters(&self.s.pl[seat], out)
-            row = {self.rules.counter_names[k]: out[k] for k in range(N_COUNTERS)}
-            row["start_position"] = start_position(&self.s, seat)
-            rows.append(row)
-        return rows
-
     def returns(self):
         """1 to a sole winner, 1/k to each of k winners sharing the victory, 0 to the others (B35)."""
         cdef double out[MAX_PLAYERS]
         returns(&self.rules.c, &self.s, out)
         return [out[i] for i in range(self.s.n_players)]
 
-    # ---- actions by name ----------------------------------------------------------
-    def action_to_string(self, action):
-        if isinstance(action, bool) or not hasattr(type(action), "__index__"):
-            raise IllegalActionError(f"action must be an int in [0, {NUM_ACTIONS}), got {action!r}")
-        try:
-            action = operator.index(action)
-        except TypeError:
-            raise ArgumentTypeError(f"an action is one integer in [0, {NUM_ACTIONS}), got {type(action).__name__} "
-                                    f"{action!r}") from None
-        if not 0 <= action < NUM_ACTIONS:
-            raise IllegalActionError(f"action must be in [0, {NUM_ACTIONS}), got {action}")
-        return self.rules.action_names[action]
-
-    def action_from_string(self, text):
-        if not isinstance(text, str):
-            raise ArgumentTypeError(f"an action name must be a str, got {type(text).__name__}")
-        try:
-            return self.rules.action_ids[text.strip()]
-        except KeyError:
-            legal = ", ".join(repr(self.rules.action_names[a]) for a in self.legal_actions())
-            raise IllegalActionError(f"unknown action name {text!r}; legal now: {legal}") from None
-
-    # ---- hidden information -------------------------------------------------------
-    def determinize(self, player, seed):
-        """A copy in which everything hidden is resampled consistently with what is in view (the same for every
-        seat: nobody holds a hidden hand, B37), and future chance is seeded from `seed`."""
-        check_int(player, "player", 0, self.s.n_players - 1)
-        cdef uint64_t rng = check_int(seed, "seed", 0, SEED_MAX)
-        cdef State st = self.clone()
-        determinize(&self.rules.c, &st.s, rng)
-        return st
-
-    def observation(self, player):
-        """What `player` can see (JSON-safe): the state without the unseen part of each stack, the food pile's
-        order (its counts by kind stay), the spirits under the face-up ones and the chance seeds (B37). Nobody
-        holds a hidden hand, so every seat sees the same; `player` None gives that view with no seat named."""
-        if player is not None:
-            player = check_int(player, "player", 0, self.s.n_players - 1)
-        cdef int k, i, size, base
-        d = self.to_dict()["state"]
-        for name in SEED_FIELDS:
-            del d[name]
-        for k in range(HOME_CATS):
-            base, size = self.rules.c.home_base[k], self.rules.c.home_size[k]
-            for i in range(self.s.home_unseen[k]):
-                d["home_pile"][base + (self.s.home_top[k] + i) % size] = NO_TILE
-        for k in range(N_SIDES):
-            base, size = self.rules.c.bal_base[k], self.rules.c.bal_size[k]
-            for i in range(self.s.bal_unseen[k]):
-                d["bal_pile"][base + (self.s.bal_top[k] + i) % size] = NO_TILE
-        d["food_pile"] = [d["food_pile"][:self.s.food_left].count(k) for k in range(N_FOOD_KINDS)]
-        for k in range(N_TEMPLES):
-            for i in range(self.s.spirit_left[k] - 1):
-                d["spirit_stack"][k][i] = NO_TILE
-        d["pl"] = d["pl"][:self.s.n_players]
-        d["stack"] = d["stack"][:self.s.sp]
-        d["viewer"] = player
-        return d
+    def counters(self):
+        """Behaviour counters per seat: {name: count} for each name in rules.counter_names, and start_position
+        (the seat's place in the first turn order, 0 = first)."""
+        cdef int16_t out[N_COUNTERS]
+        names = self.rules.counter_names
+        rows = []
+        for seat in range(self.s.n_players):
+            fill_counters(&self.s, seat, out)
+            rows.append(dict(zip(names, out), start_position=start_position(&self.s, seat)))
+        return rows
 
     def to_svg(self, viewer=None):
         """The picture of this state as seat `viewer` sees it (None: the public view), as SVG text
@@ -574,71 +301,44 @@ cdef class State:
         from borabora_sim.viewer import to_svg
         return to_svg(self, viewer)
 
-    def _repr_svg_(self):
-        """Jupyter shows a state as its public picture."""
-        return self.to_svg()
-
-    # ---- serialisation ------------------------------------------------------------
-    def to_dict(self):
-        """JSON-safe, versioned snapshot (docs/bamboo_state.md)."""
-        raw = (<const char*>&self.s)[:sizeof(GameState)]
-        d = record_to_python(np.frombuffer(raw, dtype=GAME_DTYPE)[0], GAME_DTYPE)
-        for name in SEED_FIELDS:
-            d[name] = format(d[name], "016x")
-        return {"format": FORMAT, "version": FORMAT_VERSION, "components": self.rules.fingerprint, "state": d}
-
     @classmethod
     def from_dict(cls, data, components=None):
         """A state from to_dict() output; every field's type and range and every law of a loaded state is
         checked, and the first that fails is named in a StateFormatError."""
         from borabora_sim.games.bamboo.game import rules_for
         cdef Rules rules = rules_for(components)
-        record = record_from_saved(data, FORMAT, FORMAT_VERSION, rules.fingerprint, GAME_DTYPE, SEED_FIELDS)
-        cdef State st = _blank_state(rules)
-        cdef const unsigned char[:] raw = record.view(np.uint8)
-        memcpy(&st.s, &raw[0], sizeof(GameState))
-        code = check_state(&rules.c, &st.s, True)
-        if code:
-            raise StateFormatError(f"inconsistent state: {INVARIANTS[code - 1]}")
-        cdef int buf[NUM_ACTIONS]
-        if st.s.phase != PH_END and legal_actions(&rules.c, &st.s, buf) == 0:
-            raise StateFormatError(f"inconsistent state: decision '{st.decision}' has no legal action")
-        return st
-
-    def check_invariants(self):
-        """None if every law of docs/bamboo_state.md holds, else the broken law."""
-        code = check_state(&self.rules.c, &self.s, False)
-        return INVARIANTS[code - 1] if code else None
-
-    def __repr__(self):
-        if self.is_terminal():
-            return f"<bamboo.State players={self.s.n_players} over scores={self.scores()}>"
-        return (f"<bamboo.State players={self.s.n_players} round={self.s.round} phase={self.phase} "
-                f"player={self.current_player} decision={self.decision}>")
+        return _loaded_state(rules, data)
 
 
-include "state_builder.pxi"
+include "game_module.pxi"
 
 
-def derive_seed(seed, index):
-    """The seed of game `index` of a run with master `seed` (the same in every process)."""
-    return mix_seed(<uint64_t>check_int(seed, "seed", 0, SEED_MAX), <uint64_t>check_int(index, "index", 0, SEED_MAX))
+cdef hide_from(EngineState state, dict d, viewer):
+    """What State.observation leaves out of the saved form `d`, the same for every `viewer` (nobody holds a hidden
+    hand, B37): the unseen part of each stack, the food pile's order (its counts by kind stay) and the spirits
+    under the face-up ones."""
+    cdef int k, i, size, base
+    for k in range(HOME_CATS):
+        base, size = state.rules.c.home_base[k], state.rules.c.home_size[k]
+        for i in range(state.s.home_unseen[k]):
+            d["home_pile"][base + (state.s.home_top[k] + i) % size] = NO_TILE
+    for k in range(N_SIDES):
+        base, size = state.rules.c.bal_base[k], state.rules.c.bal_size[k]
+        for i in range(state.s.bal_unseen[k]):
+            d["bal_pile"][base + (state.s.bal_top[k] + i) % size] = NO_TILE
+    d["food_pile"] = [d["food_pile"][:state.s.food_left].count(k) for k in range(N_FOOD_KINDS)]
+    for k in range(N_TEMPLES):
+        for i in range(state.s.spirit_left[k] - 1):
+            d["spirit_stack"][k][i] = NO_TILE
+
+
+def new_state(Rules rules not None, players, seed, mode="normal"):
+    return State._new(rules, players, seed, mode)
 
 
 def random_game_actions(Rules rules not None, players, game_seed, mode="normal"):
     """The actions of the compiled random game `game_seed` (as played by random_playouts)."""
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
-    cdef int buf[NUM_ACTIONS]
-    cdef GameState g
-    cdef uint64_t rng = <uint64_t>check_int(game_seed, "game_seed", 0, SEED_MAX)
-    cdef int n = start(&rules.c, &g, check_players(players), rng, mode == "advanced", buf), a
-    actions = []
-    while n > 0:
-        a = buf[pick_uniform(&rng, n)]
-        actions.append(a)
-        n = step(&rules.c, &g, a, buf)
-    return actions
+    return _random_game_actions(rules, players, game_seed, _advanced(mode))
 
 
 def random_playouts(Rules rules not None, games, players, seed, mode="normal", first_game=0):
@@ -649,103 +349,4 @@ def random_playouts(Rules rules not None, games, players, seed, mode="normal", f
     `ranks`, `start_position` (games x players), `winner` (the lowest seat ranked first), `decisions` (real
     decisions per game) and `moves` (all actions, forced ones included).
     """
-    games = check_int(games, "games", 0, 2**31 - 1)
-    players = check_players(players)
-    first_game = check_int(first_game, "first_game", 0, SEED_MAX - games)
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
-    scores = np.zeros((games, players), dtype=np.int16)
-    breakdown = np.zeros((games, players, N_SOURCES), dtype=np.int16)
-    counters = np.zeros((games, players, N_COUNTERS), dtype=np.int16)
-    ranks = np.zeros((games, players), dtype=np.int8)
-    starts = np.zeros((games, players), dtype=np.int8)
-    winners = np.zeros(games, dtype=np.int8)
-    decisions = np.zeros(games, dtype=np.int32)
-    moves = np.zeros(games, dtype=np.int32)
-    cdef int8_t[:, :] sp = starts
-    cdef int8_t[:] wn = winners
-    cdef int16_t[:, :] sc = scores
-    cdef int16_t[:, :, :] bd = breakdown
-    cdef int16_t[:, :, :] ct = counters
-    cdef int8_t[:, :] rk = ranks
-    cdef int[:] dc = decisions
-    cdef int[:] mv = moves
-    cdef int buf[NUM_ACTIONS]
-    cdef GameState g
-    cdef uint64_t base = <uint64_t>check_int(seed, "seed", 0, SEED_MAX), rng, first = first_game
-    cdef int i, k, n, src, d, n_games = games, n_players = players
-    cdef bint advanced = mode == "advanced"
-    with nogil:
-        for i in range(n_games):
-            rng = mix_seed(base, first + i)
-            n = start(&rules.c, &g, n_players, rng, advanced, buf)
-            d = 0
-            while n > 0:
-                n = step(&rules.c, &g, buf[pick_uniform(&rng, n)], buf)
-                d += 1
-            dc[i] = d
-            mv[i] = g.n_moves
-            wn[i] = first_winner(&rules.c, &g)
-            for k in range(n_players):
-                sc[i, k] = total_hp(&g.pl[k])
-                for src in range(N_SOURCES):
-                    bd[i, k, src] = g.pl[k].hp[src]
-                fill_counters(&g.pl[k], &ct[i, k, 0])
-                rk[i, k] = rank_of(&rules.c, &g, k)
-                sp[i, k] = start_position(&g, k)
-    return {"scores": scores, "breakdown": breakdown, "counters": counters, "ranks": ranks, "start_position": starts,
-            "winner": winners, "decisions": decisions, "moves": moves}
-
-
-def new_state(Rules rules not None, players, seed, mode="normal"):
-    return State._new(rules, players, seed, mode)
-
-
-# =============================================================================
-# Heuristic (bamboo_eval.pxi)
-# =============================================================================
-cdef const double* _weights_pointer(const double[::1] weights) except NULL:
-    if weights.shape[0] != N_WEIGHTS:
-        raise ValueError(f"weights must have {N_WEIGHTS} values ({', '.join(WEIGHT_NAMES)}), got {weights.shape[0]}")
-    return &weights[0]
-
-
-def evaluate_state(State state not None, const double[::1] weights not None):
-    """Heuristic value of `state` for each seat (HP units) under `weights` (see WEIGHT_NAMES)."""
-    cdef const double* w = _weights_pointer(weights)
-    cdef double out[MAX_PLAYERS]
-    evaluate(&state.rules.c, &state.s, w, out)
-    return [out[i] for i in range(state.s.n_players)]
-
-
-def heuristic_action(State state not None, const double[::1] weights not None, seed, bint thorough=True):
-    """The heuristic policy's action for the player to move, judged on a determinization (so the order of the
-    stacks and the hidden spirits cannot influence it)."""
-    if state.s.phase == PH_END:
-        raise IllegalActionError("the game is over: there is no action to choose")
-    cdef const double* w = _weights_pointer(weights)
-    cdef GameState sample = state.s
-    cdef uint64_t rng = check_int(seed, "seed", 0, SEED_MAX)
-    cdef int action
-    with nogil:
-        determinize(&state.rules.c, &sample, rng)
-        action = greedy_action(&state.rules.c, &sample, w, thorough, &rng)
-    return action
-
-
-def heuristic_option_values(State state not None, const double[::1] weights not None, seed, bint thorough=True):
-    """[(action, value)] for every legal action: the value heuristic_action with the same seed gave it (the
-    mover's evaluation after the action, on the same determinization), in legal-action order."""
-    if state.s.phase == PH_END:
-        raise IllegalActionError("the game is over: there are no options to judge")
-    cdef const double* w = _weights_pointer(weights)
-    cdef GameState sample = state.s
-    cdef uint64_t rng = check_int(seed, "seed", 0, SEED_MAX)
-    cdef int actions[NUM_ACTIONS]
-    cdef double values[NUM_ACTIONS]
-    cdef double tie_breaks[NUM_ACTIONS]
-    cdef int n, i
-    with nogil:
-        determinize(&state.rules.c, &sample, rng)
-        n = judge_options(&state.rules.c, &sample, w, thorough, &rng, actions, values, tie_breaks)
-    return [(actions[i], values[i]) for i in range(n)]
+    return _random_playouts(rules, games, players, seed, first_game, _advanced(mode))

@@ -1,7 +1,7 @@
 # The laws of a Bamboo state (docs/bamboo_state.md, "What a loaded state must satisfy").
 # check_state returns 0 when all hold, else the number (1-based) of the first broken law in INVARIANTS.
 
-cdef int check_frame(const BComp* c, const GameState* g, int i) noexcept nogil:
+cdef int check_frame(const Comp* c, const GameState* g, int i) noexcept nogil:
     """The arguments of frame i are in range and the premise they were offered on still holds."""
     cdef const Frame* f = &g.stack[i]
     cdef const Player* p = &g.pl[f.player]
@@ -96,7 +96,7 @@ cdef int check_stack(const GameState* g) noexcept nogil:
                     or k1 == F_RENEW_FOOD)
     return not (k1 == F_STALK and (k2 == F_OFFER or k2 == F_SHOOT))
 
-cdef int check_state(const BComp* c, const GameState* g, bint loaded) noexcept nogil:
+cdef int check_state(const Comp* c, const GameState* g, bint loaded) noexcept nogil:
     cdef int P = g.n_players, seat, t, k, i, j, s, n, tile, placed, total, mover
     cdef int counts[N_KINDS]
     cdef uint8_t seen[N_BAL]
@@ -425,7 +425,7 @@ cdef int check_state(const BComp* c, const GameState* g, bint loaded) noexcept n
     if loaded:
         for seat in range(P):
             p = &g.pl[seat]
-            if total_hp(p) > 10000 or total_hp(p) < -10000 or p.coins > 200:
+            if total_score(p) > 10000 or total_score(p) < -10000 or p.coins > 200:
                 return 18
             for i in range(N_COUNTERS):
                 if (&p.turns)[i] > 120:

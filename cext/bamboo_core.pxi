@@ -1,66 +1,19 @@
-# Bamboo rules kernels: chance, set-up, piles and markets, patterns, final scoring, determinization.
-# Plain C over `BComp` (component tables) and `GameState`; no Python objects, no GIL.
+# Bamboo rules kernels: set-up, piles and markets, patterns, final scoring, determinization.
+# Plain C over `Comp` (component tables) and `GameState`; no Python objects, no GIL.
 # Rule references: B-numbers are docs/bamboo_rulings.md, section titles are the rulebook's.
 
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
-cdef extern from *:
-    int __builtin_popcount(unsigned int x) nogil
+from counts cimport gain_u8, popcount, sort_u8
+from seeds cimport below, shuffle_u8, splitmix_next
 
-# =============================================================================
-# Chance: splitmix64 held in the state
-# =============================================================================
-cdef inline uint64_t splitmix_next(uint64_t* state) noexcept nogil:
-    state[0] += <uint64_t>0x9E3779B97F4A7C15
-    cdef uint64_t z = state[0]
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
-
-cdef inline int below(uint64_t* rng, int n) noexcept nogil:
-    return <int>(((splitmix_next(rng) >> 32) * <uint64_t>n) >> 32)
-
-cdef inline void shuffle_u8(uint64_t* rng, uint8_t* a, int n) noexcept nogil:
-    cdef int i, j
-    cdef uint8_t t
-    for i in range(n - 1, 0, -1):
-        j = below(rng, i + 1)
-        t = a[i]; a[i] = a[j]; a[j] = t
-
-cdef inline void sort_u8(uint8_t* a, int n) noexcept nogil:
-    cdef int i, j
-    cdef uint8_t t
-    for i in range(1, n):
-        t = a[i]
-        j = i - 1
-        while j >= 0 and a[j] > t:
-            a[j + 1] = a[j]
-            j -= 1
-        a[j + 1] = t
-
-cdef inline int popcount(unsigned int x) noexcept nogil:
-    return __builtin_popcount(x)
-
-cdef inline void gain_u8(uint8_t* count, int n) noexcept nogil:
-    """Adds n to a one-byte count, stopping at 255 (B40)."""
-    cdef int v = count[0] + n
-    count[0] = <uint8_t>(v if v < 255 else 255)
-
-cdef inline int unscored_balance_hp(const BComp* c, int tile) noexcept nogil:
+cdef inline int unscored_balance_hp(const Comp* c, int tile) noexcept nogil:
     """What a held balance tile whose pattern is met scores at the end of the game: its HP divided, rounded up."""
     return (c.bal_hp[tile] + c.unscored_divisor - 1) // c.unscored_divisor
 
 cdef inline int seat_at(const GameState* g, int position) noexcept nogil:
     """The seat at `position` in turn order, counted from the starting player."""
     return (g.start_seat + position) % g.n_players
-
-cdef inline void push(GameState* g, int kind, int player, int a, int b) noexcept nogil:
-    cdef Frame* f = &g.stack[g.sp]
-    f.kind = <uint8_t>kind
-    f.player = <int8_t>player
-    f.a = <int8_t>a
-    f.b = <int8_t>b
-    g.sp += 1
 
 # =============================================================================
 # Piles (rings with the top at home_top / bal_top) and markets (B4, B33)
@@ -89,25 +42,25 @@ cdef inline void market_take(uint8_t* market, int n, int pos) noexcept nogil:
         market[i] = market[i + 1]
     market[n - 1] = NO_TILE
 
-cdef inline void home_refill(const BComp* c, GameState* g, int cat) noexcept nogil:
+cdef inline void home_refill(const Comp* c, GameState* g, int cat) noexcept nogil:
     cdef int i
     for i in range(HOME_MARKET):
         if g.home_market[cat][i] == NO_TILE:
             g.home_market[cat][i] = <uint8_t>pile_draw(g.home_pile, c.home_base[cat], c.home_size[cat],
                                                        &g.home_top[cat], &g.home_left[cat], &g.home_unseen[cat])
 
-cdef inline void bal_refill(const BComp* c, GameState* g, int side) noexcept nogil:
+cdef inline void bal_refill(const Comp* c, GameState* g, int side) noexcept nogil:
     cdef int i
     for i in range(BAL_MARKET):
         if g.bal_market[side][i] == NO_TILE:
             g.bal_market[side][i] = <uint8_t>pile_draw(g.bal_pile, c.bal_base[side], c.bal_size[side],
                                                        &g.bal_top[side], &g.bal_left[side], &g.bal_unseen[side])
 
-cdef inline int bal_deal(const BComp* c, GameState* g, int side) noexcept nogil:
+cdef inline int bal_deal(const Comp* c, GameState* g, int side) noexcept nogil:
     return pile_draw(g.bal_pile, c.bal_base[side], c.bal_size[side], &g.bal_top[side], &g.bal_left[side],
                      &g.bal_unseen[side])
 
-cdef void winter_markets(const BComp* c, GameState* g) noexcept nogil:
+cdef void winter_markets(const Comp* c, GameState* g) noexcept nogil:
     """Winter step 4 (B33): the lowest tile of each market goes under its stack, the rest slide down, and the
     empty top is filled from the stack."""
     cdef int k, tile
@@ -164,7 +117,7 @@ cdef void renew_food(GameState* g) noexcept nogil:
         g.food_display[k] = 0
     fill_food(g)
 
-cdef inline int food_worth(const BComp* c, const Player* p, int from_kind) noexcept nogil:
+cdef inline int food_worth(const Comp* c, const Player* p, int from_kind) noexcept nogil:
     cdef int k, t = 0
     for k in range(from_kind, N_FOOD_KINDS):
         t += p.food[k] * c.food_units[k]
@@ -180,11 +133,11 @@ cdef inline int home_tiles(const Player* p) noexcept nogil:
             n += 1
     return n
 
-cdef inline bint cell_takes(const BComp* c, const Player* p, int cell, int tile) noexcept nogil:
+cdef inline bint cell_takes(const Comp* c, const Player* p, int cell, int tile) noexcept nogil:
     return p.home[cell] == NO_TILE and (not p.advanced or c.night_type[cell] < 0
                                         or c.night_type[cell] == c.home_type[tile])
 
-cdef inline bint can_place(const BComp* c, const Player* p, int tile) noexcept nogil:
+cdef inline bint can_place(const Comp* c, const Player* p, int tile) noexcept nogil:
     cdef int i
     for i in range(HOME_CELLS):
         if cell_takes(c, p, i, tile):
@@ -197,7 +150,7 @@ cdef struct HomeMasks:
     uint32_t low                             # comfort bit 0
     uint32_t high                            # comfort bit 1
 
-cdef inline void home_masks(const BComp* c, const Player* p, HomeMasks* m) noexcept nogil:
+cdef inline void home_masks(const Comp* c, const Player* p, HomeMasks* m) noexcept nogil:
     cdef int i, t
     cdef uint32_t bit
     memset(m, 0, sizeof(HomeMasks))
@@ -215,7 +168,7 @@ cdef inline void home_masks(const BComp* c, const Player* p, HomeMasks* m) noexc
 cdef inline int comfort_on(const HomeMasks* m, uint32_t mask) noexcept nogil:
     return popcount(mask & m.low) + 2 * popcount(mask & m.high)
 
-cdef bint pattern_met(const BComp* c, const HomeMasks* m, int tile) noexcept nogil:
+cdef bint pattern_met(const Comp* c, const HomeMasks* m, int tile) noexcept nogil:
     cdef int q, t
     cdef bint ok
     if c.bal_total_type[tile] >= 0:
@@ -232,7 +185,7 @@ cdef bint pattern_met(const BComp* c, const HomeMasks* m, int tile) noexcept nog
             return True
     return False
 
-cdef inline int total_comfort(const BComp* c, const Player* p) noexcept nogil:
+cdef inline int total_comfort(const Comp* c, const Player* p) noexcept nogil:
     cdef HomeMasks m
     home_masks(c, p, &m)
     return comfort_on(&m, m.occupied)
@@ -240,7 +193,7 @@ cdef inline int total_comfort(const BComp* c, const Player* p) noexcept nogil:
 # =============================================================================
 # Set-up (I. Board Set Up, III. Players' Set Up, B1-B5, B30)
 # =============================================================================
-cdef void ghost_sticks(const BComp* c, GameState* g) noexcept nogil:
+cdef void ghost_sticks(const Comp* c, GameState* g) noexcept nogil:
     """B30: the 4 temple tiles are shuffled and each temple gets the ghost sticks its tile shows."""
     cdef uint8_t order[N_TEMPLES]
     cdef int t
@@ -263,7 +216,7 @@ cdef void begin_spring(GameState* g) noexcept nogil:
     g.phase = PH_SPRING
     g.turn_idx = 0
 
-cdef void setup(const BComp* c, GameState* g, int n_players, uint64_t seed, bint advanced) noexcept nogil:
+cdef void setup(const Comp* c, GameState* g, int n_players, uint64_t seed, bint advanced) noexcept nogil:
     cdef int i, k, t, s, n, seat
     cdef uint8_t tmp[N_SPIRIT_TILES]
     cdef Player* p
@@ -356,7 +309,7 @@ cdef void setup(const BComp* c, GameState* g, int n_players, uint64_t seed, bint
 # =============================================================================
 # Final scoring (VI, B34, B35)
 # =============================================================================
-cdef void final_scoring(const BComp* c, GameState* g) noexcept nogil:
+cdef void final_scoring(const Comp* c, GameState* g) noexcept nogil:
     cdef int seat, s, d, j, tile, kinds, diff, night, i
     cdef Player* p
     cdef HomeMasks m
@@ -385,20 +338,17 @@ cdef void final_scoring(const BComp* c, GameState* g) noexcept nogil:
                     night += 1
         p.hp[SRC_NIGHT_SPACES] = <int16_t>(-night * c.uncovered_hp)
 
-cdef inline int total_hp(const Player* p) noexcept nogil:
-    cdef int i, t = 0
-    for i in range(N_SOURCES):
-        t += p.hp[i]
-    return t
+cdef inline const int16_t* score_by_source(const Player* p) noexcept nogil:
+    return p.hp
 
-cdef inline bint beats(const BComp* c, const GameState* g, int x, int y) noexcept nogil:
+cdef inline bint beats(const Comp* c, const GameState* g, int x, int y) noexcept nogil:
     """Seat x ranks above seat y: more HP, then more comfort (VI, B35)."""
-    cdef int hx = total_hp(&g.pl[x]), hy = total_hp(&g.pl[y])
+    cdef int hx = total_score(&g.pl[x]), hy = total_score(&g.pl[y])
     if hx != hy:
         return hx > hy
     return total_comfort(c, &g.pl[x]) > total_comfort(c, &g.pl[y])
 
-cdef int rank_of(const BComp* c, const GameState* g, int seat) noexcept nogil:
+cdef int rank_of(const Comp* c, const GameState* g, int seat) noexcept nogil:
     """1-based rank; players still tied after the comfort tie-break share a rank."""
     cdef int i, r = 1
     for i in range(g.n_players):
@@ -406,7 +356,17 @@ cdef int rank_of(const BComp* c, const GameState* g, int seat) noexcept nogil:
             r += 1
     return r
 
-cdef void returns(const BComp* c, const GameState* g, double* out) noexcept nogil:
+cdef int winner(const Comp* c, const GameState* g) noexcept nogil:
+    """The lowest seat among those ranked first (the protocol's winner), -1 until the end."""
+    cdef int seat
+    if g.phase != PH_END:
+        return -1
+    for seat in range(g.n_players):
+        if rank_of(c, g, seat) == 1:
+            return seat
+    return -1
+
+cdef void returns(const Comp* c, const GameState* g, double* out) noexcept nogil:
     """1 to a sole winner, 1/k to each of k players sharing the victory (B35); 0 until the end."""
     cdef int i, k = 0
     for i in range(g.n_players):
@@ -433,9 +393,10 @@ cdef void reshuffle_unseen(uint8_t* pile, int base, int size, int top, int unsee
     for i in range(unseen):
         pile[base + (top + i) % size] = tmp[i]
 
-cdef void determinize(const BComp* c, GameState* g, uint64_t seed) noexcept nogil:
-    """Resamples the unseen part of every stack, the food pile's order, the hidden spirits and future chance.
-    Every hidden part is sorted first, so the result depends only on what is in view and on `seed`."""
+cdef void determinize(const Comp* c, GameState* g, int viewer, uint64_t seed) noexcept nogil:
+    """Resamples the unseen part of every stack, the food pile's order, the hidden spirits and future chance: what
+    no seat sees, so the same for every `viewer` (B37). Every hidden part is sorted first, so the result depends
+    only on what is in view and on `seed`."""
     cdef uint64_t rng = seed
     cdef uint8_t pool[N_SPIRIT_TILES]
     cdef int k, s, t, i, n, seat, unseen

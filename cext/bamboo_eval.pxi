@@ -1,8 +1,6 @@
-# Heuristic evaluation of a Bamboo state and the greedy policy built on it (players, rollouts).
+# Heuristic evaluation of a Bamboo state for the greedy policy built on it (greedy_policy.pxi).
 # Values are in happiness-point units; the weights are named in WEIGHT_NAMES (bamboo.pyx) and described with
 # the styles (borabora_sim/games/bamboo/game.py).
-
-from libc.math cimport INFINITY
 
 cdef enum:
     W_HP, W_COIN, W_FOOD, W_HUNGER, W_INCENSE, W_SHOOT_BALANCE, W_SHOOT_IMPROVE, W_SHOOT_COOK, W_SHOOT_FUND,
@@ -14,7 +12,7 @@ cdef enum:
     TYPICAL_COMFORT = 2           # the mean comfort of the home tiles: what one more tile adds to a type total
     UNREACHABLE = 99              # home tiles missing for a pattern that can no longer be met
 
-cdef int tiles_missing(const BComp* c, const HomeMasks* m, int tile) noexcept nogil:
+cdef int tiles_missing(const Comp* c, const HomeMasks* m, int tile) noexcept nogil:
     """The fewest home tiles still to place before balance tile `tile`'s pattern is met (0: met), or UNREACHABLE.
     A placement is out of reach when a placed tile of another type sits on one of its typed cells (tiles never
     move), or when its comfort could not reach the minimum even with the best tiles on its empty cells; a type
@@ -44,7 +42,7 @@ cdef int tiles_missing(const BComp* c, const HomeMasks* m, int tile) noexcept no
                 break
     return best
 
-cdef inline double met_tile_worth(const BComp* c, int tile, double scoring_chance) noexcept nogil:
+cdef inline double met_tile_worth(const Comp* c, int tile, double scoring_chance) noexcept nogil:
     """What a held balance tile whose pattern is met is worth: half its HP (rounded up) at the end for sure, and
     with `scoring_chance` its full HP from a Score Balance sub-action, which costs half a Balance action (the
     action's alternative is balance_hp)."""
@@ -59,12 +57,12 @@ cdef inline int food_owed(const GameState* g, int s) noexcept nogil:
             return g.stack[i].a
     return -1
 
-cdef double evaluate_player(const BComp* c, const GameState* g, const double* w, int s) noexcept nogil:
+cdef double evaluate_player(const Comp* c, const GameState* g, const double* w, int s) noexcept nogil:
     cdef const Player* p = &g.pl[s]
     cdef int P = g.n_players, i, t, d, k, tile, kinds = 0, awake_n = 0, left, right, diff, night = 0, winters
     cdef int tiles, units, need, owed, summers, reach
     cdef bint acting
-    cdef double v = w[W_HP] * total_hp(p), span, live, shoots = 0
+    cdef double v = w[W_HP] * total_score(p), span, live, shoots = 0
     cdef HomeMasks m
     if g.phase == PH_END:
         return v
@@ -158,48 +156,13 @@ cdef double evaluate_player(const BComp* c, const GameState* g, const double* w,
             v += w[W_COMFORT] * c.home_comfort[g.stack[i].a]
     return v
 
-cdef void evaluate(const BComp* c, const GameState* g, const double* w, double* out) noexcept nogil:
-    cdef int s
-    for s in range(g.n_players):
-        out[s] = evaluate_player(c, g, w, s)
-
 cdef inline bint is_sub_decision(int kind) noexcept nogil:
     """Part of a step already begun (the offering, stalks, activations and actions of a turn, a gift's action,
     the rest of a wake or a feeding); the draft, gift and visit choices begin one."""
     return not (kind == F_DRAFT or kind == F_GIFT or kind == F_VISIT)
 
-cdef int judge_options(const BComp* c, const GameState* g, const double* w, bint thorough, uint64_t* rng,
-                       int* actions, double* values, double* tie_breaks) noexcept nogil:
-    """Fills `actions` with the legal actions and `values` with the value the player to move has after each.
-    `thorough` first finishes the player's own step greedily, so a visit is judged with its whole turn (offering,
-    stalks, activations); otherwise one decision is judged with the pending-decision estimate. `tie_breaks` gets
-    a tiny random amount per action from `rng`, for greedy_action. Returns the number of actions."""
-    cdef int sub[NUM_ACTIONS]
-    cdef int n = legal_actions(c, g, actions), i, me = current_player(g), guard, m
-    cdef GameState after
-    for i in range(n):
-        after = g[0]
-        m = step(c, &after, actions[i], sub)
-        guard = 0
-        while thorough and m > 0 and guard < 64 and current_player(&after) == me \
-                and is_sub_decision(after.stack[after.sp - 1].kind):
-            m = step(c, &after, greedy_action(c, &after, w, False, rng), sub)
-            guard += 1
-        rng[0] += <uint64_t>0x9E3779B97F4A7C15
-        values[i] = evaluate_player(c, &after, w, me)
-        tie_breaks[i] = 1e-6 * <double>(mix_seed(rng[0], 0) >> 11) / 9007199254740992.0
-    return n
+cdef enum:
+    FINISH_STEPS_MAX = 64          # judge_options finishes the step an action begins in at most this many decisions,
+                                   # so a visit is judged with its whole turn (offering, stalks, activations)
 
-cdef int greedy_action(const BComp* c, const GameState* g, const double* w, bint thorough,
-                       uint64_t* rng) noexcept nogil:
-    """The legal action with the best value for the player to move (judge_options); ties broken at random."""
-    cdef int actions[NUM_ACTIONS]
-    cdef double values[NUM_ACTIONS]
-    cdef double tie_breaks[NUM_ACTIONS]
-    cdef int n = judge_options(c, g, w, thorough, rng, actions, values, tie_breaks), i, best = actions[0]
-    cdef double best_value = -INFINITY
-    for i in range(n):
-        if values[i] + tie_breaks[i] > best_value:
-            best_value = values[i] + tie_breaks[i]
-            best = actions[i]
-    return best
+include "greedy_policy.pxi"

@@ -2,6 +2,8 @@
 # Decision frames sit on a stack (docs/bamboo_actions.md); `advance` moves the phases on when the stack is empty
 # and `settle` takes forced moves (B38) and skips a decision without a legal action (B40).
 
+include "game_flow.pxi"
+
 # =============================================================================
 # Helpers read by several decisions
 # =============================================================================
@@ -35,7 +37,7 @@ cdef inline bint food_reachable(const GameState* g) noexcept nogil:
 cdef inline int visit_ok(const Player* p, int t) noexcept nogil:
     return t != p.last_visit and p.area[t][0] != NO_TILE
 
-cdef inline bint coins_widen_offering(const BComp* c, const GameState* g, const Player* p, int sticks,
+cdef inline bint coins_widen_offering(const Comp* c, const GameState* g, const Player* p, int sticks,
                                       int gain) noexcept nogil:
     """`gain` more coins before the first stick would let more of the offering's `sticks` go to other temples
     (B11: 1 coin each), so a spirit giving coins is worth using there (B23)."""
@@ -45,7 +47,7 @@ cdef inline bint coins_widen_offering(const BComp* c, const GameState* g, const 
     now = p.coins // cost
     return now < sticks and (p.coins + gain) // cost > now
 
-cdef inline void improve_coin(const BComp* c, Player* p) noexcept nogil:
+cdef inline void improve_coin(const Comp* c, Player* p) noexcept nogil:
     """Improve Your Home taken as 1 coin (B20)."""
     gain_u8(&p.coins, c.improve_coins)
     gain_u8(&p.improve_coins, 1)
@@ -53,7 +55,7 @@ cdef inline void improve_coin(const BComp* c, Player* p) noexcept nogil:
 # =============================================================================
 # Legal actions (ascending ids)
 # =============================================================================
-cdef int legal_activate(const BComp* c, const GameState* g, const Frame* f, int* out) noexcept nogil:
+cdef int legal_activate(const Comp* c, const GameState* g, const Frame* f, int* out) noexcept nogil:
     cdef const Player* p = &g.pl[f.player]
     cdef int n = 0, x, s, plain = 0, any_left = 0
     for x in range(N_ACTIONS):
@@ -78,7 +80,7 @@ cdef int legal_activate(const BComp* c, const GameState* g, const Frame* f, int*
     out[n] = A_DONE
     return n + 1
 
-cdef int legal_offer(const BComp* c, const GameState* g, const Frame* f, int* out) noexcept nogil:
+cdef int legal_offer(const Comp* c, const GameState* g, const Frame* f, int* out) noexcept nogil:
     cdef const Player* p = &g.pl[f.player]
     cdef int n = 0, t, s, need, x
     for t in range(f.b, N_TEMPLES):
@@ -113,7 +115,7 @@ cdef int legal_stalk(const GameState* g, const Frame* f, int* out) noexcept nogi
             out[n] = A_STALK + s; n += 1
     return n
 
-cdef int legal_balance(const BComp* c, const GameState* g, const Frame* f, int* out) noexcept nogil:
+cdef int legal_balance(const Comp* c, const GameState* g, const Frame* f, int* out) noexcept nogil:
     cdef const Player* p = &g.pl[f.player]
     cdef int n = 0, d, i
     cdef HomeMasks m
@@ -133,7 +135,7 @@ cdef int legal_balance(const BComp* c, const GameState* g, const Frame* f, int* 
         out[n] = A_DONE; n += 1
     return n
 
-cdef int legal_improve(const BComp* c, const GameState* g, const Frame* f, int* out) noexcept nogil:
+cdef int legal_improve(const Comp* c, const GameState* g, const Frame* f, int* out) noexcept nogil:
     cdef const Player* p = &g.pl[f.player]
     cdef int n = 0, k, i, tile
     out[n] = A_COIN; n += 1
@@ -144,7 +146,7 @@ cdef int legal_improve(const BComp* c, const GameState* g, const Frame* f, int* 
                 out[n] = A_BUY + k * HOME_MARKET + i; n += 1
     return n
 
-cdef int legal_feed(const BComp* c, const GameState* g, const Frame* f, int* out) noexcept nogil:
+cdef int legal_feed(const Comp* c, const GameState* g, const Frame* f, int* out) noexcept nogil:
     cdef const Player* p = &g.pl[f.player]
     cdef int n = 0, k, s
     if f.b == 0:
@@ -156,7 +158,7 @@ cdef int legal_feed(const BComp* c, const GameState* g, const Frame* f, int* out
             out[n] = A_PAY + k; n += 1
     return n
 
-cdef int legal_actions(const BComp* c, const GameState* g, int* out) noexcept nogil:
+cdef int legal_actions(const Comp* c, const GameState* g, int* out) noexcept nogil:
     cdef const Frame* f
     cdef const Player* p
     cdef int n = 0, i, k, t, s
@@ -237,7 +239,7 @@ cdef int legal_actions(const BComp* c, const GameState* g, int* out) noexcept no
 # =============================================================================
 # Transitions
 # =============================================================================
-cdef void start_action(const BComp* c, GameState* g, int seat, int action) noexcept nogil:
+cdef void start_action(const Comp* c, GameState* g, int seat, int action) noexcept nogil:
     """One Balance, Improve, Cook or Fund action (a shoot, a gift or a spirit), B18-B21."""
     cdef Player* p = &g.pl[seat]
     gain_u8(&p.actions[action], 1)
@@ -291,7 +293,7 @@ cdef void end_turn(GameState* g, int seat) noexcept nogil:
     else:
         next_turn(g)
 
-cdef void do_visit(const BComp* c, GameState* g, int seat, int t) noexcept nogil:
+cdef void do_visit(const Comp* c, GameState* g, int seat, int t) noexcept nogil:
     """Summer steps 2-4: the area's shoots leave it to be placed; min(shoots, incense) sticks (B11)."""
     cdef Player* p = &g.pl[seat]
     cdef int i, shoots = area_count(p, t), sticks
@@ -309,7 +311,7 @@ cdef void do_visit(const BComp* c, GameState* g, int seat, int t) noexcept nogil
     push(g, F_STALK, seat, shoots, 0)
     push(g, F_OFFER, seat, sticks, 0)
 
-cdef void use_spirit(const BComp* c, GameState* g, Frame* f, int s) noexcept nogil:
+cdef void use_spirit(const Comp* c, GameState* g, Frame* f, int s) noexcept nogil:
     cdef int seat = f.player, units, e = c.spirit_effect[s], i
     cdef Player* p = &g.pl[seat]
     p.asleep[s] += 1
@@ -340,7 +342,7 @@ cdef void use_spirit(const BComp* c, GameState* g, Frame* f, int s) noexcept nog
             f.a -= units
             feed_rest(c, g, f)
 
-cdef void feed_rest(const BComp* c, GameState* g, Frame* f) noexcept nogil:
+cdef void feed_rest(const Comp* c, GameState* g, Frame* f) noexcept nogil:
     """B31: a player whose food cannot cover what is owed (and who has no Ookami to use) pays it all and loses
     1 HP per unit short."""
     cdef Player* p = &g.pl[f.player]
@@ -357,7 +359,7 @@ cdef void feed_rest(const BComp* c, GameState* g, Frame* f) noexcept nogil:
     p.hp[SRC_HUNGER] -= <int16_t>((f.a - worth) * c.hunger_hp)
     g.sp -= 1
 
-cdef void apply_action(const BComp* c, GameState* g, int a) noexcept nogil:
+cdef void apply_action(const Comp* c, GameState* g, int a) noexcept nogil:
     cdef Frame* f = &g.stack[g.sp - 1]
     cdef int seat = f.player, k, i, x, t, s, d, tile, u
     cdef Player* p = &g.pl[seat]
@@ -557,7 +559,7 @@ cdef inline int temple_leader(const GameState* g, int t) noexcept nogil:
             best = seat
     return best
 
-cdef void autumn(const BComp* c, GameState* g) noexcept nogil:
+cdef void autumn(const Comp* c, GameState* g) noexcept nogil:
     """Phase 3 (B29, B30): majorities take the face-up spirits, all incense comes back, the next spirits show."""
     cdef int t, seat, best, spirit
     for t in range(N_TEMPLES):
@@ -578,7 +580,7 @@ cdef void autumn(const BComp* c, GameState* g) noexcept nogil:
     if g.n_players == 2 and g.round < N_ROUNDS:
         ghost_sticks(c, g)
 
-cdef void feed_player(const BComp* c, GameState* g, int seat) noexcept nogil:
+cdef void feed_player(const Comp* c, GameState* g, int seat) noexcept nogil:
     """Winter step 2 for one player (B27, B31)."""
     cdef int owed = home_tiles(&g.pl[seat]) * c.food_per_home_tile
     if owed == 0:
@@ -586,7 +588,7 @@ cdef void feed_player(const BComp* c, GameState* g, int seat) noexcept nogil:
     push(g, F_FEED, seat, owed, 0)
     feed_rest(c, g, &g.stack[g.sp - 1])
 
-cdef void wake_player(const BComp* c, GameState* g, int seat) noexcept nogil:
+cdef void wake_player(const Comp* c, GameState* g, int seat) noexcept nogil:
     """Winter step 1 (B28): spirits that cost nothing wake at once; the others are woken by choice."""
     cdef Player* p = &g.pl[seat]
     cdef int s
@@ -600,7 +602,7 @@ cdef void wake_player(const BComp* c, GameState* g, int seat) noexcept nogil:
     if choice:
         push(g, F_WAKE, seat, 0, 0)
 
-cdef void advance(const BComp* c, GameState* g) noexcept nogil:
+cdef void advance(const Comp* c, GameState* g) noexcept nogil:
     """Moves the game on until a decision is pending or the game is over."""
     cdef int P = g.n_players, seat, t
     cdef Player* p
@@ -670,28 +672,7 @@ cdef void advance(const BComp* c, GameState* g) noexcept nogil:
                 g.round += 1
                 begin_spring(g)
 
-cdef int settle(const BComp* c, GameState* g, int* out) noexcept nogil:
-    """Takes every forced move (B38) and skips a decision without a legal action (B40, loaded states only).
-    Leaves the legal actions of the next real decision in `out` and returns their number (0: game over)."""
-    cdef int n = legal_actions(c, g, out)
-    while n <= 1 and g.sp > 0:
-        if n == 1:
-            apply_action(c, g, out[0])
-        else:
-            g.sp -= 1
-            advance(c, g)
-        n = legal_actions(c, g, out)
-    return n
-
-cdef int step(const BComp* c, GameState* g, int a, int* out) noexcept nogil:
-    """Applies the legal action `a`, then settles."""
-    apply_action(c, g, a)
-    return settle(c, g, out)
-
-cdef int start(const BComp* c, GameState* g, int n_players, uint64_t seed, bint advanced, int* out) noexcept nogil:
+cdef int start(const Comp* c, GameState* g, int n_players, uint64_t seed, bint advanced, int* out) noexcept nogil:
     setup(c, g, n_players, seed, advanced)
     advance(c, g)
     return settle(c, g, out)
-
-cdef int current_player(const GameState* g) noexcept nogil:
-    return g.stack[g.sp - 1].player if g.sp > 0 else -1

@@ -88,7 +88,7 @@ cdef enum:                         # flat action ids: first id of each range (do
     A_DONE = 109
     NUM_ACTIONS = 110
 
-cdef struct BComp:
+cdef struct Comp:
     # Bamboo shoots (kind = colour * 5 + icon; pieces of one kind are identical)
     uint8_t field_kinds[FIELD_SPACES]       # the board-setup pieces, shuffled onto the shaded spaces
     uint8_t set_kinds[MAX_PLAYERS][N_TEMPLES]   # player-setup set k: to the (k+1)-th player in turn order (B2)

@@ -4,48 +4,18 @@
 
 from libc.string cimport memset
 
-cdef extern from *:
-    int __builtin_popcount(unsigned int x) nogil
+from counts cimport gain_u8, popcount, sort_u8
+from seeds cimport below, shuffle_u8, splitmix_next
 
 # =============================================================================
-# Chance: splitmix64 held in the state
+# Chance: splitmix64 held in the state (seeds.pxd)
 # =============================================================================
-cdef inline uint64_t splitmix_next(uint64_t* state) noexcept nogil:
-    state[0] += <uint64_t>0x9E3779B97F4A7C15
-    cdef uint64_t z = state[0]
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
-
-cdef inline int rng_below(GameState* g, int n) noexcept nogil:
-    return <int>(((splitmix_next(&g.rng) >> 32) * <uint64_t>n) >> 32)
-
 cdef inline int roll_die(GameState* g) noexcept nogil:
-    return 1 + <int>(((splitmix_next(&g.dice_rng) >> 32) * <uint64_t>6) >> 32)
-
-cdef inline void shuffle_u8(GameState* g, uint8_t* a, int n) noexcept nogil:
-    cdef int i, j
-    cdef uint8_t t
-    for i in range(n - 1, 0, -1):
-        j = rng_below(g, i + 1)
-        t = a[i]; a[i] = a[j]; a[j] = t
-
-cdef inline int popcount(unsigned int x) noexcept nogil:
-    return __builtin_popcount(x)
-
-cdef inline void gain_u8(uint8_t* count, int n) noexcept nogil:
-    """Adds n to a one-byte count, stopping at 255: no game comes near it, and a count must never wrap."""
-    cdef int v = count[0] + n
-    count[0] = <uint8_t>(v if v < 255 else 255)
+    return 1 + below(&g.dice_rng, 6)
 
 # =============================================================================
 # Small queries
 # =============================================================================
-cdef inline void push(GameState* g, int kind, int player, int a, int b) noexcept nogil:
-    cdef Frame* f = &g.stack[g.sp]
-    f.kind = kind; f.player = player; f.a = a; f.b = b
-    g.sp += 1
-
 cdef inline int action_tile(int n_players, int act) noexcept nogil:
     """Action tile slot of a die action; combined tiles share a slot (C#4)."""
     if act == ACT_HELPER: return 0

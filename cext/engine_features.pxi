@@ -58,7 +58,7 @@ cdef void seat_features(const Comp* c, const GameState* g, int s, int viewer, do
         if g.stack[i].player == s:
             if g.stack[i].kind == F_HELPER: pending += g.stack[i].a
             elif is_sub_decision(g.stack[i].kind): pending += 2
-    out[0] = total_vp(&p)
+    out[0] = total_score(&p)
     out[1] = priests * temple_future
     out[2] = c.status_vp[p.status] if g.phase <= PH_B else 0
     out[3] = p.status

@@ -1,5 +1,7 @@
 # Bora Bora game flow: set-up, legal moves per pending decision, transitions, phase C, end.
 
+include "game_flow.pxi"
+
 # =============================================================================
 # Gains shared by several actions
 # =============================================================================
@@ -20,7 +22,7 @@ cdef inline int draw_god(GameState* g) noexcept nogil:
             g.discard[col] = 0
         if n == 0:
             return -1
-        shuffle_u8(g, g.god_deck, n)
+        shuffle_u8(&g.rng, g.god_deck, n)
         g.deck_top = 0
         g.deck_end = n
     g.deck_top += 1
@@ -143,16 +145,16 @@ cdef void setup(const Comp* c, GameState* g, int n_players, uint64_t seed) noexc
         g.tile_low[i] = 7
     for i in range(MAX_PLAYERS):
         g.order[i] = i if i < n_players else -1
-    shuffle_u8(g, <uint8_t*>g.order, n_players)          # turn order tiles drawn at random
+    shuffle_u8(&g.rng, <uint8_t*>g.order, n_players)          # turn order tiles drawn at random
     for i in range(MAX_PLAYERS):
         g.first_order[i] = g.order[i]
-    shuffle_u8(g, perm, N_REGIONS)                          # fish tiles
+    shuffle_u8(&g.rng, perm, N_REGIONS)                          # fish tiles
     for i in range(N_REGIONS):
         g.fish_at[i] = perm[i]
     for s in range(N_SEXES):
         for i in range(PERSONS_PER_SEX):
             g.person_pile[s][i] = s * PERSONS_PER_SEX + i
-        shuffle_u8(g, g.person_pile[s], PERSONS_PER_SEX)
+        shuffle_u8(&g.rng, g.person_pile[s], PERSONS_PER_SEX)
     for i in range(N_TASKS):
         if c.task_crane[i]:
             crane[n_crane] = i
@@ -160,17 +162,17 @@ cdef void setup(const Comp* c, GameState* g, int n_players, uint64_t seed) noexc
         else:
             g.task_pile[n_parrot] = i
             n_parrot += 1
-    shuffle_u8(g, crane, N_CRANE_TASKS)
-    shuffle_u8(g, g.task_pile, N_PARROT_TASKS)
+    shuffle_u8(&g.rng, crane, N_CRANE_TASKS)
+    shuffle_u8(&g.rng, g.task_pile, N_PARROT_TASKS)
     for i in range(N_JEWELRY):
         perm[i] = i
-    shuffle_u8(g, perm, N_JEWELRY)
+    shuffle_u8(&g.rng, perm, N_JEWELRY)
     for i in range(N_JEWELRY):
         g.jewelry_display[i // JEWELRY_ROWS][i % JEWELRY_ROWS] = perm[i]
     g.temple_god_tiles = TEMPLE_GOD_TILES
     for i in range(N_GOD_CARDS):
         g.god_deck[i] = i // CARDS_PER_COLOUR
-    shuffle_u8(g, g.god_deck, N_GOD_CARDS)
+    shuffle_u8(&g.rng, g.god_deck, N_GOD_CARDS)
     g.deck_end = N_GOD_CARDS
     for i in range(GOD_DISPLAY_SIZE):
         g.god_display[i] = draw_god(g)
@@ -787,64 +789,53 @@ cdef void advance(const Comp* c, GameState* g) noexcept nogil:
                 final_scoring(c, g)
                 g.phase = PH_END
 
-cdef int settle(const Comp* c, GameState* g, int* out) noexcept nogil:
-    """Takes every forced move (a decision with one legal action) and skips any decision with none: play
-    never offers one, but a loaded state may hold a turn without a die, a task or a free region for it.
-    Leaves the legal actions of the next real decision in `out` and returns their number (0: game over)."""
-    cdef int n = legal_actions(c, g, out)
-    while n <= 1 and g.sp > 0:
-        if n == 1:
-            apply_action(c, g, out[0])
-        else:
-            g.sp -= 1
-            advance(c, g)
-        n = legal_actions(c, g, out)
-    return n
-
-cdef int step(const Comp* c, GameState* g, int a, int* out) noexcept nogil:
-    """Applies the legal action `a`, then settles (see settle)."""
-    apply_action(c, g, a)
-    return settle(c, g, out)
-
-cdef int start(const Comp* c, GameState* g, int n_players, uint64_t seed, int* out) noexcept nogil:
+cdef int start(const Comp* c, GameState* g, int n_players, uint64_t seed, int variant, int* out) noexcept nogil:
+    """A new game of `n_players` from `seed`, settled (game_flow.pxi); `variant` is for games that have some, and
+    Bora Bora has none."""
     setup(c, g, n_players, seed)
     advance(c, g)
     return settle(c, g, out)
 
-cdef int current_player(const GameState* g) noexcept nogil:
-    return g.stack[g.sp - 1].player if g.sp > 0 else -1
+# =============================================================================
+# Outcome: what the shared wrapper (game_module.pxi) reads of a game
+# =============================================================================
+cdef inline const int16_t* score_by_source(const Player* p) noexcept nogil:
+    return p.vp
 
-cdef inline int total_vp(const Player* p) noexcept nogil:
-    cdef int i, t = 0
-    for i in range(N_SOURCES):
-        t += p.vp[i]
-    return t
-
-cdef int winner(const GameState* g) noexcept nogil:
-    """Most VP; a tie goes to the tied player earlier in the last turn order (C#26)."""
+cdef int winner(const Comp* c, const GameState* g) noexcept nogil:
+    """Most VP; a tie goes to the tied player earlier in the last turn order (C#26). -1 until the end."""
     cdef int i, s, best = -1, best_vp = -1, v
+    if g.phase != PH_END:
+        return -1
     for i in range(g.n_players):
         s = g.order[i]
-        v = total_vp(&g.pl[s])
+        v = total_score(&g.pl[s])
         if v > best_vp:
             best_vp = v
             best = s
     return best
 
+cdef int rank_of(const Comp* c, const GameState* g, int seat) noexcept nogil:
+    """1-based rank: more VP first, ties to the earlier place in the last turn order (C#26)."""
+    cdef int i, t, v = total_score(&g.pl[seat]), rank = 1, mine = 0
+    for i in range(g.n_players):
+        if g.order[i] == seat:
+            mine = i
+    for i in range(g.n_players):
+        t = total_score(&g.pl[g.order[i]])
+        if t > v or (t == v and i < mine):
+            rank += 1
+    return rank
+
+cdef void returns(const Comp* c, const GameState* g, double* out) noexcept nogil:
+    """1 to the winner, 0 to the others; 0 to all until the end."""
+    cdef int i, w = winner(c, g)
+    for i in range(g.n_players):
+        out[i] = 1.0 if i == w else 0.0
+
 # =============================================================================
 # Determinization: resample what `viewer` cannot see
 # =============================================================================
-cdef inline void sort_u8(uint8_t* a, int n) noexcept nogil:
-    cdef int i, j
-    cdef uint8_t t
-    for i in range(1, n):
-        t = a[i]
-        j = i - 1
-        while j >= 0 and a[j] > t:
-            a[j + 1] = a[j]
-            j -= 1
-        a[j + 1] = t
-
 cdef void determinize(const Comp* c, GameState* g, int viewer, uint64_t seed) noexcept nogil:
     """Other hands' unknown cards and the God draw pile are dealt anew from their union; the
     person and task piles are reshuffled; future chance gets a new seed. Hand sizes and cards
@@ -872,7 +863,7 @@ cdef void determinize(const Comp* c, GameState* g, int viewer, uint64_t seed) no
         for i in range(counts[col]):
             pool[n] = col
             n += 1
-    shuffle_u8(g, pool, n)
+    shuffle_u8(&g.rng, pool, n)
     k = 0
     for s in range(g.n_players):
         for i in range(hidden[s]):
@@ -883,6 +874,6 @@ cdef void determinize(const Comp* c, GameState* g, int viewer, uint64_t seed) no
         k += 1
     for sex in range(N_SEXES):
         sort_u8(&g.person_pile[sex][g.person_top[sex]], PERSONS_PER_SEX - g.person_top[sex])
-        shuffle_u8(g, &g.person_pile[sex][g.person_top[sex]], PERSONS_PER_SEX - g.person_top[sex])
+        shuffle_u8(&g.rng, &g.person_pile[sex][g.person_top[sex]], PERSONS_PER_SEX - g.person_top[sex])
     sort_u8(&g.task_pile[g.task_top], N_PARROT_TASKS - g.task_top)
-    shuffle_u8(g, &g.task_pile[g.task_top], N_PARROT_TASKS - g.task_top)
+    shuffle_u8(&g.rng, &g.task_pile[g.task_top], N_PARROT_TASKS - g.task_top)
