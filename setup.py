@@ -3,6 +3,8 @@
 BORABORA_SANITIZE=1 builds it with AddressSanitizer and UndefinedBehaviorSanitizer instead (docs/fuzzing.md)."""
 
 import os
+import re
+from pathlib import Path
 
 import numpy as np
 from Cython.Build import cythonize
@@ -11,6 +13,67 @@ from setuptools import Extension, setup
 SANITIZE = os.environ.get("BORABORA_SANITIZE") == "1"
 SANITIZER_FLAGS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer", "-g"]
 
+# Each game's structs are declared once, in its .pxd; their numpy layouts (to_dict / from_dict, and the component
+# tables filled by name) are written from it into LAYOUTS, an include the game's .pyx names.
+LAYOUTS = Path("build/layouts")
+STATE_DECLARATIONS = {"engine_layout.pxi": "cext/state.pxd", "bamboo_layout.pxi": "cext/bamboo_state.pxd"}
+DTYPE_NAMES = {"Comp": "COMP_DTYPE", "Frame": "FRAME_DTYPE", "Player": "PLAYER_DTYPE", "GameState": "GAME_DTYPE"}
+C_FORMATS = {"int8_t": "i1", "uint8_t": "u1", "int16_t": "<i2", "uint16_t": "<u2", "uint32_t": "<u4", "uint64_t": "<u8"}
+DECLARATOR = re.compile(r"(\w+)((?:\[[^\]]+\])*)")
+LAYOUT_HEAD = '''# Written by setup.py from {pxd}: the memory layout of each of its structs as a numpy dtype,
+# one field a line, every offset measured on the compiled struct.
+
+cdef inline Py_ssize_t _offset(const void* field, const void* struct) noexcept:
+    return <const char*>field - <const char*>struct
+
+def _dtype(fields, itemsize):
+    return np.dtype({{"names": [f[0] for f in fields], "formats": [(f[2], f[3]) if f[3] else f[2] for f in fields],
+                     "offsets": [f[1] for f in fields], "itemsize": itemsize}})
+'''
+
+
+def struct_fields(pxd: Path) -> dict[str, list[tuple[str, str, str]]]:
+    """The fields (name, C type, array dimensions such as "[N_TEMPLES][AREA_CAP]") of each struct of `pxd`."""
+    structs: dict[str, list[tuple[str, str, str]]] = {}
+    fields: list[tuple[str, str, str]] | None = None
+    for line in pxd.read_text().splitlines():
+        code = line.split("#", 1)[0].rstrip()
+        if not line.startswith((" ", "\t")) and code:
+            match = re.fullmatch(r"cdef struct (\w+):", code)
+            fields = structs.setdefault(match.group(1), []) if match else None
+        elif fields is not None and code:
+            ctype, declarators = code.split(None, 1)
+            for declarator in declarators.split(","):
+                name, dims = DECLARATOR.fullmatch(declarator.strip()).groups()
+                fields.append((name, ctype, dims))
+    return structs
+
+
+def layout_source(pxd: Path) -> str:
+    """Cython that defines the numpy dtype of every struct of `pxd` (DTYPE_NAMES), fields in declaration order."""
+    parts = [LAYOUT_HEAD.format(pxd=pxd)]
+    for struct, fields in struct_fields(pxd).items():
+        sample = f"_{struct}_sample"
+        parts.append(f"cdef {struct} {sample}\n{DTYPE_NAMES[struct]} = _dtype([")
+        for name, ctype, dims in fields:
+            form = DTYPE_NAMES[ctype] if ctype in DTYPE_NAMES else f'"{C_FORMATS[ctype]}"'
+            shape = dims[1:-1].split("][") if dims else []
+            parts.append(f'    ("{name}", _offset(&{sample}.{name}, &{sample}), {form}, '
+                         f'({", ".join(shape)}{"," if len(shape) == 1 else ""})),')
+        parts.append(f"], sizeof({struct}))\n")
+    return "\n".join(parts)
+
+
+def write_layouts() -> None:
+    """Writes each game's layout include, leaving an unchanged one untouched (so that it does not force a rebuild)."""
+    LAYOUTS.mkdir(parents=True, exist_ok=True)
+    for include, pxd in STATE_DECLARATIONS.items():
+        target, source = LAYOUTS / include, layout_source(Path(pxd))
+        if not target.exists() or target.read_text() != source:
+            target.write_text(source)
+
+
+write_layouts()
 extensions = [
     Extension(
         f"borabora_sim.{name}",
@@ -26,7 +89,7 @@ extensions = [
 setup(
     ext_modules=cythonize(
         extensions,
-        include_path=["cext"],
+        include_path=["cext", str(LAYOUTS)],
         compiler_directives={"language_level": "3"},
         build_dir="build/sanitized" if SANITIZE else None,
     )

@@ -8,6 +8,7 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import Self, disjoint_base
 
+from borabora_sim._compiled_game import COMP_DTYPE as COMP_DTYPE
 from borabora_sim._compiled_game import DECISIONS as DECISIONS
 from borabora_sim._compiled_game import FORMAT as FORMAT
 from borabora_sim._compiled_game import FORMAT_VERSION as FORMAT_VERSION

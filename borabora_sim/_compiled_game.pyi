@@ -1,5 +1,5 @@
-"""Types of what every compiled game module defines alike (cext/game_state.pxi, cext/game_module.pxi and the
-state layouts), for the stubs of borabora_sim._engine and borabora_sim._bamboo: they re-export the names and
+"""Types of what every compiled game module defines alike (cext/game_state.pxi, cext/game_module.pxi and the layouts
+setup.py writes), for the stubs of borabora_sim._engine and borabora_sim._bamboo: they re-export the names and
 derive their EngineRules and EngineState from the generic classes here. Stubs only: each of those modules has its own
 copy of these names, for its own game, and no module of this name exists at run time."""
 
@@ -28,6 +28,7 @@ FORMAT: Final[str]
 FORMAT_VERSION: Final[int]
 SEED_FIELDS: Final[tuple[str, ...]]
 SEED_MAX: Final[int]
+COMP_DTYPE: Final[np.dtype[np.void]]
 FRAME_DTYPE: Final[np.dtype[np.void]]
 PLAYER_DTYPE: Final[np.dtype[np.void]]
 GAME_DTYPE: Final[np.dtype[np.void]]

@@ -85,6 +85,13 @@ include "game_state.pxi"
 # =============================================================================
 # Component tables
 # =============================================================================
+# The component columns copied into the C tables (Comp) of the same name, and those that fill a table named otherwise
+_TABLE_COLUMNS = ("home_type", "home_comfort", "home_cost", "home_hp", "home_three_plus", "spirit_effect",
+                  "spirit_amount", "spirit_copies", "food_count", "gift_action")
+_RENAMED_TABLE_COLUMNS = {"home_cat": "home_category", "bal_side": "balance_side", "bal_hp": "balance_hp",
+                          "spirit_cost": "spirit_wake_cost", "food_units": "food_value",
+                          "temple_tile_sticks": "temple_tile_incense"}
+
 cdef class Rules(EngineRules):
     """Component tables in C form, shared read-only by every state of a game."""
     cdef readonly tuple counter_names
@@ -102,8 +109,12 @@ cdef class Rules(EngineRules):
         if (components.home_rows, components.home_cols) != (HOME_ROWS, HOME_COLS):
             raise ValueError(f"home is {components.home_rows} x {components.home_cols}; the compiled engine is "
                              f"built for {HOME_ROWS} x {HOME_COLS}")
+        if len(components.food_count) != N_FOOD_KINDS:
+            raise ValueError(f"{len(components.food_count)} food kinds; the compiled engine is built for "
+                             f"{N_FOOD_KINDS}")
         self.components = components
         self.fingerprint = fingerprint
+        self.copy_columns(components, _TABLE_COLUMNS, _RENAMED_TABLE_COLUMNS)
         field, draft = [], []
         sets = [[0] * N_TEMPLES for _ in range(MAX_PLAYERS)]
         for k in range(N_KINDS):
@@ -127,12 +138,6 @@ cdef class Rules(EngineRules):
         for k in range(HOME_CATS):
             self.c.home_size[k] = 0
         for i in range(N_HOME):
-            self.c.home_type[i] = components.home_type[i]
-            self.c.home_comfort[i] = components.home_comfort[i]
-            self.c.home_cost[i] = components.home_cost[i]
-            self.c.home_hp[i] = components.home_hp[i]
-            self.c.home_cat[i] = components.home_category[i]
-            self.c.home_three_plus[i] = bool(components.home_three_plus[i])
             self.c.home_size[self.c.home_cat[i]] += 1
         self.c.home_base[0] = 0
         self.c.home_base[1] = self.c.home_size[0]
@@ -146,8 +151,6 @@ cdef class Rules(EngineRules):
             self.c.side_cells[k] = components.region_masks[k]
         for i in range(N_BAL):
             pattern = components.balance_patterns[i]
-            self.c.bal_side[i] = components.balance_side[i]
-            self.c.bal_hp[i] = components.balance_hp[i]
             self.c.bal_min_comfort[i] = pattern.min_comfort
             self.c.bal_total_type[i] = pattern.comfort_type
             self.c.bal_region[i] = pattern.region
@@ -169,20 +172,6 @@ cdef class Rules(EngineRules):
                     components.spirit_amount[i] != 1:
                 raise ValueError(f"spirits[{i}].amount is {components.spirit_amount[i]}; the compiled engine gives "
                                  f"one action or counter for the effects balance, improve and renew_food")
-            self.c.spirit_effect[i] = components.spirit_effect[i]
-            self.c.spirit_amount[i] = components.spirit_amount[i]
-            self.c.spirit_cost[i] = components.spirit_wake_cost[i]
-            self.c.spirit_copies[i] = components.spirit_copies[i]
-        if len(components.food_count) != N_FOOD_KINDS:
-            raise ValueError(f"{len(components.food_count)} food kinds; the compiled engine is built for "
-                             f"{N_FOOD_KINDS}")
-        for i in range(N_FOOD_KINDS):
-            self.c.food_units[i] = components.food_value[i]
-            self.c.food_count[i] = components.food_count[i]
-        for i in range(N_TEMPLES):
-            self.c.temple_tile_sticks[i] = components.temple_tile_incense[i]
-        for i in range(N_GIFTS):
-            self.c.gift_action[i] = components.gift_action[i]
         setup, actions, scoring = components.setup, components.actions, components.scoring
         self.c.start_hp = setup["start_hp"]
         self.c.start_coins = setup["start_coins"]
@@ -200,6 +189,7 @@ cdef class Rules(EngineRules):
         self.action_names = tuple(_action_names(components))
         self.action_ids = {name: a for a, name in enumerate(self.action_names)}
         self.counter_names = tuple(_counter_names(components))
+
 
 def _counter_names(components):
     """Names of the behaviour counters, in their order in Player (docs/bamboo_state.md)."""

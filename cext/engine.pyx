@@ -111,23 +111,25 @@ include "game_state.pxi"
 # =============================================================================
 # Component tables
 # =============================================================================
+# The component columns copied into the C tables (Comp) of the same name, and those that fill a table named otherwise
+_TABLE_COLUMNS = ("region_island", "region_terrain", "region_resource", "fish_value", "fish_type", "person_type",
+                  "person_symbols", "task_crane", "task_req_kind", "task_req_count", "task_req_param", "jewelry_kind",
+                  "jewelry_cost", "jewelry_vp", "status_vp", "temple_values", "ceremony_material", "building_values",
+                  "start_vp", "helper_cost")
+_RENAMED_TABLE_COLUMNS = {"building_vp": "building_vp_by_round", "temple_vp": "temple_vp_by_round"}
+
 cdef class Rules(EngineRules):
     """Component tables in C form, shared read-only by every state of a game."""
 
     def __cinit__(self, components, str fingerprint not None):
         from borabora_sim.games.bora_bora.components import Components
-        cdef int i, j, t, s, r, q
+        cdef int t, s, r, q
         if not isinstance(components, Components):
             raise ArgumentTypeError(f"Rules need validated Components (borabora_sim.rules_for() builds them), "
                                     f"got {type(components).__name__}")
         self.components = components
         self.fingerprint = fingerprint
-        for r in range(N_REGIONS):
-            self.c.region_island[r] = components.region_island[r]
-            self.c.region_terrain[r] = components.region_terrain[r]
-            self.c.region_resource[r] = components.region_resource[r]
-            self.c.fish_value[r] = components.fish_value[r]
-            self.c.fish_type[r] = components.fish_type[r]
+        self.copy_columns(components, _TABLE_COLUMNS, _RENAMED_TABLE_COLUMNS)
         paths = (components.land_path, components.water_path)
         for t in range(2):
             for s in range(7):
@@ -136,25 +138,6 @@ cdef class Rules(EngineRules):
                     for q in range(N_REGIONS):
                         if 0 < paths[t][r, q] <= s:
                             self.c.reach[t][s][r] |= <uint16_t>(1 << q)
-        for i in range(N_PERSON_TILES):
-            self.c.person_type[i] = components.person_type[i]
-            self.c.person_symbols[i] = components.person_symbols[i]
-        for i in range(N_TASKS):
-            self.c.task_crane[i] = bool(components.task_crane[i])
-            for j in range(MAX_TASK_REQS):
-                self.c.task_req_kind[i][j] = components.task_req_kind[i, j]
-                self.c.task_req_count[i][j] = components.task_req_count[i, j]
-                self.c.task_req_param[i][j] = components.task_req_param[i, j]
-        for i in range(N_JEWELRY):
-            self.c.jewelry_kind[i] = components.jewelry_kind[i]
-            self.c.jewelry_cost[i] = components.jewelry_cost[i]
-            self.c.jewelry_vp[i] = components.jewelry_vp[i]
-        for i in range(STATUS_TOP + 1):
-            self.c.status_vp[i] = components.status_vp[i]
-        for i in range(TEMPLE_SPACES):
-            self.c.temple_values[i] = components.temple_values[i]
-        for i in range(CEREMONY_SPACES):
-            self.c.ceremony_material[i] = components.ceremony_material[i]
         rows, cols = components.ceremony_rows, components.ceremony_cols
         pairs = [(y * cols + x, y * cols + x + 1) for y in range(rows) for x in range(cols - 1)]
         pairs += [(y * cols + x, (y + 1) * cols + x) for y in range(rows - 1) for x in range(cols)]
@@ -162,20 +145,12 @@ cdef class Rules(EngineRules):
         for q, (a, b) in enumerate(pairs):
             self.c.pair_a[q] = a
             self.c.pair_b[q] = b
-        for i in range(N_BUILDINGS):
-            self.c.building_values[i] = components.building_values[i]
-        for i in range(N_ROUNDS):
-            self.c.building_vp[i] = components.building_vp_by_round[i]
-            self.c.temple_vp[i] = components.temple_vp_by_round[i]
-        for i in range(MAX_PLAYERS):
-            self.c.start_vp[i] = components.start_vp[i]
-        for i in range(N_HELPER_ITEMS):
-            self.c.helper_cost[i] = components.helper_cost[i]
         self.c.fishing_vp = components.fishing_vp
         self.c.start_huts_12th = components.start_huts_on_12th_space
         self.c.regular_spaces = components.regular_person_spaces
         self.action_names = tuple(_action_names(components, pairs))
         self.action_ids = {name: a for a, name in enumerate(self.action_names)}
+
 
 def _action_names(components, pairs):
     from borabora_sim.games.bora_bora.components import MATERIALS, PERSON_TYPES

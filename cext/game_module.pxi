@@ -9,9 +9,10 @@
 #                score_by_source(p), fill_counters(g, seat, out), start_position(g, seat)
 #   Python       hide_from(state, observation, viewer), which removes what `viewer` cannot see
 #   sizes        NUM_ACTIONS, MAX_PLAYERS, N_SOURCES, N_COUNTERS, N_WEIGHTS, PH_END
-#   names        PHASES, DECISIONS, SOURCES, WEIGHT_NAMES, INVARIANTS (by check_state's number), GAME_DTYPE (the
-#                saved layout), FORMAT ("<engine>.state", which names the capsules too), FORMAT_VERSION, SEED_FIELDS
-#                (the 64-bit generators, saved in hex), NEW_GAME_CALL and STATE_NAME (for messages)
+#   names        PHASES, DECISIONS, SOURCES, WEIGHT_NAMES, INVARIANTS (by check_state's number), FORMAT
+#                ("<engine>.state", which names the capsules too), FORMAT_VERSION, SEED_FIELDS (the 64-bit
+#                generators, saved in hex), NEW_GAME_CALL and STATE_NAME (for messages)
+#   layouts      COMP_DTYPE and GAME_DTYPE, which setup.py writes from the engine's .pxd (its *_layout.pxi)
 
 from cpython.pycapsule cimport PyCapsule_New
 from libc.string cimport memcpy

@@ -23,6 +23,18 @@ cdef class EngineRules:
     def capsule(self):
         return PyCapsule_New(&self.c, RULES_CAPSULE, NULL)
 
+    cdef copy_columns(self, components, tuple same_name, dict renamed):
+        """Copies component columns into the C tables: each field of `same_name` from the column of its name, each
+        of `renamed` (field: column) from that column. A column must have its field's shape, and every value must
+        fit the field's C type."""
+        cdef unsigned char[::1] raw = <unsigned char[:sizeof(Comp)]><unsigned char*>&self.c
+        tables = np.asarray(raw).view(COMP_DTYPE)[0]
+        for field, column in [(name, name) for name in same_name] + list(renamed.items()):
+            value = getattr(components, column)
+            tables[field] = value
+            if not np.array_equal(tables[field], value):
+                raise ValueError(f"components.{column} does not fit the compiled engine's {field}: {value}")
+
 
 # clone() is the hot path of searches driven from Python: a freed state is kept for reuse (the engine's State adds
 # no field, so its objects fit the list), and states stay out of the cycle collector, as they cannot be part of a
