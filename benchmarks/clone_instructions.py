@@ -1,11 +1,12 @@
 #!/usr/bin/env python
 """Instructions per `State.clone()` from Python, both engines, counted by valgrind's callgrind.
 
-Timings of a 0.1 µs call move with the load of a shared machine; instruction counts hardly do (they still vary
-by a few percent from run to run, with where the allocator puts things, but not with what else runs). Each
-engine is run twice under callgrind, once making no clones and once making `--clones` clones of the same
-mid-game 4-player state; the difference divided by the number of clones is the cost of one clone, Python's call
-and object set-up included. String hashing is fixed (PYTHONHASHSEED=0).
+Timings of a 0.1 µs call move with the load of a shared machine; instruction counts do not. Each engine is run
+twice under callgrind, once making no clones and once making `--clones` clones of the same mid-game 4-player
+state; the difference divided by the number of clones is the cost of one clone, Python's call and object set-up
+included. String hashing is fixed (PYTHONHASHSEED=0), and numpy's OpenBLAS starts no threads
+(OPENBLAS_NUM_THREADS=1): how valgrind scheduled them moved the counts by up to 15% from run to run, and without
+them a run repeats to the instruction.
 
     python benchmarks/clone_instructions.py [--clones 100000]
 
@@ -42,7 +43,7 @@ def instructions(engine: str, clones: int, workdir: Path) -> int:
     out = workdir / f"callgrind.{engine}.{clones}"
     result = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c",
                              CLONER, engine, str(clones)], capture_output=True, text=True, check=True,
-                            env={**os.environ, "PYTHONHASHSEED": "0"})
+                            env={**os.environ, "PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1"})
     match = re.search(r"Collected : (\d+)", result.stderr)
     if match is None:
         raise RuntimeError(f"callgrind printed no total:\n{result.stderr[-2000:]}")
