@@ -2,7 +2,7 @@
 # state of random games and by State.from_dict on every loaded state. A state that passes can be played
 # on without reading or writing outside its arrays and without a count or a score overflowing its field;
 # the pending decisions are ones the rules could have offered (turns without anything to decide are
-# skipped by settle() in engine_flow.pxi). Reaching the state by legal play is not required. A loaded state
+# skipped by settle() in game_flow.pxi). Reaching the state by legal play is not required. A loaded state
 # must also keep its scores, counts and clocks far from their fields' limits (`loading`), so that no game
 # played on from it can overflow them; play itself may then go past those load limits. check_state returns 0 when the state passes, else
 # the first broken law (a BadState number; its text is INVARIANTS[number - 1] in engine.pyx).
