@@ -73,6 +73,10 @@ def write_layouts() -> None:
             target.write_text(source)
 
 
+# Every Cython module of cext/ is compiled, as borabora_sim._<name> (engine.pyx: borabora_sim._engine): a game's
+# engine added there is built with no line here. The .pxi and .pxd files are included by them.
+COMPILED_MODULES = [(f"_{source.stem}", str(source)) for source in sorted(Path("cext").glob("*.pyx"))]
+
 write_layouts()
 extensions = [
     Extension(
@@ -83,7 +87,7 @@ extensions = [
         extra_link_args=SANITIZER_FLAGS if SANITIZE else [],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     )
-    for name, source in (("_engine", "cext/engine.pyx"), ("_search", "cext/search.pyx"), ("_bamboo", "cext/bamboo.pyx"))
+    for name, source in COMPILED_MODULES
 ]
 
 setup(
