@@ -1,6 +1,7 @@
-"""The Python surface of the compiled Bamboo engine: creating games, actions by id and name, errors, and what a
-saved state of Bamboo must satisfy to load. Saved states of every game (round trips, the fields every saved state
-has, pickling and copies): tests/test_saved_states.py."""
+"""The Python surface of the compiled Bamboo engine: creating games, its action names, and what a saved state of
+Bamboo must satisfy to load. The API every game shares (new_game's arguments, illegal actions, action names, seats,
+seeds and counts, the random playouts): tests/test_state_api.py. Saved states of every game (round trips, the
+fields every saved state has, pickling and copies): tests/test_saved_states.py."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 from conftest import play_random
 
 from borabora_sim import _bamboo
-from borabora_sim.errors import ArgumentTypeError, IllegalActionError, StateFormatError
+from borabora_sim.errors import StateFormatError
 from borabora_sim.games.bamboo import load_components, new_game, rules_for
 from borabora_sim.games.bamboo.components import ENGINE_NUMBERS
 
@@ -31,20 +32,9 @@ def test_new_game_waits_on_the_draft() -> None:
     assert len(state.legal_actions()) >= 2
 
 
-def test_new_game_is_reproducible_by_seed() -> None:
-    assert new_game(4, 11).to_dict() == new_game(4, 11).to_dict()
-    assert new_game(4, 11).to_dict() != new_game(4, 12).to_dict()
-
-
-def test_new_game_refuses_bad_arguments() -> None:
-    with pytest.raises(ValueError, match="players must be 2, 3 or 4"):
-        new_game(5, 1)
-    with pytest.raises(ArgumentTypeError):
-        new_game(True, 1)
+def test_new_game_refuses_an_unknown_mode() -> None:
     with pytest.raises(ValueError, match="mode must be one of normal, advanced"):
         new_game(2, 1, mode="night")
-    with pytest.raises(ValueError, match="seed"):
-        new_game(2, -1)
 
 
 def test_advanced_mode_sets_every_board_to_the_night_side() -> None:
@@ -52,28 +42,11 @@ def test_advanced_mode_sets_every_board_to_the_night_side() -> None:
     assert [raw["pl"][i]["advanced"] for i in range(4)] == [1, 1, 1, 0]
 
 
-def test_illegal_action_raises_naming_the_legal_ones_and_changes_nothing() -> None:
+def test_bamboo_action_names() -> None:
     state = new_game(2, 3)
-    before = state.to_dict()
-    illegal = next(a for a in range(_bamboo.NUM_DISTINCT_ACTIONS) if a not in state.legal_actions())
-    with pytest.raises(IllegalActionError, match="legal: "):
-        state.apply(illegal)
-    with pytest.raises(IllegalActionError, match="outside"):
-        state.apply(500)
-    with pytest.raises(IllegalActionError, match="must be an int"):
-        state.apply("done")
-    assert state.to_dict() == before
-
-
-def test_action_names_round_trip() -> None:
-    state = new_game(2, 3)
-    for a in range(_bamboo.NUM_DISTINCT_ACTIONS):
-        assert state.action_from_string(state.action_to_string(a)) == a
     assert state.action_to_string(51) == "balance 1 HP"
     assert state.action_to_string(76 + 6) == "home space r2c2"
     assert state.action_to_string(44 + 3) == "use Kitsune"
-    with pytest.raises(IllegalActionError, match="unknown action name"):
-        state.action_from_string("fly away")
 
 
 def test_legal_action_mask_matches_legal_actions() -> None:
@@ -144,18 +117,14 @@ def test_compiled_search_runs_on_bamboo_unchanged() -> None:
     assert state.to_dict() == before
 
 
-def test_random_playouts_in_compiled_code() -> None:
+def test_random_playouts_in_advanced_mode_score_nothing_above_zero_on_night_spaces() -> None:
     rules = new_game(2, 1).rules
     out = _bamboo.random_playouts(rules, 50, 4, 7, mode="advanced")
-    assert out["scores"].shape == (50, 4) and out["breakdown"].shape == (50, 4, len(_bamboo.SOURCES))
     assert (out["breakdown"].sum(axis=2) == out["scores"]).all()
-    assert (out["ranks"].min(axis=1) == 1).all()
-    assert (out["decisions"] > 0).all() and (out["moves"] >= out["decisions"]).all()
     assert (out["breakdown"][:, :, _bamboo.SOURCES.index("night_spaces")] <= 0).all()
+    assert (out["breakdown"][:, :, _bamboo.SOURCES.index("night_spaces")] < 0).any()
     again = _bamboo.random_playouts(rules, 50, 4, 7, mode="advanced")
     assert all((out[k] == again[k]).all() for k in out)
-    with pytest.raises(ValueError, match="players"):
-        _bamboo.random_playouts(rules, 1, 5, 7)
 
 
 def test_behaviour_counters_are_read_from_the_state() -> None:
@@ -346,22 +315,4 @@ def test_every_seat_observes_which_balance_tiles_each_player_scored() -> None:
 
 
 # ---- an action is one integer -------------------------------------------------------------------------------------
-@pytest.mark.parametrize("game", ["bamboo", "bora_bora"])
-def test_apply_of_a_numpy_array_says_an_action_is_one_integer_and_changes_nothing(game: str) -> None:
-    """state.apply(np.array([a])) raised a bare TypeError in both games; it is an ArgumentTypeError (a TypeError and
-    a ValueError) saying an action is one integer and what was given. A numpy integer, or a 0-d array, is one."""
-    from borabora_sim import new_game as bora_bora_game
 
-    state = new_game(2, 3) if game == "bamboo" else bora_bora_game(2, seed=3)
-    before = state.to_dict()
-    action = state.legal_actions()[0]
-    for given in (np.array([action]), np.array([action, action]), np.array([], dtype=np.int64)):
-        with pytest.raises(ArgumentTypeError, match=r"an action is one integer, got ndarray array\(\[.*\]"):
-            state.apply(given)
-        with pytest.raises(ArgumentTypeError, match=r"an action is one integer in \[0, \d+\), got ndarray"):
-            state.action_to_string(given)
-    assert state.to_dict() == before
-    twin = state.clone()
-    twin.apply(action)
-    state.apply(np.array(action))
-    assert state == twin
