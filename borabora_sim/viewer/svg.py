@@ -97,6 +97,12 @@ def seat_text(viewer: int | None) -> str:
     return "public" if viewer is None else str(viewer)
 
 
+def board_slots(width: float, gap: float, players: int, margin: float = 10) -> list[tuple[float, float]]:
+    """(x, width) of each seat's board, side by side in a row across a picture `width` wide."""
+    board = (width - 2 * margin - gap * (players - 1)) / players
+    return [(margin + seat * (board + gap), board) for seat in range(players)]
+
+
 def panel(svg: ET.Element, name: str, box: tuple[float, float, float, float], heading: str) -> ET.Element:
     """A framed panel with its heading; its children are positioned in the picture's coordinates."""
     x, y, w, h = box

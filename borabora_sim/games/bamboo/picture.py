@@ -18,7 +18,7 @@ from borabora_sim import _bamboo
 from borabora_sim.games.bamboo import layout as B
 from borabora_sim.games.bamboo.components import ACTIONS, COLOURS, HOME_TYPES, SIDES, SPIRIT_EFFECTS, BambooComponents
 from borabora_sim.viewer import layout as L
-from borabora_sim.viewer.svg import label, panel, root, seat_chip, seat_text, sub, title
+from borabora_sim.viewer.svg import board_slots, label, panel, root, seat_chip, seat_text, sub, title
 
 NO_TILE = 255
 GHOST = 4                        # the ghost's column of the temples' incense
@@ -48,9 +48,8 @@ def draw(state: _bamboo.State, viewer: int | None = None) -> ET.Element:
     _seasons(svg, c, view)
     _food(svg, c, view)
     _turn(svg, c, view)
-    board_width = (B.WIDTH - 20 - B.BOARD_GAP * (players - 1)) / players
-    for seat in range(players):
-        _player_board(svg, c, view, seat, 10 + seat * (board_width + B.BOARD_GAP), board_width, viewer)
+    for seat, (x, board_width) in enumerate(board_slots(B.WIDTH, B.BOARD_GAP, players)):
+        _player_board(svg, c, view, seat, x, board_width, viewer)
     return svg
 
 

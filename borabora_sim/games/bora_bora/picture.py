@@ -27,7 +27,7 @@ from borabora_sim.games.bora_bora.components import (
     Components,
 )
 from borabora_sim.viewer import layout as S
-from borabora_sim.viewer.svg import label, panel, root, seat_chip, seat_text, sub, title
+from borabora_sim.viewer.svg import board_slots, label, panel, root, seat_chip, seat_text, sub, title
 
 NO_TILE = 255
 NO_DIE = 7                      # tile_low of an action tile without a die
@@ -57,9 +57,8 @@ def draw(state: _engine.State, viewer: int | None = None) -> ET.Element:
     _tasks(svg, c, view)
     _jewelry(svg, c, view)
     _gods(svg, view)
-    board_width = (width - 20 - L.BOARD_GAP * (players - 1)) / players
-    for seat in range(players):
-        _player_board(svg, c, view, seat, 10 + seat * (board_width + L.BOARD_GAP), board_width)
+    for seat, (x, board_width) in enumerate(board_slots(width, L.BOARD_GAP, players)):
+        _player_board(svg, c, view, seat, x, board_width)
     return svg
 
 
