@@ -49,7 +49,7 @@ class LearnedWeights:
     def compiled(self) -> _search.Model:
         """The model for the compiled search and players, the standardisation folded into the first layer."""
         w1 = self.w1 / self.scale
-        return _search.Model(w1, self.b1 - w1 @ self.mean, self.w2, self.b2)
+        return _search.Model([(w1, self.b1 - w1 @ self.mean)], (self.w2, self.b2))
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Writes the weights to the .npz file `path` (that very name), whole or not at all."""

@@ -5,37 +5,57 @@
 from libc.stdlib cimport realloc
 
 cdef class Model:
-    """A value model for the compiled search: one hidden tanh layer applied to each seat's features, the seats'
-    outputs softmaxed into win probabilities. `w1` (hidden x features) and `b1` must already include the features'
-    standardisation; they are kept in single precision, the first layer transposed (model.pxd)."""
+    """A network for the compiled search and players: `layers`, a list of one or two hidden tanh layers (w, b) with
+    w (units x inputs), applied to each seat's features; `value`, (w, b) with one weight per unit of the last layer,
+    the seat's logit, the seats' logits softmaxed into win probabilities; and optionally `policy`, (w, b) with w
+    (actions x units of the last layer), a logit per action of the game for the seat to move. The first layer must
+    already include the features' standardisation; the weights are kept in single precision, transposed (model.pxd).
+    """
     cdef LearnedModel m
     cdef object arrays
 
-    def __cinit__(self, w1, b1, w2, double b2):
-        w1 = np.array(w1, dtype=np.float64)
-        b1 = np.array(b1, dtype=np.float64)
-        w2 = np.array(w2, dtype=np.float64)
-        if w1.ndim != 2 or not (0 < w1.shape[0] <= MAX_MODEL_HIDDEN and 0 < w1.shape[1] <= MAX_MODEL_FEATURES):
-            raise ValueError(f"w1 must be a (hidden, features) matrix with 1..{MAX_MODEL_HIDDEN} hidden units and "
-                             f"1..{MAX_MODEL_FEATURES} features, got shape {w1.shape}")
-        if b1.shape != (w1.shape[0],) or w2.shape != (w1.shape[0],):
-            raise ValueError(f"b1 and w2 must have one value per hidden unit ({w1.shape[0]}), got shapes "
-                             f"{b1.shape} and {w2.shape}")
-        if not (np.isfinite(w1).all() and np.isfinite(b1).all() and np.isfinite(w2).all() and np.isfinite(b2)):
-            raise ValueError("the model's weights must be finite numbers")
-        w1t = np.ascontiguousarray(w1.T, dtype=np.float32)
-        b1 = np.ascontiguousarray(b1, dtype=np.float32)
-        w2 = np.ascontiguousarray(w2, dtype=np.float32)
-        self.arrays = (w1t, b1, w2)
-        cdef const float[:, ::1] v1 = w1t
-        cdef const float[::1] vb = b1
-        cdef const float[::1] v2 = w2
-        self.m.n_hidden = w1t.shape[1]
-        self.m.n_in = w1t.shape[0]
-        self.m.w1t = &v1[0, 0]
-        self.m.b1 = &vb[0]
-        self.m.w2 = &v2[0]
-        self.m.b2 = b2
+    def __cinit__(self, layers, value, policy=None):
+        cdef int k
+        layers = [(_matrix(w, f"layers[{i}] weights"), _vector(b, f"layers[{i}] biases"))
+                  for i, (w, b) in enumerate(layers)]
+        if not 0 < len(layers) <= MAX_MODEL_LAYERS:
+            raise ValueError(f"a model has 1..{MAX_MODEL_LAYERS} hidden layers, got {len(layers)}")
+        inputs = layers[0][0].shape[1]
+        if not 0 < inputs <= MAX_MODEL_FEATURES:
+            raise ValueError(f"a model takes 1..{MAX_MODEL_FEATURES} features, got {inputs}")
+        for i, (w, b) in enumerate(layers):
+            if not (0 < w.shape[0] <= MAX_MODEL_HIDDEN and w.shape[1] == inputs and b.shape == (w.shape[0],)):
+                raise ValueError(f"layers[{i}] must be a (units, {inputs}) matrix with 1..{MAX_MODEL_HIDDEN} hidden "
+                                 f"units and one bias per unit, got shapes {w.shape} and {b.shape}")
+            inputs = w.shape[0]
+        value_w, value_b = _vector(value[0], "value weights"), float(value[1])
+        if value_w.shape != (inputs,) or not np.isfinite(value_b):
+            raise ValueError(f"the value head must have one value per hidden unit ({inputs}) and a finite bias, got "
+                             f"shape {value_w.shape} and {value_b}")
+        arrays = [np.ascontiguousarray(w.T, dtype=np.float32) for w, _ in layers]
+        arrays += [np.ascontiguousarray(b, dtype=np.float32) for _, b in layers]
+        arrays.append(np.ascontiguousarray(value_w, dtype=np.float32))
+        self.m.n_actions = 0
+        if policy is not None:
+            policy_w, policy_b = _matrix(policy[0], "policy weights"), _vector(policy[1], "policy biases")
+            if policy_w.shape[1] != inputs or policy_b.shape != (policy_w.shape[0],):
+                raise ValueError(f"the policy head must be an (actions, {inputs}) matrix with one bias per action, got "
+                                 f"shapes {policy_w.shape} and {policy_b.shape}")
+            arrays += [np.ascontiguousarray(policy_w, dtype=np.float32),
+                       np.ascontiguousarray(policy_b, dtype=np.float32)]
+            self.m.n_actions = policy_w.shape[0]
+        self.arrays = tuple(arrays)
+        self.m.n_layers = len(layers)
+        self.m.n_in = layers[0][0].shape[1]
+        for k in range(self.m.n_layers):
+            self.m.width[k] = layers[k][0].shape[0]
+            self.m.wt[k] = _floats(arrays[k])
+            self.m.b[k] = _floats(arrays[self.m.n_layers + k])
+        self.m.wv = _floats(arrays[2 * self.m.n_layers])
+        self.m.bv = value_b
+        if self.m.n_actions:
+            self.m.wp = _floats(arrays[2 * self.m.n_layers + 1])
+            self.m.bp = _floats(arrays[2 * self.m.n_layers + 2])
 
     @property
     def num_features(self):
@@ -43,7 +63,34 @@ cdef class Model:
 
     @property
     def hidden(self):
-        return self.m.n_hidden
+        """The units of each hidden layer."""
+        return tuple(self.m.width[i] for i in range(self.m.n_layers))
+
+    @property
+    def num_actions(self):
+        """The actions of the policy head (0: the network has none)."""
+        return self.m.n_actions
+
+
+cdef const float* _floats(array):
+    cdef const float[::1] flat = array.reshape(-1)
+    return &flat[0]
+
+
+def _matrix(value, what):
+    array = np.array(value, dtype=np.float64)
+    if array.ndim != 2 or 0 in array.shape:
+        raise ValueError(f"{what} must be a non-empty matrix, got shape {array.shape}")
+    if not np.isfinite(array).all():
+        raise ValueError(f"{what} must be finite numbers")
+    return array
+
+
+def _vector(value, what):
+    array = np.array(value, dtype=np.float64)
+    if array.ndim != 1 or not np.isfinite(array).all():
+        raise ValueError(f"{what} must be a vector of finite numbers, got shape {array.shape}")
+    return array
 
 
 cdef const LearnedModel* model_for(const GameVTable* vt, Model model) except NULL:
@@ -52,7 +99,17 @@ cdef const LearnedModel* model_for(const GameVTable* vt, Model model) except NUL
         raise ValueError("this game has no learned features: the learned evaluation is not available for it")
     if model.m.n_in != vt.num_features:
         raise ValueError(f"the model expects {model.m.n_in} features per seat, the game has {vt.num_features}")
+    if model.m.n_actions and model.m.n_actions != vt.num_actions:
+        raise ValueError(f"the model's policy has {model.m.n_actions} actions, the game has {vt.num_actions}")
     return &model.m
+
+
+cdef const LearnedModel* policy_model_for(const GameVTable* vt, Model model) except NULL:
+    """The model's C view, checked against the game's features and actions; it must have a policy head."""
+    cdef const LearnedModel* m = model_for(vt, model)
+    if m.n_actions == 0:
+        raise ValueError("this model has no policy head (a value-only network): give one trained with a policy")
+    return m
 
 
 cdef int finish_turn(const GameVTable* vt, const void* rules, void* st, int n, int* legal, int me,
@@ -150,6 +207,17 @@ def win_probabilities(handles, Model model not None):
     cdef double p[MAX_MODEL_SEATS]
     model_win_probabilities(h.vt, h.rules, h.state, m, p)
     return [p[i] for i in range(h.vt.num_players(h.state))]
+
+
+def policy(handles, Model model not None):
+    """[(action, probability)] of the model's policy for the player to move in the state of `handles`, in
+    legal-action order. The features are that player's own view, so nothing hidden from it is read."""
+    cdef _Handles h = _Handles(handles, 0)
+    cdef const LearnedModel* m = policy_model_for(h.vt, model)
+    cdef _Buffers b = _Buffers(h.vt.state_size, h.vt.num_actions)
+    cdef int n = h.vt.legal_actions(h.rules, h.state, b.legal), i
+    model_policy(h.vt, h.rules, h.state, m, b.legal, n, b.totals)
+    return [(b.legal[i], b.totals[i]) for i in range(n)]
 
 
 def learned_option_values(handles, Model model not None, weights, seed, samples=1):

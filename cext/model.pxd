@@ -1,6 +1,8 @@
-# The learned evaluation's inference: a small multilayer perceptron applied to each seat's features (the game's
-# GameVTable.features, from that seat's viewpoint), the seats' outputs softmaxed into win probabilities: the
-# reward vector a search cut-off needs. Plain C loops, no allocation.
+# The network's inference: a small multilayer perceptron applied to one seat's features (the game's
+# GameVTable.features, from that seat's viewpoint). Its value head gives one logit per seat, the seats' logits
+# softmaxed into win probabilities (the reward vector a search leaf needs); its policy head, when it has one, gives a
+# logit per action of the game for the seat to move, of which a player or a search keeps the legal ones.
+# Plain C loops, no allocation.
 
 from libc.math cimport exp, tanh
 
@@ -9,35 +11,59 @@ from game_api cimport GameVTable
 cdef enum:
     MAX_MODEL_FEATURES = 512
     MAX_MODEL_HIDDEN = 256
+    MAX_MODEL_LAYERS = 2
     MAX_MODEL_SEATS = 8
 
 cdef struct LearnedModel:
     int n_in                       # features per seat (the game's num_features)
-    int n_hidden
-    const float* w1t               # n_in x n_hidden (the first layer transposed); the standardisation folded in
-    const float* b1                # n_hidden
-    const float* w2                # n_hidden
-    double b2
+    int n_layers                   # hidden tanh layers, 1..MAX_MODEL_LAYERS
+    int width[MAX_MODEL_LAYERS]    # units of each hidden layer
+    const float* wt[MAX_MODEL_LAYERS]   # layer i transposed (its inputs x its units); the standardisation folded in
+    const float* b[MAX_MODEL_LAYERS]
+    const float* wv                # value head: one weight per unit of the last layer
+    double bv
+    int n_actions                  # policy head: 0 when the network has none, else the game's number of actions
+    const float* wp                # n_actions x (units of the last layer): a row per action
+    const float* bp                # n_actions
 
 
-cdef inline double seat_logit(const LearnedModel* m, const double* x) noexcept nogil:
-    """The network's output (a logit) for one seat's feature vector `x`. The first layer adds one row per non-zero
-    feature (many are zero: counts not yet started, seats a smaller game lacks), a loop the compiler vectorises."""
-    cdef int j, i
-    cdef float h[MAX_MODEL_HIDDEN]
+cdef inline int trunk(const LearnedModel* m, const double* x, float* h) noexcept nogil:
+    """The last hidden layer's activations for the feature vector `x`, into `h`; returns its width. The first layer
+    adds one row per non-zero feature (many are zero: counts not yet started, seats a smaller game lacks), a loop
+    the compiler vectorises."""
+    cdef int j, i, k, width = m.width[0]
+    cdef float first[MAX_MODEL_HIDDEN]
     cdef float xi
     cdef const float* row
-    cdef double out = m.b2
-    for j in range(m.n_hidden):
-        h[j] = m.b1[j]
+    cdef float* out = h if m.n_layers == 1 else first
+    for j in range(width):
+        out[j] = m.b[0][j]
     for i in range(m.n_in):
         if x[i] != 0:
             xi = <float>x[i]
-            row = &m.w1t[i * m.n_hidden]
-            for j in range(m.n_hidden):
-                h[j] += xi * row[j]
-    for j in range(m.n_hidden):
-        out += m.w2[j] * tanh(h[j])
+            row = &m.wt[0][i * width]
+            for j in range(width):
+                out[j] += xi * row[j]
+    for j in range(width):
+        out[j] = tanh(out[j])
+    for k in range(1, m.n_layers):
+        for j in range(m.width[k]):
+            h[j] = m.b[k][j]
+        for i in range(width):
+            row = &m.wt[k][i * m.width[k]]
+            for j in range(m.width[k]):
+                h[j] += first[i] * row[j]
+        width = m.width[k]
+        for j in range(width):
+            h[j] = tanh(h[j])
+    return width
+
+
+cdef inline double value_logit(const LearnedModel* m, const float* h, int width) noexcept nogil:
+    cdef double out = m.bv
+    cdef int j
+    for j in range(width):
+        out += m.wv[j] * h[j]
     return out
 
 
@@ -45,11 +71,12 @@ cdef inline void model_win_probabilities(const GameVTable* vt, const void* rules
                                          const LearnedModel* m, double* out) noexcept nogil:
     """out[seat] = the model's probability that `seat` wins, for every seat (they sum to 1)."""
     cdef double x[MAX_MODEL_FEATURES]
+    cdef float h[MAX_MODEL_HIDDEN]
     cdef int s, players = vt.num_players(state)
     cdef double hi = -1e300, total = 0
     for s in range(players):
         vt.features(rules, state, s, x)
-        out[s] = seat_logit(m, x)
+        out[s] = value_logit(m, h, trunk(m, x, h))
         if out[s] > hi:
             hi = out[s]
     for s in range(players):
@@ -57,3 +84,28 @@ cdef inline void model_win_probabilities(const GameVTable* vt, const void* rules
         total += out[s]
     for s in range(players):
         out[s] /= total
+
+
+cdef inline void model_policy(const GameVTable* vt, const void* rules, const void* state, const LearnedModel* m,
+                              const int* legal, int n, double* out) noexcept nogil:
+    """out[i] = the policy's probability of legal[i] for the seat to move (a softmax over the `n` legal actions).
+    The network must have a policy head."""
+    cdef double x[MAX_MODEL_FEATURES]
+    cdef float h[MAX_MODEL_HIDDEN]
+    cdef int i, j, width
+    cdef const float* row
+    cdef double hi = -1e300, total = 0
+    vt.features(rules, state, vt.current_player(state), x)
+    width = trunk(m, x, h)
+    for i in range(n):
+        row = &m.wp[legal[i] * width]
+        out[i] = m.bp[legal[i]]
+        for j in range(width):
+            out[i] += row[j] * h[j]
+        if out[i] > hi:
+            hi = out[i]
+    for i in range(n):
+        out[i] = exp(out[i] - hi)
+        total += out[i]
+    for i in range(n):
+        out[i] /= total

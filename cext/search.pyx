@@ -3,7 +3,7 @@
 MCTS and flat Monte Carlo. Python sees only the chosen action and the root statistics."""
 
 from cpython.pycapsule cimport PyCapsule_GetPointer
-from libc.math cimport exp, log, sqrt
+from libc.math cimport cos, exp, log, sqrt
 from libc.stdint cimport int16_t, int32_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
@@ -19,9 +19,9 @@ cdef extern from "<pthread.h>" nogil:
     int pthread_join(pthread_t thread, void** result)
 
 from game_api cimport GameVTable
-from model cimport (LearnedModel, MAX_MODEL_FEATURES, MAX_MODEL_HIDDEN, MAX_MODEL_SEATS,
-                   model_win_probabilities)
-from seeds cimport mix_seed, pick_uniform
+from model cimport (LearnedModel, MAX_MODEL_FEATURES, MAX_MODEL_HIDDEN, MAX_MODEL_LAYERS, MAX_MODEL_SEATS,
+                   model_policy, model_win_probabilities)
+from seeds cimport mix_seed, pick_uniform, splitmix_next
 
 import numpy as np
 
@@ -38,6 +38,7 @@ cdef enum:
     TURN_END_CAP = 64              # decisions a cut-off rollout may add to finish a turn
     MAX_THREADS = 64
     CACHE_LINE = 64
+    MAX_NOISE_ACTIONS = 1024
 
 cdef struct Node:
     int32_t first_child
@@ -46,6 +47,7 @@ cdef struct Node:
     int32_t mover                  # player who chose `action` at the parent
     uint32_t visits
     uint32_t avail                 # iterations in which `action` was legal at the parent
+    float prior                    # the policy's probability of `action` at the parent (PUCT only)
     double value[MAX_SEARCH_PLAYERS]   # summed rewards per player
 
 cdef struct Config:
@@ -59,6 +61,9 @@ cdef struct Config:
     double temperature             # evaluation units per e-fold in the cut-off win estimate
     const double* weights          # the game's heuristic weights (or NULL)
     const LearnedModel* model      # the learned evaluation of cut-offs (NULL: the heuristic's)
+    double c_puct                  # > 0: PUCT with the model's policy as prior and its value at the leaves
+    double noise_alpha             # PUCT: Dirichlet noise of this concentration on the root's priors (0: none)
+    double noise_fraction          # the noise's share of a root prior
     const unsigned char* root_allowed   # actions the root player may choose at the root (NULL: all)
     uint64_t seed
 
@@ -67,6 +72,7 @@ cdef struct Scratch:
     int* legal
     int* stamp_legal
     int* stamp_tried
+    double* priors                 # the policy at a node, in legal-action order (PUCT)
     int stamp
 
 cdef inline double now() noexcept nogil:
@@ -212,6 +218,139 @@ cdef long mcts(const GameVTable* vt, const void* rules, const void* root, int ro
         it += 1
     return it
 
+cdef inline double uniform_open(uint64_t* rng) noexcept nogil:
+    """A uniform draw in (0, 1)."""
+    return (<double>(splitmix_next(rng) >> 11) + 0.5) / 9007199254740992.0
+
+cdef double gamma_draw(double alpha, uint64_t* rng) noexcept nogil:
+    """A Gamma(alpha, 1) draw (Marsaglia and Tsang 2000; alpha < 1 through Gamma(alpha + 1) * U^(1/alpha))."""
+    cdef double boost = 1.0, d, c, x, v, u
+    if alpha < 1:
+        boost = uniform_open(rng) ** (1.0 / alpha)
+        alpha += 1
+    d = alpha - 1.0 / 3
+    c = 1 / sqrt(9 * d)
+    while True:
+        x = sqrt(-2 * log(uniform_open(rng))) * cos(6.283185307179586 * uniform_open(rng))
+        v = (1 + c * x) ** 3
+        if v <= 0:
+            continue
+        u = uniform_open(rng)
+        if log(u) < 0.5 * x * x + d - d * v + d * log(v):
+            return boost * d * v
+
+cdef void add_root_noise(const Config* cfg, double* priors, int n, uint64_t* rng) noexcept nogil:
+    """Mixes Dirichlet(noise_alpha) noise into the root's priors, for the variety of self-play games."""
+    cdef double noise[MAX_NOISE_ACTIONS]
+    cdef double total = 0
+    cdef int i
+    if n > MAX_NOISE_ACTIONS:
+        return
+    for i in range(n):
+        noise[i] = gamma_draw(cfg.noise_alpha, rng)
+        total += noise[i]
+    for i in range(n):
+        priors[i] = (1 - cfg.noise_fraction) * priors[i] + cfg.noise_fraction * noise[i] / total
+
+cdef long puct(const GameVTable* vt, const void* rules, const void* root, int root_player,
+               const Config* cfg, Node* nodes, long max_nodes, long* n_nodes, Scratch* sc) noexcept nogil:
+    """Information-set MCTS guided by a network (the AlphaZero search over determinizations): a node's children get
+    the policy's probabilities as priors when it is first passed through, a child is chosen by PUCT (its mean reward
+    plus c_puct * prior * sqrt(parent visits) / (1 + its visits), over the children legal in this determinization;
+    an unvisited child is valued as its parent), and the first unvisited node reached is judged by the network's
+    value (or the result, at the end) instead of a rollout."""
+    cdef long it = 0, node, child, best
+    cdef int n, i, mover, missing, depth, players = vt.num_players(root)
+    cdef int32_t path[MAX_TREE_DEPTH]
+    cdef double reward[MAX_SEARCH_PLAYERS]
+    cdef double score, best_score, parent_visits, first_play, start = now()
+    cdef uint64_t rng = mix_seed(cfg.seed, 0x9C7)
+    memset(&nodes[0], 0, sizeof(Node))
+    nodes[0].first_child = -1
+    nodes[0].next_sibling = -1
+    nodes[0].action = -1
+    n_nodes[0] = 1
+    while True:
+        if cfg.iterations > 0 and it >= cfg.iterations: break
+        if cfg.seconds > 0 and it % TIME_CHECK_EVERY == 0 and it > 0 and now() - start >= cfg.seconds: break
+        memcpy(sc.state, root, vt.state_size)
+        vt.determinize(rules, sc.state, root_player, mix_seed(cfg.seed, it))
+        n = vt.legal_actions(rules, sc.state, sc.legal)
+        node = 0
+        path[0] = 0
+        depth = 1
+        while n > 0 and depth < MAX_TREE_DEPTH:
+            mover = vt.current_player(sc.state)
+            if node == 0 and cfg.root_allowed != NULL:
+                missing = 0
+                for i in range(n):
+                    if cfg.root_allowed[sc.legal[i]]:
+                        sc.legal[missing] = sc.legal[i]
+                        missing += 1
+                n = missing
+            sc.stamp += 1
+            for i in range(n):
+                sc.stamp_legal[sc.legal[i]] = sc.stamp
+            parent_visits = 0
+            child = nodes[node].first_child
+            while child >= 0:
+                if sc.stamp_legal[nodes[child].action] == sc.stamp:
+                    nodes[child].avail += 1
+                    sc.stamp_tried[nodes[child].action] = sc.stamp
+                    parent_visits += nodes[child].visits
+                child = nodes[child].next_sibling
+            missing = 0
+            for i in range(n):
+                if sc.stamp_tried[sc.legal[i]] != sc.stamp:
+                    missing += 1
+            if missing > 0 and n_nodes[0] + missing <= max_nodes:
+                model_policy(vt, rules, sc.state, cfg.model, sc.legal, n, sc.priors)
+                if node == 0 and cfg.noise_alpha > 0:
+                    add_root_noise(cfg, sc.priors, n, &rng)
+                for i in range(n):
+                    if sc.stamp_tried[sc.legal[i]] != sc.stamp:
+                        child = n_nodes[0]
+                        n_nodes[0] += 1
+                        memset(&nodes[child], 0, sizeof(Node))
+                        nodes[child].action = sc.legal[i]
+                        nodes[child].mover = mover
+                        nodes[child].avail = 1
+                        nodes[child].prior = <float>sc.priors[i]
+                        nodes[child].first_child = -1
+                        nodes[child].next_sibling = nodes[node].first_child
+                        nodes[node].first_child = child
+            first_play = nodes[node].value[mover] / nodes[node].visits if nodes[node].visits else 0.5
+            parent_visits = sqrt(parent_visits + 1)
+            best = -1
+            best_score = -1e300
+            child = nodes[node].first_child
+            while child >= 0:
+                if sc.stamp_legal[nodes[child].action] == sc.stamp:
+                    score = (nodes[child].value[mover] / nodes[child].visits if nodes[child].visits else first_play) \
+                        + cfg.c_puct * nodes[child].prior * parent_visits / (1 + nodes[child].visits)
+                    if score > best_score:
+                        best_score = score
+                        best = child
+                child = nodes[child].next_sibling
+            if best < 0:
+                break                               # tree full and nothing here yet: judge this state
+            n = vt.step(rules, sc.state, nodes[best].action, sc.legal)
+            path[depth] = best
+            depth += 1
+            node = best
+            if nodes[best].visits == 0:
+                break
+        if n == 0:
+            vt.returns(rules, sc.state, reward)
+        else:
+            model_win_probabilities(vt, rules, sc.state, cfg.model, reward)
+        for i in range(depth):
+            nodes[path[i]].visits += 1
+            for mover in range(players):
+                nodes[path[i]].value[mover] += reward[mover]
+        it += 1
+    return it
+
 cdef struct Worker:                # one thread of a root-parallel search: its own tree, scratch, seed and budget
     const GameVTable* vt
     const void* rules
@@ -226,7 +365,10 @@ cdef struct Worker:                # one thread of a root-parallel search: its o
 
 cdef void* run_worker(void* arg) noexcept nogil:
     cdef Worker* w = <Worker*>arg
-    w.done = mcts(w.vt, w.rules, w.root, w.root_player, &w.cfg, w.nodes, w.max_nodes, &w.n_nodes, w.sc)
+    if w.cfg.c_puct > 0:
+        w.done = puct(w.vt, w.rules, w.root, w.root_player, &w.cfg, w.nodes, w.max_nodes, &w.n_nodes, w.sc)
+    else:
+        w.done = mcts(w.vt, w.rules, w.root, w.root_player, &w.cfg, w.nodes, w.max_nodes, &w.n_nodes, w.sc)
     return NULL
 
 cdef void run_workers(Worker** workers, int n) noexcept nogil:
@@ -336,8 +478,9 @@ cdef Scratch* new_scratch(const GameVTable* vt) except NULL:
     sc.legal = <int*>alloc_lines(vt.num_actions * sizeof(int))
     sc.stamp_legal = <int*>alloc_lines(vt.num_actions * sizeof(int))
     sc.stamp_tried = <int*>alloc_lines(vt.num_actions * sizeof(int))
+    sc.priors = <double*>alloc_lines(vt.num_actions * sizeof(double))
     sc.stamp = 0
-    if sc.state == NULL or sc.legal == NULL or sc.stamp_legal == NULL or sc.stamp_tried == NULL:
+    if sc.state == NULL or sc.legal == NULL or sc.stamp_legal == NULL or sc.stamp_tried == NULL or sc.priors == NULL:
         free_scratch(sc)
         raise MemoryError()
     memset(sc.stamp_legal, 0, vt.num_actions * sizeof(int))
@@ -350,12 +493,14 @@ cdef void free_scratch(Scratch* sc) noexcept:
     free(sc.legal)
     free(sc.stamp_legal)
     free(sc.stamp_tried)
+    free(sc.priors)
     free(sc)
 
 
 cdef Config make_config(const GameVTable* vt, long iterations, double seconds, double c_uct,
                         bint heuristic_rollout, int rollout_depth, double margin_weight,
-                        double temperature, object weights, uint64_t seed, Model model=None) except *:
+                        double temperature, object weights, uint64_t seed, Model model=None,
+                        double c_puct=0.0, double noise_alpha=0.0, double noise_fraction=0.0) except *:
     cdef Config cfg
     cdef const double[::1] w
     cfg.iterations = iterations
@@ -369,6 +514,20 @@ cdef Config make_config(const GameVTable* vt, long iterations, double seconds, d
     cfg.weights = NULL
     cfg.root_allowed = NULL
     cfg.model = NULL if model is None else model_for(vt, model)
+    if not c_puct >= 0:
+        raise ValueError(f"c_puct must be a number >= 0 (0: UCT with rollouts), got {c_puct}")
+    cfg.c_puct = c_puct
+    if c_puct > 0:
+        if model is None:
+            raise ValueError("PUCT (c_puct > 0) needs a model with a policy head")
+        policy_model_for(vt, model)
+    if not (noise_alpha >= 0 and 0 <= noise_fraction <= 1):
+        raise ValueError(f"root noise needs noise_alpha >= 0 and noise_fraction in [0, 1], got {noise_alpha} and "
+                         f"{noise_fraction}")
+    if noise_alpha > 0 and c_puct == 0:
+        raise ValueError("root noise (noise_alpha > 0) is mixed into PUCT's priors: give c_puct > 0")
+    cfg.noise_alpha = noise_alpha
+    cfg.noise_fraction = noise_fraction
     if weights is not None:
         w = weights
         if w.shape[0] != vt.num_weights:
@@ -414,13 +573,22 @@ cdef void free_worker(Worker* w) noexcept:
     free(w)
 
 
+cdef long _default_tree(long iterations, double c_puct):
+    """Nodes enough for `iterations`: one per iteration for UCT, which adds one; PUCT adds every child of a node it
+    passes through for the first time (bounded at 4 million nodes, 400 MB)."""
+    return min((iterations + 1) * 48, 4000000) if c_puct > 0 else iterations + 1
+
+
 def run_mcts(handles, root_player, iterations=1000, double seconds=0.0, double c_uct=0.7,
              bint heuristic_rollout=False, rollout_depth=-1, double margin_weight=0.0,
              double temperature=10.0, weights=None, seed=0, max_nodes=0, root_actions=None, threads=1,
-             Model model=None):
+             Model model=None, double c_puct=0.0, double noise_alpha=0.0, double noise_fraction=0.25):
     """Runs IS-MCTS from the state in `handles` (State.search_handles()) for `root_player`.
 
     `root_actions` restricts the actions considered at the root (None: every legal action).
+    `c_puct` > 0 searches with the network `model` instead (puct): its policy as priors, its value at the leaves,
+    no rollouts; `noise_alpha` > 0 mixes Dirichlet noise into the root's priors (`noise_fraction` of each), for
+    self-play.
     `threads` > 1 searches root-parallel, one tree per thread without the GIL: thread 0 searches with `seed`,
     thread t with mix_seed(seed, t); `iterations` is the total, split as evenly as it goes (a thread with no
     iteration to do is not started), while `seconds` is each thread's; `max_nodes` bounds each tree. The root
@@ -434,7 +602,8 @@ def run_mcts(handles, root_player, iterations=1000, double seconds=0.0, double c
     cdef long budget = check_int(iterations, "iterations", 0, BUDGET_MAX)
     cdef Config cfg = make_config(h.vt, budget, seconds, c_uct, heuristic_rollout,
                                   check_int(rollout_depth, "rollout_depth", -1, BUDGET_MAX), margin_weight,
-                                  temperature, w, check_int(seed, "seed", 0, SEED_MAX), model)
+                                  temperature, w, check_int(seed, "seed", 0, SEED_MAX), model, c_puct,
+                                  noise_alpha, noise_fraction)
     cdef long n_max = check_int(max_nodes, "max_nodes", 0, BUDGET_MAX)
     cdef int n_threads = check_int(threads, "threads", 1, THREADS_MAX), t
     allowed = None
@@ -454,7 +623,7 @@ def run_mcts(handles, root_player, iterations=1000, double seconds=0.0, double c
         for t in range(n_threads):
             share = budget // n_threads + (t < budget % n_threads)
             workers[t] = new_worker(h, &cfg, share, cfg.seed if t == 0 else mix_seed(cfg.seed, t),
-                                    n_max if n_max > 0 else (share if budget > 0 else 200000) + 1)
+                                    n_max if n_max > 0 else _default_tree(share if budget > 0 else 200000, c_puct))
             started += 1
         with nogil:
             run_workers(workers, n_threads)

@@ -77,16 +77,37 @@ def test_the_compiled_network_computes_the_documented_function() -> None:
     assert sum(compiled) == pytest.approx(1.0)
 
 
+def layer(units: int, inputs: int, fill: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    return np.full((units, inputs), fill), np.zeros(units)
+
+
 def test_model_arguments_are_checked() -> None:
-    with pytest.raises(ValueError, match="hidden units"):
-        _search.Model(np.zeros(5), np.zeros(5), np.zeros(5), 0.0)
+    with pytest.raises(ValueError, match="layers\\[0\\] weights must be a non-empty matrix"):
+        _search.Model([(np.zeros(5), np.zeros(5))], (np.zeros(5), 0.0))
+    with pytest.raises(ValueError, match="one bias per unit"):
+        _search.Model([(np.zeros((4, 10)), np.zeros(3))], (np.zeros(4), 0.0))
     with pytest.raises(ValueError, match="one value per hidden unit"):
-        _search.Model(np.zeros((4, 10)), np.zeros(3), np.zeros(4), 0.0)
+        _search.Model([layer(4, 10)], (np.zeros(3), 0.0))
     with pytest.raises(ValueError, match="finite"):
-        _search.Model(np.full((4, 10), np.nan), np.zeros(4), np.zeros(4), 0.0)
-    wrong = _search.Model(np.zeros((4, 10)), np.zeros(4), np.zeros(4), 0.0)
+        _search.Model([layer(4, 10, np.nan)], (np.zeros(4), 0.0))
+    with pytest.raises(ValueError, match="1..2 hidden layers, got 3"):
+        _search.Model([layer(4, 10), layer(4, 4), layer(4, 4)], (np.zeros(4), 0.0))
+    with pytest.raises(ValueError, match="layers\\[1\\] must be a \\(units, 4\\) matrix"):
+        _search.Model([layer(4, 10), layer(3, 5)], (np.zeros(3), 0.0))
+    with pytest.raises(ValueError, match="policy head must be an \\(actions, 4\\) matrix"):
+        _search.Model([layer(4, 10)], (np.zeros(4), 0.0), (np.zeros((7, 3)), np.zeros(7)))
+    wrong = _search.Model([layer(4, 10)], (np.zeros(4), 0.0))
     with pytest.raises(ValueError, match="expects 10 features"):
         _search.win_probabilities(mid_game().search_handles(), wrong)
+    features = default_model().num_features
+    value_only = _search.Model([layer(4, features)], (np.zeros(4), 0.0))
+    with pytest.raises(ValueError, match="no policy head"):
+        _search.policy(mid_game().search_handles(), value_only)
+    with pytest.raises(ValueError, match="no policy head"):
+        _search.run_mcts(mid_game().search_handles(), 0, iterations=10, model=value_only, c_puct=1.0)
+    too_few = _search.Model([layer(4, features)], (np.zeros(4), 0.0), (np.zeros((7, 4)), np.zeros(7)))
+    with pytest.raises(ValueError, match="policy has 7 actions, the game has"):
+        _search.policy(mid_game().search_handles(), too_few)
     bamboo = new_bamboo_game(players=2, seed=1)
     with pytest.raises(ValueError, match="no learned features"):
         _search.features(bamboo.search_handles(), 0)
@@ -102,7 +123,7 @@ def test_a_file_without_the_arrays_is_refused(tmp_path: Path) -> None:
 def test_the_shipped_weights_have_their_manifest() -> None:
     record = manifest()
     assert DEFAULT_MANIFEST.exists()
-    assert record["features"] == default_model().num_features and record["hidden"] == default_model().hidden
+    assert record["features"] == default_model().num_features and (record["hidden"],) == default_model().hidden
     for key in ("config", "data", "commit", "command", "seconds", "curves"):
         assert key in record
     last = record["curves"][-1]["curve"][-1]
