@@ -90,7 +90,7 @@ def test_model_arguments_are_checked() -> None:
         _search.Model([layer(4, 10)], (np.zeros(3), 0.0))
     with pytest.raises(ValueError, match="finite"):
         _search.Model([layer(4, 10, np.nan)], (np.zeros(4), 0.0))
-    with pytest.raises(ValueError, match="1..2 hidden layers, got 3"):
+    with pytest.raises(ValueError, match=r"1\.\.2 hidden layers, got 3"):
         _search.Model([layer(4, 10), layer(4, 4), layer(4, 4)], (np.zeros(4), 0.0))
     with pytest.raises(ValueError, match="layers\\[1\\] must be a \\(units, 4\\) matrix"):
         _search.Model([layer(4, 10), layer(3, 5)], (np.zeros(3), 0.0))
