@@ -113,8 +113,10 @@ def npz_bytes(arrays: dict[str, np.ndarray]) -> bytes:
     return buffer.getvalue()
 
 
-def read_arrays(path: str | os.PathLike[str], names: Sequence[str], what: str, remedy: str) -> dict[str, np.ndarray]:
-    """The arrays `names` of the .npz file `path`, exactly those and each of real numbers, read without pickle.
+def read_arrays(path: str | os.PathLike[str], names: Sequence[str], what: str, remedy: str,
+                optional: Sequence[str] = ()) -> dict[str, np.ndarray]:
+    """The arrays `names` of the .npz file `path`, exactly those (and those of `optional` it holds) and each of real
+    numbers, read without pickle.
     An empty, truncated or foreign file, or one with other arrays or an object array, is a ValueError
     `{path} is not {what}: {problem}; {remedy}`; a missing or unreadable file is the OSError of opening it."""
     with open(path, "rb") as file:
@@ -125,14 +127,15 @@ def read_arrays(path: str | os.PathLike[str], names: Sequence[str], what: str, r
     try:
         with np.load(path, allow_pickle=False) as data:
             files = list(data.files)
-            if sorted(files) == sorted(names):
-                arrays = {name: data[name] for name in names}
+            if set(names) <= set(files) <= set(names) | set(optional):
+                arrays = {name: data[name] for name in files}
     except NPZ_ERRORS as exc:
         problem = " ".join(str(exc).splitlines()) or type(exc).__name__
         raise ValueError(f"{path} is not {what}: truncated, damaged or unsafe ({problem}); {remedy}") from None
     if not arrays:
         raise ValueError(f"{path} is not {what}: it holds the arrays {', '.join(files) or 'none'}, not "
-                         f"{', '.join(names)}; {remedy}")
+                         f"{', '.join(names)}" + (f" (and optionally {', '.join(optional)})" if optional else "") +
+                         f"; {remedy}")
     for name, value in arrays.items():
         if not isinstance(value, np.ndarray):
             raise ValueError(f"{path} is not {what}: its member {name} is not an array; {remedy}")

@@ -7,9 +7,10 @@ from libc.stdlib cimport realloc
 cdef class Model:
     """A network for the compiled search and players: `layers`, a list of one or two hidden tanh layers (w, b) with
     w (units x inputs), applied to each seat's features; `value`, (w, b) with one weight per unit of the last layer,
-    the seat's logit, the seats' logits softmaxed into win probabilities; and optionally `policy`, (w, b) with w
-    (actions x units of the last layer), a logit per action of the game for the seat to move. The first layer must
-    already include the features' standardisation; the weights are kept in single precision, transposed (model.pxd).
+    the seat's logit, the seats' logits softmaxed into win probabilities; and optionally `policy`, (w, b) with one
+    weight per unit of the last layer and one bias per action of the game: an action's logit is w . (the activations
+    of the state it leads to, as the mover sees it) + b[action] (model.pxd). The first layer must already include
+    the features' standardisation; the weights are kept in single precision, transposed.
     """
     cdef LearnedModel m
     cdef object arrays
@@ -37,13 +38,13 @@ cdef class Model:
         arrays.append(np.ascontiguousarray(value_w, dtype=np.float32))
         self.m.n_actions = 0
         if policy is not None:
-            policy_w, policy_b = _matrix(policy[0], "policy weights"), _vector(policy[1], "policy biases")
-            if policy_w.shape[1] != inputs or policy_b.shape != (policy_w.shape[0],):
-                raise ValueError(f"the policy head must be an (actions, {inputs}) matrix with one bias per action, got "
-                                 f"shapes {policy_w.shape} and {policy_b.shape}")
+            policy_w, policy_b = _vector(policy[0], "policy weights"), _vector(policy[1], "policy biases")
+            if policy_w.shape != (inputs,) or policy_b.shape[0] == 0:
+                raise ValueError(f"the policy head must have one weight per hidden unit ({inputs}) and one bias per "
+                                 f"action, got shapes {policy_w.shape} and {policy_b.shape}")
             arrays += [np.ascontiguousarray(policy_w, dtype=np.float32),
                        np.ascontiguousarray(policy_b, dtype=np.float32)]
-            self.m.n_actions = policy_w.shape[0]
+            self.m.n_actions = policy_b.shape[0]
         self.arrays = tuple(arrays)
         self.m.n_layers = len(layers)
         self.m.n_in = layers[0][0].shape[1]
@@ -209,15 +210,44 @@ def win_probabilities(handles, Model model not None):
     return [p[i] for i in range(h.vt.num_players(h.state))]
 
 
-def policy(handles, Model model not None):
+def policy(handles, Model model not None, seed=0):
     """[(action, probability)] of the model's policy for the player to move in the state of `handles`, in
-    legal-action order. The features are that player's own view, so nothing hidden from it is read."""
+    legal-action order, judged on a determinization for that player (chosen by `seed`): nothing hidden from it is
+    read, not even through a card an action would draw."""
     cdef _Handles h = _Handles(handles, 0)
     cdef const LearnedModel* m = policy_model_for(h.vt, model)
+    cdef uint64_t s = check_int(seed, "seed", 0, SEED_MAX)
     cdef _Buffers b = _Buffers(h.vt.state_size, h.vt.num_actions)
-    cdef int n = h.vt.legal_actions(h.rules, h.state, b.legal), i
-    model_policy(h.vt, h.rules, h.state, m, b.legal, n, b.totals)
+    cdef int n, i
+    with nogil:
+        memcpy(b.det, h.state, h.vt.state_size)
+        h.vt.determinize(h.rules, b.det, h.vt.current_player(b.det), s)
+        n = h.vt.legal_actions(h.rules, b.det, b.legal)
+        model_policy(h.vt, h.rules, b.det, m, b.legal, n, b.after, b.sub, b.totals)
     return [(b.legal[i], b.totals[i]) for i in range(n)]
+
+
+def afterstate_features(handles, seed=0):
+    """(legal actions, features) for the player to move in the state of `handles`: the features (one row per legal
+    action, float32) of the state each action leads to, as that player sees it, on a determinization for it chosen
+    by `seed` (what the policy head reads; for training it)."""
+    cdef _Handles h = _Handles(handles, 0)
+    if h.vt.features == NULL or h.vt.num_features <= 0:
+        raise ValueError("this game has no learned features: the learned evaluation is not available for it")
+    cdef uint64_t s = check_int(seed, "seed", 0, SEED_MAX)
+    cdef _Buffers b = _Buffers(h.vt.state_size, h.vt.num_actions)
+    cdef int me, n, i
+    memcpy(b.det, h.state, h.vt.state_size)
+    me = h.vt.current_player(b.det)
+    h.vt.determinize(h.rules, b.det, me, s)
+    n = h.vt.legal_actions(h.rules, b.det, b.legal)
+    out = np.zeros((n, h.vt.num_features), dtype=np.float64)
+    cdef double[:, ::1] o = out
+    for i in range(n):
+        memcpy(b.after, b.det, h.vt.state_size)
+        h.vt.step(h.rules, b.after, b.legal[i], b.sub)
+        h.vt.features(h.rules, b.after, me, &o[i, 0])
+    return [b.legal[i] for i in range(n)], out.astype(np.float32)
 
 
 def learned_option_values(handles, Model model not None, weights, seed, samples=1):

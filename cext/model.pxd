@@ -1,10 +1,13 @@
 # The network's inference: a small multilayer perceptron applied to one seat's features (the game's
 # GameVTable.features, from that seat's viewpoint). Its value head gives one logit per seat, the seats' logits
-# softmaxed into win probabilities (the reward vector a search leaf needs); its policy head, when it has one, gives a
-# logit per action of the game for the seat to move, of which a player or a search keeps the legal ones.
-# Plain C loops, no allocation.
+# softmaxed into win probabilities (the reward vector a search leaf needs). Its policy head, when it has one, rates
+# each legal action of the seat to move by the state the action leads to (an afterstate, as that seat sees it): a
+# logit from the same hidden layers plus a bias of the action, the legal actions' logits softmaxed. Judging the
+# afterstate lets one small network tell apart actions whose meaning depends on the board (which die, which space),
+# as the heuristic does with its evaluation. Plain C loops, no allocation.
 
 from libc.math cimport exp, tanh
+from libc.string cimport memcpy
 
 from game_api cimport GameVTable
 
@@ -23,8 +26,8 @@ cdef struct LearnedModel:
     const float* wv                # value head: one weight per unit of the last layer
     double bv
     int n_actions                  # policy head: 0 when the network has none, else the game's number of actions
-    const float* wp                # n_actions x (units of the last layer): a row per action
-    const float* bp                # n_actions
+    const float* wp                # one weight per unit of the last layer, applied to an afterstate's activations
+    const float* bp                # n_actions: each action's bias
 
 
 cdef inline int trunk(const LearnedModel* m, const double* x, float* h) noexcept nogil:
@@ -87,21 +90,23 @@ cdef inline void model_win_probabilities(const GameVTable* vt, const void* rules
 
 
 cdef inline void model_policy(const GameVTable* vt, const void* rules, const void* state, const LearnedModel* m,
-                              const int* legal, int n, double* out) noexcept nogil:
-    """out[i] = the policy's probability of legal[i] for the seat to move (a softmax over the `n` legal actions).
-    The network must have a policy head."""
+                              const int* legal, int n, void* after, int* scratch, double* out) noexcept nogil:
+    """out[i] = the policy's probability of legal[i] for the seat to move in `state`, which must be a determinization
+    for that seat (an action's afterstate may show it a card drawn: it must be one it could draw, not the real one).
+    `after` (a state's size) and `scratch` (the game's number of actions) are working memory. The network must have
+    a policy head."""
     cdef double x[MAX_MODEL_FEATURES]
     cdef float h[MAX_MODEL_HIDDEN]
-    cdef int i, j, width
-    cdef const float* row
+    cdef int i, j, width, me = vt.current_player(state)
     cdef double hi = -1e300, total = 0
-    vt.features(rules, state, vt.current_player(state), x)
-    width = trunk(m, x, h)
     for i in range(n):
-        row = &m.wp[legal[i] * width]
+        memcpy(after, state, vt.state_size)
+        vt.step(rules, after, legal[i], scratch)
+        vt.features(rules, after, me, x)
+        width = trunk(m, x, h)
         out[i] = m.bp[legal[i]]
         for j in range(width):
-            out[i] += row[j] * h[j]
+            out[i] += m.wp[j] * h[j]
         if out[i] > hi:
             hi = out[i]
     for i in range(n):

@@ -73,6 +73,8 @@ cdef struct Scratch:
     int* stamp_legal
     int* stamp_tried
     double* priors                 # the policy at a node, in legal-action order (PUCT)
+    void* after                    # an afterstate the policy judges, and its legal actions (PUCT)
+    int* after_legal
     int stamp
 
 cdef inline double now() noexcept nogil:
@@ -304,7 +306,7 @@ cdef long puct(const GameVTable* vt, const void* rules, const void* root, int ro
                 if sc.stamp_tried[sc.legal[i]] != sc.stamp:
                     missing += 1
             if missing > 0 and n_nodes[0] + missing <= max_nodes:
-                model_policy(vt, rules, sc.state, cfg.model, sc.legal, n, sc.priors)
+                model_policy(vt, rules, sc.state, cfg.model, sc.legal, n, sc.after, sc.after_legal, sc.priors)
                 if node == 0 and cfg.noise_alpha > 0:
                     add_root_noise(cfg, sc.priors, n, &rng)
                 for i in range(n):
@@ -479,8 +481,11 @@ cdef Scratch* new_scratch(const GameVTable* vt) except NULL:
     sc.stamp_legal = <int*>alloc_lines(vt.num_actions * sizeof(int))
     sc.stamp_tried = <int*>alloc_lines(vt.num_actions * sizeof(int))
     sc.priors = <double*>alloc_lines(vt.num_actions * sizeof(double))
+    sc.after = alloc_lines(vt.state_size)
+    sc.after_legal = <int*>alloc_lines(vt.num_actions * sizeof(int))
     sc.stamp = 0
-    if sc.state == NULL or sc.legal == NULL or sc.stamp_legal == NULL or sc.stamp_tried == NULL or sc.priors == NULL:
+    if sc.state == NULL or sc.legal == NULL or sc.stamp_legal == NULL or sc.stamp_tried == NULL or \
+            sc.priors == NULL or sc.after == NULL or sc.after_legal == NULL:
         free_scratch(sc)
         raise MemoryError()
     memset(sc.stamp_legal, 0, vt.num_actions * sizeof(int))
@@ -494,6 +499,8 @@ cdef void free_scratch(Scratch* sc) noexcept:
     free(sc.stamp_legal)
     free(sc.stamp_tried)
     free(sc.priors)
+    free(sc.after)
+    free(sc.after_legal)
     free(sc)
 
 

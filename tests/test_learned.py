@@ -94,8 +94,8 @@ def test_model_arguments_are_checked() -> None:
         _search.Model([layer(4, 10), layer(4, 4), layer(4, 4)], (np.zeros(4), 0.0))
     with pytest.raises(ValueError, match="layers\\[1\\] must be a \\(units, 4\\) matrix"):
         _search.Model([layer(4, 10), layer(3, 5)], (np.zeros(3), 0.0))
-    with pytest.raises(ValueError, match="policy head must be an \\(actions, 4\\) matrix"):
-        _search.Model([layer(4, 10)], (np.zeros(4), 0.0), (np.zeros((7, 3)), np.zeros(7)))
+    with pytest.raises(ValueError, match="policy head must have one weight per hidden unit \\(4\\)"):
+        _search.Model([layer(4, 10)], (np.zeros(4), 0.0), (np.zeros(3), np.zeros(7)))
     wrong = _search.Model([layer(4, 10)], (np.zeros(4), 0.0))
     with pytest.raises(ValueError, match="expects 10 features"):
         _search.win_probabilities(mid_game().search_handles(), wrong)
@@ -105,7 +105,7 @@ def test_model_arguments_are_checked() -> None:
         _search.policy(mid_game().search_handles(), value_only)
     with pytest.raises(ValueError, match="no policy head"):
         _search.run_mcts(mid_game().search_handles(), 0, iterations=10, model=value_only, c_puct=1.0)
-    too_few = _search.Model([layer(4, features)], (np.zeros(4), 0.0), (np.zeros((7, 4)), np.zeros(7)))
+    too_few = _search.Model([layer(4, features)], (np.zeros(4), 0.0), (np.zeros(4), np.zeros(7)))
     with pytest.raises(ValueError, match="policy has 7 actions, the game has"):
         _search.policy(mid_game().search_handles(), too_few)
     bamboo = new_bamboo_game(players=2, seed=1)

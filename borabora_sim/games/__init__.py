@@ -44,6 +44,7 @@ class GameRecord:
     click_targets: str | None = None        # click_targets(state, actions) -> the things a click picks (web play)
     encoder: str | None = None              # the observation Encoder (borabora_sim.envs)
     studies: Mapping[str, str] = field(default_factory=dict)  # study name -> its module (sized(), run())
+    network: str | None = None              # "package:file" of its policy-and-value network (borabora_sim.network)
 
     def part(self, what: str) -> Any:
         """The part `what` ("game", "picture", "click_targets", "encoder"), imported on first use; None where the

@@ -1,4 +1,5 @@
-"""Players: random, rule-based heuristics, flat Monte Carlo and information-set MCTS.
+"""Players: random, rule-based heuristics, flat Monte Carlo, information-set MCTS (with rollouts or a network),
+the learned evaluation and the expert network.
 
 >>> from borabora_sim.players import make_player
 >>> make_player("heuristic:style=builder,fishing=never", seed=1)
@@ -12,6 +13,7 @@ from typing import Any
 
 from borabora_sim.games import game_names, get_game
 from borabora_sim.players.base import Player, SeededPlayer, refused_by_every_game
+from borabora_sim.players.expert import ExpertPlayer
 from borabora_sim.players.heuristic import STYLES, WEIGHT_NAMES, HeuristicPlayer, weights_for
 from borabora_sim.players.learned import LearnedPlayer
 from borabora_sim.players.random_player import RandomPlayer
@@ -20,7 +22,7 @@ from borabora_sim.protocol import Game
 from borabora_sim.specs import split_spec
 
 PLAYER_TYPES: dict[str, type[SeededPlayer]] = {
-    cls.name: cls for cls in (RandomPlayer, HeuristicPlayer, FlatMCPlayer, MCTSPlayer, LearnedPlayer)
+    cls.name: cls for cls in (RandomPlayer, HeuristicPlayer, FlatMCPlayer, MCTSPlayer, LearnedPlayer, ExpertPlayer)
 }
 
 
@@ -70,6 +72,7 @@ __all__ = [
     "PLAYER_TYPES",
     "STYLES",
     "WEIGHT_NAMES",
+    "ExpertPlayer",
     "FlatMCPlayer",
     "HeuristicPlayer",
     "LearnedPlayer",

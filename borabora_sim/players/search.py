@@ -13,6 +13,7 @@ from typing import ClassVar, TypedDict, cast
 import numpy as np
 
 from borabora_sim import _search, errors
+from borabora_sim.network import network_model
 from borabora_sim.players.base import (
     Param,
     SeededPlayer,
@@ -43,7 +44,8 @@ class RootStat:
 DEFAULT_TEMPERATURE = 10.0
 # The mcts player's options when neither its spec nor the game's search_defaults give them.
 MCTS_DEFAULTS: dict[str, object] = {"c": 0.7, "rollout": "random", "rollout_depth": -1, "margin": 0.0}
-EVALUATIONS = ("heuristic", "learned")
+EVALUATIONS = ("heuristic", "learned", "net")
+DEFAULT_C_PUCT = 1.5            # PUCT's exploration constant (evaluation=net) unless the spec or the game sets one
 
 
 def rollout_params(game: Game) -> dict[str, Param]:
@@ -57,7 +59,8 @@ def rollout_params(game: Game) -> dict[str, Param]:
         "style": Param(parse_choice(*game.styles), "heuristic weights for rollouts / cut-offs"),
         **ValuedKindChoices.kind_params(game),
         "evaluation": Param(parse_choice(*EVALUATIONS), "what judges a cut-off: heuristic (default) | learned "
-                                                        "(the learned evaluation, docs/learned.md)"),
+                                                        "(the learned evaluation, docs/learned.md) | net (mcts only: "
+                                                        "PUCT with the game's network, no rollouts, docs/expert.md)"),
     }
 
 
@@ -83,7 +86,8 @@ class _SearchPlayer(ValuedKindChoices, SeededPlayer):
     choice_rule: ClassVar[str]            # which root action the search returns
 
     def _configure_search(self, game: Game, rollout: str, rollout_depth: int, margin: float, temperature: float | None,
-                          style: str | None, kinds: dict[str, object], evaluation: str) -> None:
+                          style: str | None, kinds: dict[str, object], evaluation: str,
+                          network_file: str | None = None) -> None:
         """Sets the options both searches share as `game` makes of them (its styles, action kinds)."""
         self._set_kinds(game, kinds)
         if rollout not in ("random", "heuristic"):
@@ -94,7 +98,8 @@ class _SearchPlayer(ValuedKindChoices, SeededPlayer):
         if evaluation not in EVALUATIONS:
             raise ValueError(f"evaluation must be one of {', '.join(EVALUATIONS)}, got {evaluation!r}")
         self.evaluation = evaluation
-        self.model = learned_model(game) if evaluation == "learned" else None
+        self.model = learned_model(game) if evaluation == "learned" else network_model(game, network_file) \
+            if evaluation == "net" else None
         if evaluation == "learned" and self.rollout_depth < 0:
             raise ValueError("evaluation=learned judges the cut-offs of rollouts: give rollout_depth >= 0 (0: at the "
                              "end of the turn the search leaves the tree in)")
@@ -157,12 +162,14 @@ class _SearchPlayer(ValuedKindChoices, SeededPlayer):
         return chosen.action
 
     def _rollout_spec(self) -> str:
+        kinds = "".join(f",{kind}={setting}" for kind, setting in self.kind_settings.items())
+        if self.evaluation == "net":
+            return f"evaluation=net{kinds}"
         weights = f",style={self.style}" if self._uses_weights() else ""
         if self.evaluation == "learned":
             weights += ",evaluation=learned"
         elif self.rollout_depth >= 0:
             weights += f",temperature={self.temperature:g}"
-        kinds = "".join(f",{kind}={setting}" for kind, setting in self.kind_settings.items())
         return f"rollout={self.rollout},rollout_depth={self.rollout_depth},margin={self.margin:g}{weights}{kinds}"
 
     def explain(self, top: int = 10) -> str:
@@ -216,7 +223,8 @@ class MCTSPlayer(_SearchPlayer):
         return {
             "iterations": Param(parse_positive_int, "iterations per decision (default 1000)"),
             "seconds": Param(parse_float, "time per decision instead of iterations"),
-            "c": Param(parse_float, "UCT exploration constant (default: the game's search default, else 0.7)"),
+            "c": Param(parse_float, "exploration constant: UCT's (default: the game's search default, else 0.7), or "
+                                    "PUCT's with evaluation=net (default: the game's c_puct, else 1.5)"),
             **rollout_params(game),
             "threads": Param(parse_positive_int, "threads searching one decision, root-parallel (default 1); "
                                                  "iterations are their total"),
@@ -225,14 +233,17 @@ class MCTSPlayer(_SearchPlayer):
     def __init__(self, iterations: int | None = None, seconds: float | None = None, c: float | None = None,
                  rollout: str | None = None, rollout_depth: int | None = None, margin: float | None = None,
                  temperature: float | None = None, style: str | None = None, seed: int | None = None,
-                 game: Game | None = None, threads: int = 1, evaluation: str = "heuristic", **kinds: object) -> None:
+                 game: Game | None = None, threads: int = 1, evaluation: str = "heuristic",
+                 network_file: str | None = None, **kinds: object) -> None:
         super().__init__(seed, game, {"iterations": iterations, "seconds": seconds, "c": c, "rollout": rollout,
                                       "rollout_depth": rollout_depth, "margin": margin, "temperature": temperature,
-                                      "style": style, "threads": threads, "evaluation": evaluation}, kinds)
+                                      "style": style, "threads": threads, "evaluation": evaluation,
+                                      "network_file": network_file}, kinds)
 
     def _configure(self, game: Game, iterations: int | None, seconds: float | None, c: float | None,
                    rollout: str | None, rollout_depth: int | None, margin: float | None, temperature: float | None,
-                   style: str | None, threads: int, evaluation: str, **kinds: object) -> None:
+                   style: str | None, threads: int, evaluation: str, network_file: str | None,
+                   **kinds: object) -> None:
         if iterations is not None and seconds is not None:
             raise ValueError(f"iterations={iterations!r} and seconds={seconds!r} are both budgets; give only one "
                              "of them")
@@ -247,19 +258,31 @@ class MCTSPlayer(_SearchPlayer):
                 raise ValueError("seconds must be a finite number of seconds > 0, got 0 (or give iterations)")
         # An option the caller leaves out takes the game's search default, then the library's.
         given = {"c": c, "rollout": rollout, "rollout_depth": rollout_depth, "margin": margin}
+        if evaluation == "net":         # the network judges the leaves: no rollout, no cut-off, no heuristic
+            pointless = {**given, "temperature": temperature, "style": style}
+            pointless.pop("c")
+            named = [f"{key}={value}" for key, value in pointless.items() if value is not None]
+            if named:
+                raise ValueError(f"{', '.join(named)} has no effect with evaluation=net: the network's value judges "
+                                 "the leaves, with no rollout; leave it out")
+            c_puct = cast("float", game.search_defaults.get("c_puct", DEFAULT_C_PUCT))
+            given = {"c": c_puct if c is None else c,
+                     "rollout": "random", "rollout_depth": -1, "margin": 0.0}
         settings = {**MCTS_DEFAULTS, **game.search_defaults, **{k: v for k, v in given.items() if v is not None}}
         if temperature is None and settings["rollout_depth"] != -1 and evaluation != "learned":
             temperature = cast("float | None", settings.get("temperature"))    # the game's scale, for a cut-off only
         self.c = check_number("c", settings["c"], 0.0, math.inf, "a finite number >= 0 (the UCT exploration constant)")
         self.threads = errors.check_int(threads, "threads", 1, _search.THREADS_MAX)
         # The shared settings check each value's type and range.
+        if network_file is not None and evaluation != "net":
+            raise ValueError(f"network_file={network_file} is the network of evaluation=net; give that too")
         self._configure_search(game, cast(str, settings["rollout"]), cast(int, settings["rollout_depth"]),
-                               cast(float, settings["margin"]), temperature, style, kinds, evaluation)
+                               cast(float, settings["margin"]), temperature, style, kinds, evaluation, network_file)
 
     def _search(self, state: GameState, legal: list[int], options: SearchOptions) -> SearchResult:
         return _search.run_mcts(state.search_handles(), state.current_player, iterations=self.iterations,
                                 seconds=self.seconds, c_uct=self.c, root_actions=legal, threads=self.threads,
-                                **options)
+                                c_puct=self.c if self.evaluation == "net" else 0.0, **options)
 
     def spec(self) -> str:
         budget = f"seconds={self.seconds:g}" if self.seconds > 0 else f"iterations={self.iterations}"
@@ -289,6 +312,9 @@ class FlatMCPlayer(_SearchPlayer):
 
     def _configure(self, game: Game, rollouts: int, rollout: str, rollout_depth: int, margin: float,
                    temperature: float | None, style: str | None, evaluation: str, **kinds: object) -> None:
+        if evaluation == "net":
+            raise ValueError("evaluation=net is PUCT, a tree search: use mcts:evaluation=net (flatmc judges "
+                             "rollouts: evaluation=heuristic or learned)")
         self.rollouts = check_int("rollouts", rollouts, 1, "a positive integer")
         self._configure_search(game, rollout, rollout_depth, margin, temperature, style, kinds, evaluation)
 

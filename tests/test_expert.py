@@ -1,0 +1,256 @@
+"""Policy-and-value networks (borabora_sim.network), the expert player and PUCT search (mcts:evaluation=net): the
+compiled inference against numpy, files, the trainer's gradients, and the players' choices and refusals."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from borabora_sim import _search
+from borabora_sim.games import get_game
+from borabora_sim.network import (
+    FitConfig,
+    Network,
+    Samples,
+    _network,
+    _params,
+    fit,
+    initial_network,
+    load_network,
+    losses_and_gradients,
+)
+from borabora_sim.players import make_player
+from borabora_sim.players.expert import ExpertPlayer
+from borabora_sim.players.search import MCTSPlayer
+from borabora_sim.protocol import Game, GameState
+
+GAME = "bora_bora"          # the games with learned features
+
+
+def random_network(game: Game, hidden: tuple[int, ...] = (12, 8), seed: int = 0) -> Network:
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state(seed=1)
+    features = len(_search.features(state.search_handles(), 0))
+    layers, inputs = [], features
+    for units in hidden:
+        layers.append((rng.normal(0, 0.3, (units, inputs)), rng.normal(0, 0.1, units)))
+        inputs = units
+    return Network(tuple(layers), (rng.normal(0, 0.5, inputs), 0.1),
+                   (rng.normal(0, 0.5, inputs), rng.normal(0, 0.2, game.num_actions)),
+                   rng.normal(0, 0.1, features), rng.uniform(0.5, 2.0, features))
+
+
+def mid_game(game: Game, players: int = 4, moves: int = 25, seed: int = 2) -> GameState:
+    state = game.new_initial_state(players=players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def policy_of(state: GameState, model: _search.Model, seed: int) -> dict[int, float]:
+    return dict(_search.policy(state.search_handles(), model, seed))
+
+
+def numpy_trunk(net: Network, x: np.ndarray) -> np.ndarray:
+    h = (x - net.mean) / net.scale
+    for w, b in net.layers:
+        h = np.tanh(h @ w.T + b)
+    return h
+
+
+@pytest.fixture(scope="module")
+def game() -> Game:
+    return get_game(GAME)
+
+
+@pytest.fixture(scope="module")
+def network_file(game: Game, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("network") / "net.npz"
+    random_network(game).save(path)
+    return path
+
+
+@pytest.mark.parametrize("hidden", [(12,), (12, 8)])
+def test_compiled_value_and_policy_match_numpy(game: Game, hidden: tuple[int, ...]) -> None:
+    net = random_network(game, hidden)
+    model = net.compiled()
+    state = mid_game(game)
+    handles = state.search_handles()
+    x = np.array([_search.features(handles, s) for s in range(state.num_players)])
+    logits = numpy_trunk(net, x) @ net.value[0] + net.value[1]
+    expected = np.exp(logits - logits.max()) / np.exp(logits - logits.max()).sum()
+    assert np.allclose(_search.win_probabilities(handles, model), expected, atol=1e-5)
+    assert net.policy is not None
+    actions, after = _search.afterstate_features(handles, seed=9)
+    policy_logits = numpy_trunk(net, after.astype(np.float64)) @ net.policy[0] + net.policy[1][actions]
+    expected_policy = np.exp(policy_logits - policy_logits.max())
+    expected_policy /= expected_policy.sum()
+    compiled = _search.policy(handles, model, seed=9)
+    assert [a for a, _ in compiled] == actions == state.legal_actions()
+    assert np.allclose([p for _, p in compiled], expected_policy, atol=1e-5)
+
+
+def test_the_policy_reads_only_what_the_mover_sees(game: Game) -> None:
+    """Two states that differ only in what the player to move cannot see get the same policy from the same seed."""
+    model = random_network(game).compiled()
+    state = mid_game(game)
+    mover = state.current_player
+    for seed in range(5):
+        other = state.determinize(mover, 1000 + seed)
+        assert policy_of(other, model, 4) == pytest.approx(policy_of(state, model, 4))
+
+
+def test_a_network_file_round_trips(game: Game, tmp_path: Path) -> None:
+    net = random_network(game)
+    net.save(tmp_path / "n.npz")
+    back = load_network(tmp_path / "n.npz")
+    assert back.hidden == net.hidden and back.num_features == net.num_features
+    state = mid_game(game)
+    assert policy_of(state, back.compiled(), 3) == pytest.approx(policy_of(state, net.compiled(), 3))
+
+
+def test_a_malformed_network_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "bad.npz"
+    np.savez(path, layer0_w=np.zeros((2, 3)))
+    with pytest.raises(ValueError, match="is not a network file: it holds the arrays layer0_w"):
+        load_network(path)
+    np.savez(path, layer0_w=np.zeros((2, 3)), layer0_b=np.zeros(2), value_w=np.zeros(2), value_b=np.zeros(()),
+             mean=np.zeros(4), scale=np.ones(4))
+    with pytest.raises(ValueError, match="mean and scale must hold one value per feature"):
+        load_network(path)
+    np.savez(path, layer0_w=np.zeros((2, 3)), layer0_b=np.zeros(2), value_w=np.zeros(5), value_b=np.zeros(()),
+             mean=np.zeros(3), scale=np.ones(3))
+    with pytest.raises(ValueError, match="value head must have one value per hidden unit"):
+        load_network(path)
+
+
+def tiny_samples(seed: int = 0) -> Samples:
+    rng = np.random.default_rng(seed)
+    n, seats, features, actions = 6, 4, 5, 9
+    players = np.array([4, 3, 2, 4, 3, 2], np.int8)
+    x = rng.normal(size=(n, seats, features))
+    for i in range(n):
+        x[i, players[i]:] = 0
+    returns = np.zeros((n, seats))
+    returns[np.arange(n), [1, 0, 1, 2, 2, 0]] = 1
+    lengths = np.array([2, 3, 2, 4, 3, 2])
+    first = np.concatenate([[0], np.cumsum(lengths)])
+    target = np.zeros(first[-1])
+    for i in range(n):
+        if i != 2:                                  # a position without a policy target
+            share = rng.random(lengths[i])
+            target[first[i]:first[i + 1]] = share / share.sum()
+    return Samples(x, players, np.array([0, 2, 1, 3, 0, 1], np.int8), returns, first,
+                   rng.normal(size=(first[-1], features)), rng.integers(0, actions, first[-1]).astype(np.int16),
+                   target)
+
+
+def test_the_trainers_gradients_are_those_of_its_loss() -> None:
+    """Central differences of value loss + 0.7 policy loss against the analytic gradient, every weight."""
+    samples = tiny_samples()
+    net = initial_network(5, 9, FitConfig(hidden=(4, 3)), samples.x)
+    params = _params(net)
+    _, _, grads = losses_and_gradients(net, samples, 0.7)
+
+    def loss(values: list[np.ndarray]) -> float:
+        value, policy, _ = losses_and_gradients(_network(net, values), samples, 0.7, False)
+        return value + 0.7 * policy
+
+    for k, array in enumerate(params):
+        for index in np.ndindex(array.shape):
+            moved = [a.copy() for a in params]
+            moved[k][index] += 1e-6
+            up = loss(moved)
+            moved[k][index] -= 2e-6
+            assert (up - loss(moved)) / 2e-6 == pytest.approx(grads[k][index], abs=1e-7)
+
+
+def test_samples_are_taken_and_joined_with_their_afterstates() -> None:
+    samples = tiny_samples()
+    part = samples.take(np.array([3, 1]))
+    assert part.first.tolist() == [0, 4, 7]
+    assert part.action.tolist() == samples.action[7:11].tolist() + samples.action[2:5].tolist()
+    joined = Samples.join([samples, part])
+    assert len(joined) == 8 and joined.first[-1] == len(joined.after) == 16 + 7
+    assert joined.action[16:].tolist() == part.action.tolist()
+
+
+def test_fitting_learns_a_policy_it_is_shown() -> None:
+    """Targets that always favour the afterstate with the larger first feature are learned: the fitted policy
+    puts most of its weight there on positions it was not trained on."""
+    rng = np.random.default_rng(3)
+
+    def make(n: int) -> Samples:
+        lengths = rng.integers(2, 5, n)
+        first = np.concatenate([[0], np.cumsum(lengths)])
+        after = rng.normal(size=(first[-1], 5))
+        target = np.zeros(first[-1])
+        for i in range(n):
+            target[first[i] + np.argmax(after[first[i]:first[i + 1], 0])] = 1
+        x = rng.normal(size=(n, 2, 5))
+        returns = np.zeros((n, 2))
+        returns[np.arange(n), (x[:, 0, 0] < x[:, 1, 0]).astype(int)] = 1
+        return Samples(x, np.full(n, 2, np.int8), np.zeros(n, np.int8), returns, first, after,
+                       rng.integers(0, 3, first[-1]).astype(np.int16), target)
+
+    train, held = make(3000), make(300)
+    net, curve = fit(train, held, FitConfig(hidden=(16,), epochs=20, batch=64, seed=1), actions=3)
+    _, policy_loss, _ = losses_and_gradients(net, held, 1.0, False)
+    assert curve[-1]["policy_loss"] < curve[0]["policy_loss"]
+    assert policy_loss < 0.35             # a uniform policy over 2-4 actions scores about 1.0
+
+
+def test_the_expert_plays_the_policys_most_likely_move(game: Game, network_file: Path) -> None:
+    expert = ExpertPlayer(seed=1, network_file=str(network_file))
+    state = mid_game(game)
+    action = expert.choose(state)
+    options = expert.last_options
+    assert action == options[0].action and options[0].probability == max(o.probability for o in options)
+    assert sum(o.probability for o in options) == pytest.approx(1.0)
+    assert "chose" in expert.explain() and "policy" in expert.explain()
+
+
+def test_a_game_without_a_network_is_refused_in_one_line() -> None:
+    with pytest.raises(ValueError, match="has no network yet"):
+        make_player("expert")
+
+
+def test_puct_search_chooses_legal_moves_and_repeats_itself(game: Game, network_file: Path) -> None:
+    state = mid_game(game)
+    player = MCTSPlayer(iterations=300, seed=5, evaluation="net", network_file=str(network_file))
+    again = MCTSPlayer(iterations=300, seed=5, evaluation="net", network_file=str(network_file))
+    assert player.choose(state) == again.choose(state)
+    assert player.last_stats == again.last_stats
+    assert sum(s.visits for s in player.last_stats) == 300
+    assert player.spec() == "mcts:iterations=300,c=1.5,evaluation=net,fishing=normal"
+    done, stats = _search.run_mcts(state.search_handles(), state.current_player, iterations=400, seed=2,
+                                   model=load_network(network_file).compiled(), c_puct=1.5, noise_alpha=0.3,
+                                   threads=2)
+    assert done == 400 and {a for a, _, _ in stats} <= set(state.legal_actions())
+
+
+@pytest.mark.parametrize("option", ["rollout=heuristic", "rollout_depth=3", "temperature=5", "style=builder",
+                                    "margin=0.2"])
+def test_rollout_options_are_refused_with_the_network(option: str, network_file: Path) -> None:
+    with pytest.raises(ValueError, match="has no effect with evaluation=net"):
+        MCTSPlayer(iterations=10, evaluation="net", network_file=str(network_file), **dict([_parse(option)]))
+
+
+def _parse(option: str) -> tuple[str, object]:
+    key, value = option.split("=")
+    return key, float(value) if key in ("temperature", "margin") else int(value) if key == "rollout_depth" else value
+
+
+def test_flat_monte_carlo_has_no_network_search() -> None:
+    with pytest.raises(ValueError, match="evaluation=net is PUCT"):
+        make_player("flatmc:evaluation=net")
+
+
+def test_root_noise_needs_puct(game: Game) -> None:
+    state = mid_game(game)
+    with pytest.raises(ValueError, match="root noise"):
+        _search.run_mcts(state.search_handles(), 0, iterations=10, noise_alpha=0.3)
