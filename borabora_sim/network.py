@@ -117,7 +117,11 @@ def _shipped(path: Path) -> _search.Model:
 def network_model(game: Game, path: str | os.PathLike[str] | None = None) -> _search.Model:
     """The compiled network of `game`: the one shipped with it, or the one in the file `path` (checked against the
     game's features and actions)."""
-    model = _shipped(network_path(game)) if path is None else load_network(path).compiled()
+    try:
+        model = _shipped(network_path(game)) if path is None else load_network(path).compiled()
+    except OSError as exc:
+        raise ValueError(f"the network file {path or network_path(game)} cannot be read: {exc.strerror or exc}; "
+                         "give a .npz file written by borabora train") from None
     state = game.new_initial_state(seed=0)
     try:
         _search.policy(state.search_handles(), model) if model.num_actions else \

@@ -205,13 +205,22 @@ def test_fitting_learns_a_policy_it_is_shown() -> None:
 
 
 def test_the_expert_plays_the_policys_most_likely_move(game: Game, network_file: Path) -> None:
-    expert = ExpertPlayer(seed=1, network_file=str(network_file))
+    expert = ExpertPlayer(seed=1, network=str(network_file))
     state = mid_game(game)
     action = expert.choose(state)
     options = expert.last_options
     assert action == options[0].action and options[0].probability == max(o.probability for o in options)
     assert sum(o.probability for o in options) == pytest.approx(1.0)
     assert "chose" in expert.explain() and "policy" in expert.explain()
+
+
+def test_the_network_is_an_option_of_the_spec(network_file: Path) -> None:
+    expert = make_player(f"expert:network={network_file}")
+    assert expert.spec() == f"expert:network={network_file}"
+    with pytest.raises(ValueError, match="network=x.npz is the network of evaluation=net"):
+        make_player("mcts:network=x.npz")
+    with pytest.raises(ValueError, match="the network file missing.npz cannot be read: No such file"):
+        make_player("expert:network=missing.npz")
 
 
 def test_a_game_without_a_network_is_refused_in_one_line() -> None:
@@ -221,12 +230,13 @@ def test_a_game_without_a_network_is_refused_in_one_line() -> None:
 
 def test_puct_search_chooses_legal_moves_and_repeats_itself(game: Game, network_file: Path) -> None:
     state = mid_game(game)
-    player = MCTSPlayer(iterations=300, seed=5, evaluation="net", network_file=str(network_file))
-    again = MCTSPlayer(iterations=300, seed=5, evaluation="net", network_file=str(network_file))
+    player = MCTSPlayer(iterations=300, seed=5, evaluation="net", network=str(network_file))
+    again = MCTSPlayer(iterations=300, seed=5, evaluation="net", network=str(network_file))
     assert player.choose(state) == again.choose(state)
     assert player.last_stats == again.last_stats
     assert sum(s.visits for s in player.last_stats) == 300
-    assert player.spec() == "mcts:iterations=300,c=1.5,evaluation=net,fishing=normal"
+    assert player.spec() == f"mcts:iterations=300,c=1.5,evaluation=net,network={network_file},fishing=normal"
+    assert make_player(player.spec(), seed=5).choose(state) == player.choose(state)
     done, stats = _search.run_mcts(state.search_handles(), state.current_player, iterations=400, seed=2,
                                    model=load_network(network_file).compiled(), c_puct=1.5, noise_alpha=0.3,
                                    threads=2)
@@ -237,7 +247,7 @@ def test_puct_search_chooses_legal_moves_and_repeats_itself(game: Game, network_
                                     "margin=0.2"])
 def test_rollout_options_are_refused_with_the_network(option: str, network_file: Path) -> None:
     with pytest.raises(ValueError, match="has no effect with evaluation=net"):
-        MCTSPlayer(iterations=10, evaluation="net", network_file=str(network_file), **dict([_parse(option)]))
+        MCTSPlayer(iterations=10, evaluation="net", network=str(network_file), **dict([_parse(option)]))
 
 
 def _parse(option: str) -> tuple[str, object]:

@@ -22,25 +22,25 @@ class PolicyOption:
 
 class ExpertPlayer(ValuedKindChoices, SeededPlayer):
     """The legal action with the highest probability under the game's network (its shipped one, or the one in
-    `network_file`); equal ones are told apart by the player's own random stream. A setting per action kind
+    `network`); equal ones are told apart by the player's own random stream. A setting per action kind
     (`fishing=never|prefer`) works as for the search players, on probabilities."""
 
     name = "expert"
 
     @classmethod
     def params(cls, game: Game) -> dict[str, Param]:
-        return cls.kind_params(game)
+        return {"network": Param(str, "a network file (.npz) instead of the game's own"), **cls.kind_params(game)}
 
-    def __init__(self, seed: int | None = None, game: Game | None = None, network_file: str | None = None,
+    def __init__(self, seed: int | None = None, game: Game | None = None, network: str | None = None,
                  **kinds: object) -> None:
-        super().__init__(seed, game, {"network_file": network_file}, kinds)
+        super().__init__(seed, game, {"network": network}, kinds)
 
-    def _configure(self, game: Game, network_file: str | None, **kinds: object) -> None:
+    def _configure(self, game: Game, network: str | None, **kinds: object) -> None:
         self._set_kinds(game, kinds)
-        self.model = network_model(game, network_file)
+        self.model = network_model(game, network)
         if self.model.num_actions == 0:
-            raise ValueError(f"the network {network_file} has no policy head: the expert player needs one")
-        self.network_file = network_file
+            raise ValueError(f"the network {network} has no policy head: the expert player needs one")
+        self.network = network
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
@@ -89,5 +89,6 @@ class ExpertPlayer(ValuedKindChoices, SeededPlayer):
         return "\n".join(lines)
 
     def spec(self) -> str:
-        kinds = [f"{kind}={setting}" for kind, setting in self.kind_settings.items() if setting != "normal"]
-        return self.name + (":" + ",".join(kinds) if kinds else "")
+        options = [f"network={self.network}"] if self.network else []
+        options += [f"{kind}={setting}" for kind, setting in self.kind_settings.items() if setting != "normal"]
+        return self.name + (":" + ",".join(options) if options else "")

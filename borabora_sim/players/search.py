@@ -87,7 +87,7 @@ class _SearchPlayer(ValuedKindChoices, SeededPlayer):
 
     def _configure_search(self, game: Game, rollout: str, rollout_depth: int, margin: float, temperature: float | None,
                           style: str | None, kinds: dict[str, object], evaluation: str,
-                          network_file: str | None = None) -> None:
+                          network: str | None = None) -> None:
         """Sets the options both searches share as `game` makes of them (its styles, action kinds)."""
         self._set_kinds(game, kinds)
         if rollout not in ("random", "heuristic"):
@@ -98,8 +98,9 @@ class _SearchPlayer(ValuedKindChoices, SeededPlayer):
         if evaluation not in EVALUATIONS:
             raise ValueError(f"evaluation must be one of {', '.join(EVALUATIONS)}, got {evaluation!r}")
         self.evaluation = evaluation
-        self.model = learned_model(game) if evaluation == "learned" else network_model(game, network_file) \
+        self.model = learned_model(game) if evaluation == "learned" else network_model(game, network) \
             if evaluation == "net" else None
+        self.network = network
         if evaluation == "learned" and self.rollout_depth < 0:
             raise ValueError("evaluation=learned judges the cut-offs of rollouts: give rollout_depth >= 0 (0: at the "
                              "end of the turn the search leaves the tree in)")
@@ -164,7 +165,7 @@ class _SearchPlayer(ValuedKindChoices, SeededPlayer):
     def _rollout_spec(self) -> str:
         kinds = "".join(f",{kind}={setting}" for kind, setting in self.kind_settings.items())
         if self.evaluation == "net":
-            return f"evaluation=net{kinds}"
+            return "evaluation=net" + (f",network={self.network}" if self.network else "") + kinds
         weights = f",style={self.style}" if self._uses_weights() else ""
         if self.evaluation == "learned":
             weights += ",evaluation=learned"
@@ -228,21 +229,22 @@ class MCTSPlayer(_SearchPlayer):
             **rollout_params(game),
             "threads": Param(parse_positive_int, "threads searching one decision, root-parallel (default 1); "
                                                  "iterations are their total"),
+            "network": Param(str, "a network file (.npz) instead of the game's own, for evaluation=net"),
         }
 
     def __init__(self, iterations: int | None = None, seconds: float | None = None, c: float | None = None,
                  rollout: str | None = None, rollout_depth: int | None = None, margin: float | None = None,
                  temperature: float | None = None, style: str | None = None, seed: int | None = None,
                  game: Game | None = None, threads: int = 1, evaluation: str = "heuristic",
-                 network_file: str | None = None, **kinds: object) -> None:
+                 network: str | None = None, **kinds: object) -> None:
         super().__init__(seed, game, {"iterations": iterations, "seconds": seconds, "c": c, "rollout": rollout,
                                       "rollout_depth": rollout_depth, "margin": margin, "temperature": temperature,
                                       "style": style, "threads": threads, "evaluation": evaluation,
-                                      "network_file": network_file}, kinds)
+                                      "network": network}, kinds)
 
     def _configure(self, game: Game, iterations: int | None, seconds: float | None, c: float | None,
                    rollout: str | None, rollout_depth: int | None, margin: float | None, temperature: float | None,
-                   style: str | None, threads: int, evaluation: str, network_file: str | None,
+                   style: str | None, threads: int, evaluation: str, network: str | None,
                    **kinds: object) -> None:
         if iterations is not None and seconds is not None:
             raise ValueError(f"iterations={iterations!r} and seconds={seconds!r} are both budgets; give only one "
@@ -274,10 +276,10 @@ class MCTSPlayer(_SearchPlayer):
         self.c = check_number("c", settings["c"], 0.0, math.inf, "a finite number >= 0 (the UCT exploration constant)")
         self.threads = errors.check_int(threads, "threads", 1, _search.THREADS_MAX)
         # The shared settings check each value's type and range.
-        if network_file is not None and evaluation != "net":
-            raise ValueError(f"network_file={network_file} is the network of evaluation=net; give that too")
+        if network is not None and evaluation != "net":
+            raise ValueError(f"network={network} is the network of evaluation=net; give evaluation=net too")
         self._configure_search(game, cast(str, settings["rollout"]), cast(int, settings["rollout_depth"]),
-                               cast(float, settings["margin"]), temperature, style, kinds, evaluation, network_file)
+                               cast(float, settings["margin"]), temperature, style, kinds, evaluation, network)
 
     def _search(self, state: GameState, legal: list[int], options: SearchOptions) -> SearchResult:
         return _search.run_mcts(state.search_handles(), state.current_player, iterations=self.iterations,
