@@ -217,9 +217,9 @@ def test_the_expert_plays_the_policys_most_likely_move(game: Game, network_file:
 def test_the_network_is_an_option_of_the_spec(network_file: Path) -> None:
     expert = make_player(f"expert:network={network_file}")
     assert expert.spec() == f"expert:network={network_file}"
-    with pytest.raises(ValueError, match="network=x.npz is the network of evaluation=net"):
+    with pytest.raises(ValueError, match=r"network=x\.npz is the network of evaluation=net"):
         make_player("mcts:network=x.npz")
-    with pytest.raises(ValueError, match="the network file missing.npz cannot be read: No such file"):
+    with pytest.raises(ValueError, match=r"the network file missing\.npz cannot be read: No such file"):
         make_player("expert:network=missing.npz")
 
 
