@@ -60,8 +60,12 @@ EXAMPLES = {
   borabora tune --out runs/tune --budget 1000000         # continue the same run to a larger budget
   borabora tune --game bamboo --opponents heuristic:style=spirits --out runs/tune-bamboo""",
     "train": """examples:
-  borabora train --out runs/learned.npz --jobs 2     # the shipped weights from scratch (about 5 minutes on 2 cores)
-  borabora train --games 2000 --rounds 0 --epochs 3 --out runs/tiny.npz --work runs/tiny   # a tiny run (seconds)""",
+  borabora train --game bora_bora --out runs/network.npz --jobs 2     # a network from scratch (docs/expert.md)
+  borabora train --game bora_bora --work runs/tiny --imitation-games 20 --games 4 --generations 1 --iterations 8 \\
+      --gate-games 4 --epochs 1       # a tiny run (a minute)""",
+    "train-learned": """examples:
+  borabora train-learned --out runs/learned.npz --jobs 2   # the shipped weights from scratch (5 minutes on 2 cores)
+  borabora train-learned --games 2000 --rounds 0 --epochs 3 --out runs/tiny.npz --work runs/tiny   # seconds""",
 }
 
 
@@ -122,6 +126,17 @@ def _int_in(low: int, high: int, allowed: str) -> Callable[[str], int]:
 
 _positive_int = _int_in(1, 2**63, "a positive integer")
 _seed = _int_in(0, 2**64, "an integer in [0, 2**64)")
+
+
+def _layer_sizes(text: str) -> tuple[int, ...]:
+    """An argparse type: one or two hidden layer sizes, "96,64"."""
+    try:
+        sizes = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        sizes = ()
+    if not 1 <= len(sizes) <= 2 or any(not 1 <= size <= 256 for size in sizes):
+        raise argparse.ArgumentTypeError(f"must be one or two layer sizes in 1..256 such as 96,64, got {text!r}")
+    return sizes
 
 
 def _game_spec(text: str) -> str:
@@ -400,6 +415,16 @@ def cmd_tune(args: argparse.Namespace) -> None:
 
 
 def cmd_train(args: argparse.Namespace) -> None:
+    from borabora_sim.expert_iteration import ExpertConfig, train_network
+
+    config = ExpertConfig(game=args.game, imitation_games=args.imitation_games, generations=args.generations,
+                          games=args.games, iterations=args.iterations, gate_games=args.gate_games,
+                          hidden=args.hidden, epochs=args.epochs, seed=args.seed)
+    train_network(config, work=args.work, out=args.out, n_jobs=args.jobs,
+                  log=(lambda line: None) if args.quiet else print)
+
+
+def cmd_train_learned(args: argparse.Namespace) -> None:
     from borabora_sim.train import TrainConfig, train
 
     config = TrainConfig(games=args.games, rounds=args.rounds, round_games=args.round_games, hidden=args.hidden,
@@ -522,10 +547,38 @@ def build_parser() -> argparse.ArgumentParser:
     tn.add_argument("--quiet", action="store_true", help="no progress bar")
     tn.set_defaults(handler=cmd_tune)
 
+    from borabora_sim.expert_iteration import ExpertConfig
+
+    expert = ExpertConfig()
+    net = sub("train", "train a game's policy-and-value network by expert iteration (docs/expert.md)")
+    net.add_argument("--game", type=_game_spec, default=DEFAULT_GAME, metavar="GAME",
+                     help=f"the game (default {DEFAULT_GAME}); it needs learned features")
+    net.add_argument("--work", default="runs/expert", help="directory of the run so far; an interrupted run continues "
+                                                          "from it (default %(default)s)")
+    net.add_argument("--out", help="also write the best network here (.npz; its manifest .json beside it)")
+    net.add_argument("--imitation-games", type=_positive_int, default=expert.imitation_games,
+                     help="heuristic games imitated by generation 0 (default %(default)s)")
+    net.add_argument("--generations", type=_int_in(0, 101, "an integer in [0, 100]"), default=expert.generations,
+                     help="search generations after it (default %(default)s)")
+    net.add_argument("--games", type=_positive_int, default=expert.games,
+                     help="self-play games per search generation (default %(default)s)")
+    net.add_argument("--iterations", type=_positive_int, default=expert.iterations,
+                     help="PUCT iterations per decision in self-play and the gate (default %(default)s)")
+    net.add_argument("--gate-games", type=_positive_int, default=expert.gate_games,
+                     help="games of a new network against the best (default %(default)s)")
+    net.add_argument("--hidden", type=_layer_sizes, default=expert.hidden,
+                     help="hidden layer sizes, one or two (default %(default)s)")
+    net.add_argument("--epochs", type=_positive_int, default=expert.epochs, help="epochs per fit (default %(default)s)")
+    net.add_argument("--seed", type=_seed, default=expert.seed, help="master seed (default %(default)s)")
+    net.add_argument("--jobs", type=_int_in(1, 65, "an integer in [1, 64]"), default=1,
+                     help="worker processes for the games (default 1)")
+    net.add_argument("--quiet", action="store_true", help="no progress lines")
+    net.set_defaults(handler=cmd_train)
+
     from borabora_sim.train import TrainConfig
 
     defaults = TrainConfig()
-    tr = sub("train", "train the learned evaluation of Bora Bora from self-play games (docs/learned.md)")
+    tr = sub("train-learned", "train the value-only learned evaluation of Bora Bora (docs/learned.md)")
     tr.add_argument("--out", required=True, help="the weights file to write (.npz; its manifest .json beside it)")
     tr.add_argument("--work", default="runs/train", help="directory of the games played so far; an interrupted run "
                                                          "continues from it (default %(default)s)")
@@ -543,7 +596,7 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--jobs", type=_int_in(1, 65, "an integer in [1, 64]"), default=1,
                     help="worker processes for the games (default 1)")
     tr.add_argument("--quiet", action="store_true", help="no progress bar")
-    tr.set_defaults(handler=cmd_train)
+    tr.set_defaults(handler=cmd_train_learned)
     return parser
 
 

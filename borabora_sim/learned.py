@@ -25,13 +25,13 @@ DEFAULT_WEIGHTS = DATA_DIR / "learned_bora_bora.npz"
 DEFAULT_MANIFEST = DATA_DIR / "learned_bora_bora.json"
 ARRAYS = ("w1", "b1", "w2", "b2", "mean", "scale")
 WEIGHTS_FILE = "a learned-evaluation file"
-WEIGHTS_REMEDY = ("give a .npz file written by borabora train (arrays w1: hidden x features, b1 and w2: hidden, "
-                  "b2: a number, mean and scale: features)")
+WEIGHTS_REMEDY = ("give a .npz file written by borabora train-learned (arrays w1: hidden x features, b1 and w2: "
+                  "hidden, b2: a number, mean and scale: features)")
 # The keys of a manifest, as `train` writes them
 MANIFEST_KEYS = ("what", "features", "hidden", "config", "data", "data_styles", "validation", "commit", "command",
                  "seconds", "jobs", "curves")
 MANIFEST_FILE = "the manifest of learned weights"
-MANIFEST_REMEDY = "give the .json file borabora train wrote beside the weights"
+MANIFEST_REMEDY = "give the .json file borabora train-learned wrote beside the weights"
 
 
 @dataclass(frozen=True)

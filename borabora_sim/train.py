@@ -1,4 +1,4 @@
-"""Training the learned evaluation of Bora Bora: `train()` and `borabora train` (docs/learned.md).
+"""Training the learned evaluation of Bora Bora: `train()` and `borabora train-learned` (docs/learned.md).
 
 Data: games played in compiled code (`_search.self_play`) by greedy heuristic players of several styles, a few
 decisions uniformly random for variety; at the end of a turn a state is kept with probability `keep`, as the
@@ -272,7 +272,7 @@ def fit_one_thread(data: dict[str, np.ndarray], config: TrainConfig,
 
 
 def command_line(config: TrainConfig, out: Path, work: Path, n_jobs: int) -> str:
-    args = ["borabora", "train", "--games", str(config.games), "--rounds", str(config.rounds), "--round-games",
+    args = ["borabora", "train-learned", "--games", str(config.games), "--rounds", str(config.rounds), "--round-games",
             str(config.round_games), "--hidden", str(config.hidden), "--epochs", str(config.epochs), "--seed",
             str(config.seed), "--out", str(out), "--work", str(work), "--jobs", str(n_jobs)]
     return shlex.join(args)

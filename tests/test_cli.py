@@ -553,11 +553,11 @@ BAD_INVOCATIONS = [
                                                  r"notes.txt\); choose a new or empty directory"),
     ([*SIMULATE, "--backend", "dask", "--scheduler", "{not_dask}", "--connect-timeout", "5", "--out", "{tmp}/run"],
      r"tcp://127.0.0.1:\d+ answered, but not as a Dask scheduler \(.*\); check the address"),
-    (["train", "--out", "{file}/w.npz", "--games", "4"], r"out \S+/file.txt/w.npz cannot be written: \S+/file.txt is a "
-                                                         "file, not a directory"),
-    (["train", "--out", "{empty}", "--games", "4"], r"out must be a file name ending in .npz \(its manifest is "
+    (["train-learned", "--out", "{file}/w.npz", "--games", "4"],
+     r"out \S+/file.txt/w.npz cannot be written: \S+/file.txt is a file, not a directory"),
+    (["train-learned", "--out", "{empty}", "--games", "4"], r"out must be a file name ending in .npz \(its manifest is "
                                                     r"written beside it, ending in .json\)"),
-    (["train", "--out", "{tmp}/w.weights", "--games", "4"], r"out must be a file name ending in .npz"),
+    (["train-learned", "--out", "{tmp}/w.weights", "--games", "4"], r"out must be a file name ending in .npz"),
     (["analyze", "priest", "--size", "quick", "--rungs", "heuristic,heuristic", "--out", "{tmp}/study"],
      r"rungs must name each rung once, got heuristic more than once"),
     ([*SIMULATE, "--scheduler", "tcp://127.0.0.1:1"], "--scheduler is the address of a Dask scheduler: it needs "

@@ -214,7 +214,7 @@ def test_training_writes_weights_that_play_and_resumes(tmp_path: Path) -> None:
     assert weights.w1.shape == (4, N_GLOBAL + 4 * N_SEAT)
     record = json.loads(out.with_suffix(".json").read_text())
     assert [d["games"] for d in record["data"]] == [40, 10] and len(record["curves"]) == 2
-    assert len(record["curves"][0]["curve"]) == 2 and record["command"].startswith("borabora train")
+    assert len(record["curves"][0]["curve"]) == 2 and record["command"].startswith("borabora train-learned")
     player = LearnedPlayer(seed=1, weights_file=str(out))
     state = mid_game(decisions=10)
     assert player.choose(state) in state.legal_actions()
@@ -281,8 +281,8 @@ def test_weights_are_saved_under_the_name_given_and_read_back_exactly(tmp_path: 
 
 def test_the_train_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "cli.npz"
-    status = main(["train", "--games", "12", "--rounds", "0", "--epochs", "1", "--hidden", "3", "--out", str(out),
-                   "--work", str(tmp_path / "w"), "--quiet"])
+    status = main(["train-learned", "--games", "12", "--rounds", "0", "--epochs", "1", "--hidden", "3", "--out",
+                   str(out), "--work", str(tmp_path / "w"), "--quiet"])
     assert status == 0 and load_weights(out).w1.shape[0] == 3
-    assert main(["train", "--out", str(out), "--hidden", "0"]) == 2
+    assert main(["train-learned", "--out", str(out), "--hidden", "0"]) == 2
     assert "an integer in [1, 256]" in capsys.readouterr().err

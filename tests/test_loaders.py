@@ -140,9 +140,10 @@ LOADERS: dict[str, tuple[str, str, Callable[[Path], object], str, str]] = {
     "chunk of games": ("training_run", "work/round0_0000000.npz", train_again, "is not a chunk of training games",
                        "delete it and run the same command again"),
     "learned weights": ("training_run", "w.npz", lambda folder: load_weights(folder / "w.npz"),
-                        "is not a learned-evaluation file", "give a .npz file written by borabora train"),
+                        "is not a learned-evaluation file", "give a .npz file written by borabora train-learned"),
     "manifest of weights": ("training_run", "w.json", lambda folder: manifest(folder / "w.json"),
-                            "is not the manifest of learned weights", "give the .json file borabora train wrote"),
+                            "is not the manifest of learned weights",
+                            "give the .json file borabora train-learned wrote"),
 }
 
 
@@ -185,11 +186,11 @@ def test_the_cli_refuses_a_truncated_chunk_in_one_line(training_run: Path, tmp_p
     shutil.copytree(training_run / "work", work)
     chunk = work / "round0_0000000.npz"
     chunk.write_bytes(chunk.read_bytes()[:100])
-    assert main(["train", "--games", "8", "--rounds", "0", "--epochs", "1", "--hidden", "2", "--out",
+    assert main(["train-learned", "--games", "8", "--rounds", "0", "--epochs", "1", "--hidden", "2", "--out",
                  str(tmp_path / "w.npz"), "--work", str(work), "--quiet"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"borabora train: error: {chunk} is not a chunk of training games: truncated, damaged or "
-                          "unsafe (File is not a zip file)")
+    assert err.startswith(f"borabora train-learned: error: {chunk} is not a chunk of training games: truncated, "
+                          "damaged or unsafe (File is not a zip file)")
     assert err.endswith("; delete it and run the same command again: its games are played again\n")
     assert err.count("\n") == 1 and not (tmp_path / "w.npz").exists()
 

@@ -1,0 +1,366 @@
+"""Expert iteration (docs/expert.md): the network of any game with learned features, from nothing, by one command
+(`borabora train --game GAME`).
+
+Generation 0 imitates the game's heuristic players (its styles, a few random moves for variety): their choices
+are the policy targets, the games' results the value targets. Every later generation lets a search guided by the
+best network so far (PUCT, `mcts:evaluation=net`) play itself, with Dirichlet noise at the root and the first moves
+drawn in proportion to the visits: the visit shares become the policy targets (the search is stronger than the
+network alone, so the network learns to play as the search does), the results the value targets. The network is
+refitted on the last generations' data, and kept only if it is detectably stronger than the best so far: in games
+where it searches in one seat against the best network in the others, rotated over the seats on the same deals,
+its win rate's Wilson 95% interval must lie above the seat's fair share.
+
+A work directory holds everything as it goes: `config.json`, per generation `genNN/` with its chunks of games, its
+network and its manifest (data, seeds, commit, time, strength). An interrupted run continues where it stopped with
+the same arguments; a different configuration is refused. Every file is written whole or not at all.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from borabora_sim import _search
+from borabora_sim.errors import check_int
+from borabora_sim.files import npz_bytes, read_arrays, read_json, write_bytes
+from borabora_sim.games import get_game
+from borabora_sim.network import FitConfig, Network, Samples, fit, load_network
+from borabora_sim.players import make_player
+from borabora_sim.protocol import Game, GameState
+from borabora_sim.stats import wilson_interval
+from borabora_sim.train import package_commit
+
+CHUNK = 10                      # games per file of the work directory
+VALIDATION_EVERY = 10           # every 10th game of a generation is held out for validation
+SEATS = 4                       # the value rows of a sample: every seat of the largest game (smaller ones padded)
+RANDOM_MOVES = 0.03             # share of generation 0's decisions played at random
+SAMPLE_ARRAYS = {"x": np.float32, "players": np.int8, "mover": np.int8, "returns": np.float32, "first": np.int64,
+                 "after": np.float32, "action": np.int16, "target": np.float32}
+CHUNK_FILE = "a chunk of expert-iteration games"
+CHUNK_REMEDY = "delete it and run the same command again: its games are played again"
+Progress = Callable[[str], object]
+
+
+@dataclass(frozen=True)
+class ExpertConfig:
+    """Everything that determines a run."""
+
+    game: str = "bora_bora"
+    players: tuple[int, ...] = (4, 4, 3, 2)      # player counts, cycled over the games
+    imitation_games: int = 4000                   # generation 0's heuristic games
+    keep: float = 0.25                            # share of generation 0's decisions kept as samples
+    generations: int = 3                          # search generations after generation 0
+    games: int = 800                              # self-play games per search generation
+    iterations: int = 100                         # PUCT iterations per decision in self-play and the gate
+    c_puct: float = 1.5
+    noise_alpha: float = 0.3
+    noise_fraction: float = 0.25
+    sampled_turns: int = 8                        # decisions per seat drawn in proportion to the visits
+    window: int = 2                               # generations of data a network is fitted on
+    gate_games: int = 400                         # games of a new network against the best, seats rotated
+    hidden: tuple[int, ...] = (96, 64)
+    epochs: int = 6
+    batch: int = 256
+    learning_rate: float = 2e-3
+    policy_weight: float = 4.0
+    seed: int = 1
+
+    def fit_config(self, generation: int) -> FitConfig:
+        return FitConfig(hidden=self.hidden, epochs=self.epochs, batch=self.batch, learning_rate=self.learning_rate,
+                         policy_weight=self.policy_weight, seed=self.seed + generation)
+
+    def check(self) -> Game:
+        """The game, after checking every setting; a ValueError names the first that is wrong."""
+        game = get_game(self.game)
+        state = game.new_initial_state(seed=0)
+        try:
+            _search.features(state.search_handles(), 0)
+        except ValueError:
+            raise ValueError(f"the game '{game.name}' has no learned features, so no network can be trained for "
+                             "it") from None
+        for name in ("imitation_games", "games", "iterations", "gate_games", "epochs", "batch"):
+            check_int(getattr(self, name), name, 1, 2**31 - 1)
+        check_int(self.generations, "generations", 0, 100)
+        check_int(self.window, "window", 1, 100)
+        check_int(self.sampled_turns, "sampled_turns", 0, 10_000)
+        check_int(self.seed, "seed", 0, 2**63 - 1)
+        if not self.players or any(p not in game.player_counts for p in self.players):
+            raise ValueError(f"players must be player counts of {game.name} "
+                             f"({', '.join(map(str, game.player_counts))}), got {self.players}")
+        if not (0 < self.keep <= 1 and self.c_puct > 0 and self.noise_alpha >= 0 and 0 <= self.noise_fraction <= 1):
+            raise ValueError("keep must be in (0, 1], c_puct > 0, noise_alpha >= 0 and noise_fraction in [0, 1]")
+        if not self.hidden or len(self.hidden) > 2 or any(not 1 <= h <= 256 for h in self.hidden):
+            raise ValueError(f"hidden must be one or two layer sizes in 1..256, got {self.hidden}")
+        return game
+
+
+# =============================================================================
+# Playing the data games
+# =============================================================================
+def _value_rows(state: GameState) -> np.ndarray:
+    """Every seat's features from its own viewpoint, padded to SEATS rows."""
+    handles = state.search_handles()
+    rows = [_search.features(handles, seat) for seat in range(state.num_players)]
+    x = np.zeros((SEATS, len(rows[0])), dtype=np.float32)
+    x[:len(rows)] = rows
+    return x
+
+
+def _results(state: GameState) -> np.ndarray:
+    """The finished game's returns per seat (1 to the winner), padded to SEATS."""
+    returns = np.zeros(SEATS, dtype=np.float32)
+    winners = [seat for seat, rank in enumerate(state.ranks()) if rank == 1]
+    returns[winners] = 1 / len(winners)
+    return returns
+
+
+class _GameSamples:
+    """The samples of one game as it is played."""
+
+    def __init__(self) -> None:
+        self.x: list[np.ndarray] = []
+        self.mover: list[int] = []
+        self.after: list[np.ndarray] = []
+        self.action: list[list[int]] = []
+        self.target: list[np.ndarray] = []
+
+    def add(self, state: GameState, actions: list[int], after: np.ndarray, target: np.ndarray) -> None:
+        self.x.append(_value_rows(state))
+        self.mover.append(state.current_player)
+        self.action.append(actions)
+        self.after.append(after)
+        self.target.append(target)
+
+    def finish(self, state: GameState) -> Samples:
+        n = len(self.x)
+        lengths = [len(a) for a in self.action]
+        return Samples(np.stack(self.x) if n else np.zeros((0, SEATS, 0), np.float32),
+                       np.full(n, state.num_players, np.int8), np.array(self.mover, np.int8),
+                       np.tile(_results(state), (n, 1)), np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64),
+                       np.concatenate(self.after) if n else np.zeros((0, 0), np.float32),
+                       np.concatenate(self.action).astype(np.int16) if n else np.zeros(0, np.int16),
+                       np.concatenate(self.target).astype(np.float32) if n else np.zeros(0, np.float32))
+
+
+def imitation_game(game: Game, config: ExpertConfig, index: int) -> Samples:
+    """Generation 0's game `index`: heuristic players of the game's styles; a kept decision's target is the move
+    played."""
+    rng = np.random.default_rng([config.seed, 0, index])
+    players = config.players[index % len(config.players)]
+    styles = list(game.styles)
+    seats = [make_player(f"heuristic:style={styles[rng.integers(len(styles))]}", seed=int(rng.integers(2**62)),
+                         game=game) for _ in range(players)]
+    state = game.new_initial_state(players=players, seed=int(rng.integers(2**62)))
+    samples = _GameSamples()
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        action = seats[state.current_player].choose(state)
+        if rng.random() < RANDOM_MOVES:
+            action = legal[rng.integers(len(legal))]
+        if rng.random() < config.keep:
+            actions, after = _search.afterstate_features(state.search_handles(), int(rng.integers(2**62)))
+            samples.add(state, actions, after, np.array([a == action for a in actions], np.float32))
+        state.apply(action)
+    return samples.finish(state)
+
+
+def self_play_game(game: Game, config: ExpertConfig, generation: int, index: int, model: _search.Model) -> Samples:
+    """Game `index` of a search generation: every seat searches with `model` (PUCT, root noise); the visit shares
+    are the targets; a seat's first `sampled_turns` decisions are drawn in proportion to them, later ones are the
+    most visited."""
+    rng = np.random.default_rng([config.seed, generation, index])
+    players = config.players[index % len(config.players)]
+    state = game.new_initial_state(players=players, seed=int(rng.integers(2**62)))
+    samples = _GameSamples()
+    decisions = 0
+    while not state.is_terminal():
+        handles = state.search_handles()
+        _, stats = _search.run_mcts(handles, state.current_player, iterations=config.iterations, model=model,
+                                    c_puct=config.c_puct, noise_alpha=config.noise_alpha,
+                                    noise_fraction=config.noise_fraction, seed=int(rng.integers(2**62)))
+        visits = {action: count for action, count, _ in stats}
+        actions, after = _search.afterstate_features(handles, int(rng.integers(2**62)))
+        target = np.array([visits.get(a, 0) for a in actions], np.float64)
+        target /= target.sum()
+        samples.add(state, actions, after, target.astype(np.float32))
+        if decisions < config.sampled_turns * players:
+            action = actions[rng.choice(len(actions), p=target)]
+        else:
+            action = stats[0][0]
+        state.apply(action)
+        decisions += 1
+    return samples.finish(state)
+
+
+def play_chunk(config: ExpertConfig, generation: int, first: int, count: int,
+               network: str | None) -> dict[str, np.ndarray]:
+    """Games first .. first + count - 1 of a generation, as the arrays of a chunk file."""
+    game = get_game(config.game)
+    model = None if network is None else load_network(network).compiled()
+    parts = [imitation_game(game, config, index) if model is None else
+             self_play_game(game, config, generation, index, model) for index in range(first, first + count)]
+    samples = Samples.join([p for p in parts if len(p)])
+    arrays = {name: getattr(samples, name).astype(dtype) for name, dtype in SAMPLE_ARRAYS.items()}
+    arrays["game"] = np.repeat(np.arange(first, first + count), [len(p) for p in parts]).astype(np.int32)
+    return arrays
+
+
+def read_chunk(path: Path, first: int, count: int) -> dict[str, np.ndarray]:
+    """A chunk file's arrays, checked: types, matching lengths, finite numbers, games of the chunk."""
+    arrays = read_arrays(path, (*SAMPLE_ARRAYS, "game"), CHUNK_FILE, CHUNK_REMEDY)
+    problem = None
+    n = len(arrays["x"])
+    for name, dtype in {**SAMPLE_ARRAYS, "game": np.int32}.items():
+        if arrays[name].dtype != dtype:
+            problem = f"{name} is {arrays[name].dtype}, not {np.dtype(dtype)}"
+            break
+    else:
+        first_rows = arrays["first"]
+        if arrays["x"].ndim != 3 or any(len(arrays[k]) != n for k in ("players", "mover", "returns", "game")):
+            problem = "the positions' arrays differ in length"
+        elif len(first_rows) != n + 1 or first_rows[0] != 0 or (np.diff(first_rows) < 1).any() \
+                or first_rows[-1] != len(arrays["after"]) or len(arrays["action"]) != len(arrays["after"]) \
+                or len(arrays["target"]) != len(arrays["after"]):
+            problem = "the afterstate rows do not fit the positions"
+        elif not all(np.isfinite(arrays[k]).all() for k in ("x", "after", "target", "returns")):
+            problem = "a number is not finite"
+        elif not ((arrays["game"] >= first) & (arrays["game"] < first + count)).all():
+            problem = f"game holds an index outside {first}..{first + count - 1}"
+    if problem:
+        raise ValueError(f"{path} is not {CHUNK_FILE} of this run: {problem}; {CHUNK_REMEDY}")
+    return arrays
+
+
+def play_generation(work: Path, config: ExpertConfig, generation: int, games: int, network: str | None,
+                    n_jobs: int, log: Progress) -> tuple[Samples, np.ndarray]:
+    """A generation's samples and each sample's game, its chunks read from `work` where a run wrote them, played
+    (and written) otherwise."""
+    folder = work / f"gen{generation:02d}"
+    folder.mkdir(parents=True, exist_ok=True)
+    chunks = [(first, min(CHUNK, games - first)) for first in range(0, games, CHUNK)]
+    paths = {first: folder / f"chunk-{first:07d}.npz" for first, _ in chunks}
+    parts = {first: read_chunk(paths[first], first, count) for first, count in chunks if paths[first].exists()}
+    todo = [(first, count) for first, count in chunks if first not in parts]
+    started, done = time.time(), 0
+    from joblib import Parallel, delayed
+
+    results = Parallel(n_jobs=n_jobs, return_as="generator")(
+        delayed(play_chunk)(config, generation, first, count, network) for first, count in todo)
+    for (first, count), arrays in zip(todo, results, strict=True):
+        write_bytes(paths[first], npz_bytes(arrays))
+        parts[first] = arrays
+        done += count
+        left = (time.time() - started) / done * (sum(c for _, c in todo) - done)
+        log(f"generation {generation}: {len(parts) * CHUNK if len(parts) < len(chunks) else games}/{games} games, "
+            f"about {left / 60:.0f} min left")
+    ordered = [parts[first] for first, _ in chunks]
+    samples = Samples.join([Samples(*(a[name] for name in SAMPLE_ARRAYS)) for a in ordered])
+    return samples, np.concatenate([a["game"] for a in ordered])
+
+
+# =============================================================================
+# Fitting and the gate
+# =============================================================================
+def gate(config: ExpertConfig, candidate: Path, best: Path, n_jobs: int) -> dict[str, Any]:
+    """The candidate network searching in one seat against the best in the others, on the first player count,
+    seats rotated over common deals: its win rate, Wilson 95% interval, the fair share, and whether it is
+    detectably stronger (the interval above the share)."""
+    from borabora_sim.simulate import simulate
+
+    players = config.players[0]
+    spec = f"mcts:iterations={config.iterations},c={config.c_puct:g},evaluation=net,network="
+    rows = simulate(config.gate_games, [spec + str(candidate)] + [spec + str(best)] * (players - 1),
+                    seed=config.seed * 7919, n_jobs=n_jobs, game=config.game, progress=False)
+    assert rows is not None
+    mine = rows[rows["spec"].astype(str).str.endswith(str(candidate))]
+    wins = int(mine["win"].sum())
+    low, high = wilson_interval(wins, len(mine))
+    return {"games": len(mine), "wins": wins, "win_rate": wins / len(mine), "ci_low": low, "ci_high": high,
+            "fair_share": 1 / players, "stronger": low > 1 / players, "opponent": str(best)}
+
+
+def train_network(config: ExpertConfig | None = None, work: str | Path = "runs/expert",
+                  out: str | Path | None = None, n_jobs: int = 1, log: Progress = print) -> Network:
+    """Runs (or continues) expert iteration in `work` and returns the best network; with `out`, writes it there
+    too (with its manifest beside it, the same name ending in .json)."""
+    config = ExpertConfig() if config is None else config
+    game = config.check()
+    n_jobs = check_int(n_jobs, "n_jobs", 1, 64)
+    work = Path(work)
+    record = asdict(config)
+    _open_work(work, record)
+    started = time.time()
+    history: list[dict[str, Any]] = []
+    data: list[tuple[Samples, np.ndarray]] = []
+    best: Path | None = None
+    for generation in range(config.generations + 1):
+        folder = work / f"gen{generation:02d}"
+        network_file, manifest_file = folder / "network.npz", folder / "manifest.json"
+        games = config.imitation_games if generation == 0 else config.games
+        data.append(play_generation(work, config, generation, games, None if best is None else str(best), n_jobs,
+                                    log))
+        data = data[-config.window:]
+        if manifest_file.exists():
+            manifest = read_json(manifest_file, "a generation's manifest", CHUNK_REMEDY)
+        else:
+            manifest = _fit_generation(config, game, generation, data, network_file, best, n_jobs, log)
+            manifest.update({"seconds": round(time.time() - started, 1), "commit": package_commit()})
+            write_bytes(manifest_file, (json.dumps(manifest, indent=1) + "\n").encode())
+        history.append(manifest)
+        if manifest["kept"]:
+            best = network_file
+        log(f"generation {generation}: " + ("kept" if manifest["kept"] else "not kept") +
+            ("" if manifest["gate"] is None else f" (win rate {manifest['gate']['win_rate']:.3f}, "
+             f"{manifest['gate']['ci_low']:.3f}-{manifest['gate']['ci_high']:.3f} against the best)"))
+    assert best is not None
+    network = load_network(best)
+    if out is not None:
+        out = Path(out)
+        network.save(out)
+        summary = {"what": f"policy-and-value network of {game.name}", "config": record, "generations": history,
+                   "best": best.parent.name, "commit": package_commit(),
+                   "command": f"borabora train --game {config.game} --work {work}"}
+        write_bytes(out.with_suffix(".json"), (json.dumps(summary, indent=1) + "\n").encode())
+    return network
+
+
+def _fit_generation(config: ExpertConfig, game: Game, generation: int, data: list[tuple[Samples, np.ndarray]],
+                    network_file: Path, best: Path | None, n_jobs: int, log: Progress) -> dict[str, Any]:
+    """Fits a generation's network on the data of the window, gates it, and returns its manifest."""
+    train_parts, held_parts = [], []
+    for samples, games in data:
+        held = games % VALIDATION_EVERY == 0
+        train_parts.append(samples.take(np.flatnonzero(~held)))
+        held_parts.append(samples.take(np.flatnonzero(held)))
+    train, held = Samples.join(train_parts), Samples.join(held_parts)
+    network, curve = fit(train, held, config.fit_config(generation), game.num_actions,
+                         progress=lambda epoch, value, policy: log(
+                             f"generation {generation}, epoch {epoch}: validation value loss {value:.4f}, "
+                             f"policy loss {policy:.4f}"))
+    network.save(network_file)
+    outcome = None if best is None else gate(config, network_file, best, n_jobs)
+    return {"generation": generation, "samples": len(train), "validation_samples": len(held),
+            "teacher": "heuristic players" if best is None else f"PUCT({config.iterations}) with {best.parent.name}",
+            "curve": curve, "gate": outcome, "kept": outcome is None or bool(outcome["stronger"])}
+
+
+def _open_work(work: Path, record: dict[str, Any]) -> None:
+    """Starts the work directory of a run with the settings `record`, or checks that the run it holds has them."""
+    saved = work / "config.json"
+    as_json = json.loads(json.dumps(record))
+    if saved.exists():
+        found = read_json(saved, "the configuration of an expert-iteration run", "use another --work directory")
+        if found != as_json:
+            changed = ", ".join(f"{key}={found.get(key)!r}" for key in as_json if found.get(key) != as_json[key]) \
+                if isinstance(found, dict) else "not a configuration"
+            raise ValueError(f"{work} holds a run with other settings ({changed}); use another --work directory or "
+                             "the same settings")
+        return
+    work.mkdir(parents=True, exist_ok=True)
+    write_bytes(saved, (json.dumps(as_json, indent=1) + "\n").encode())

@@ -1,0 +1,92 @@
+"""Expert iteration end to end at a tiny size (borabora train): generations, manifests, the gate, resuming, and the
+refusal of a changed configuration, a damaged chunk and a game without features."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from borabora_sim.cli import main
+from borabora_sim.expert_iteration import ExpertConfig, read_chunk, train_network
+from borabora_sim.network import load_network
+from borabora_sim.players import make_player
+
+TINY = ExpertConfig(imitation_games=20, generations=1, games=4, iterations=8, gate_games=4, epochs=1, hidden=(8,))
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    work = tmp_path_factory.mktemp("expert")
+    train_network(TINY, work=work, out=work / "best.npz", log=lambda line: None)
+    return work
+
+
+def test_a_tiny_run_writes_every_generation_and_the_best_network(tiny_run: Path) -> None:
+    for generation in (0, 1):
+        manifest = json.loads((tiny_run / f"gen{generation:02d}" / "manifest.json").read_text())
+        assert manifest["generation"] == generation and manifest["samples"] > 0
+        assert len(manifest["curve"]) == TINY.epochs
+    first = json.loads((tiny_run / "gen00" / "manifest.json").read_text())
+    second = json.loads((tiny_run / "gen01" / "manifest.json").read_text())
+    assert first["kept"] and first["gate"] is None and first["teacher"] == "heuristic players"
+    gate = second["gate"]
+    assert gate["games"] == TINY.gate_games and gate["fair_share"] == 0.25
+    assert second["kept"] == (gate["ci_low"] > 0.25)
+    summary = json.loads((tiny_run / "best.json").read_text())
+    assert summary["best"] == ("gen01" if second["kept"] else "gen00")
+    best = load_network(tiny_run / "best.npz")
+    assert best.hidden == (8,)
+    expert = make_player(f"expert:network={tiny_run / 'best.npz'}", seed=1)
+    from borabora_sim import new_game
+    state = new_game(seed=4)
+    assert expert.choose(state) in state.legal_actions()
+
+
+def test_a_finished_run_resumes_to_the_same_network(tiny_run: Path) -> None:
+    before = (tiny_run / "best.npz").read_bytes()
+    again = train_network(TINY, work=tiny_run, log=lambda line: None)
+    saved = load_network(tiny_run / "best.npz")
+    assert np.array_equal(again.layers[0][0], saved.layers[0][0])
+    assert (tiny_run / "best.npz").read_bytes() == before
+
+
+def test_a_run_with_other_settings_is_refused(tiny_run: Path) -> None:
+    with pytest.raises(ValueError, match=r"holds a run with other settings \(games=4\)"):
+        train_network(ExpertConfig(**{**TINY.__dict__, "games": 5}), work=tiny_run, log=lambda line: None)
+
+
+def test_a_damaged_chunk_is_named_with_what_to_do(tmp_path: Path) -> None:
+    path = tmp_path / "chunk-0000000.npz"
+    path.write_bytes(b"PK\x03\x04broken")
+    with pytest.raises(ValueError, match="is not a chunk of expert-iteration games: truncated, damaged or unsafe.*"
+                                         "delete it and run the same command again"):
+        read_chunk(path, 0, 10)
+
+
+def test_a_lost_chunk_is_played_again_the_same(tiny_run: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "run"
+    import shutil
+    shutil.copytree(tiny_run, copy)
+    chunk = copy / "gen00" / "chunk-0000010.npz"
+    before = dict(np.load(chunk))
+    chunk.unlink()
+    train_network(TINY, work=copy, log=lambda line: None)
+    after = dict(np.load(chunk))
+    assert before.keys() == after.keys() and all(np.array_equal(before[k], after[k]) for k in before)
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (["--hidden", "0"], "must be one or two layer sizes in 1..256"),
+    (["--hidden", "8,8,8"], "must be one or two layer sizes in 1..256"),
+    (["--games", "0"], "must be a positive integer"),
+    (["--game", "chess"], "unknown game"),
+])
+def test_the_command_refuses_bad_arguments_in_one_line(arguments: list[str], message: str, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["train", "--work", str(tmp_path / "w"), *arguments]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) <= 2
+    assert not (tmp_path / "w").exists()
