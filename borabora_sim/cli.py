@@ -61,8 +61,7 @@ EXAMPLES = {
   borabora tune --game bamboo --opponents heuristic:style=spirits --out runs/tune-bamboo""",
     "train": """examples:
   borabora train --game bora_bora --out runs/network.npz --jobs 2     # a network from scratch (docs/expert.md)
-  borabora train --game bora_bora --work runs/tiny --imitation-games 20 --games 4 --generations 1 --iterations 8 \\
-      --gate-games 4 --epochs 1       # a tiny run (a minute)""",
+  borabora train --imitation-games 20 --games 4 --generations 1 --iterations 8 --gate-games 4 --work runs/tiny""",
     "train-learned": """examples:
   borabora train-learned --out runs/learned.npz --jobs 2   # the shipped weights from scratch (5 minutes on 2 cores)
   borabora train-learned --games 2000 --rounds 0 --epochs 3 --out runs/tiny.npz --work runs/tiny   # seconds""",

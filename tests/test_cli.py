@@ -451,7 +451,7 @@ def test_every_command_has_help_with_examples(command: str, capsys: pytest.Captu
 def test_top_level_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
     status, stdout, _ = borabora(capsys, "--help")
     assert status == 0
-    listed = re.findall(r"^    (\w+)\s+\S", stdout, re.M)
+    listed = re.findall(r"^    ([\w-]+)\s+\S", stdout, re.M)
     assert sorted(listed) == sorted(COMMANDS)
     assert {"simulate", "report", "play", "replay", "bench"} <= set(listed)
 
