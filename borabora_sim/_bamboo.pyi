@@ -10,6 +10,8 @@ from typing_extensions import Self, disjoint_base
 
 from borabora_sim._compiled_game import COMP_DTYPE as COMP_DTYPE
 from borabora_sim._compiled_game import DECISIONS as DECISIONS
+from borabora_sim._compiled_game import FEATURE_NAMES_GLOBAL as FEATURE_NAMES_GLOBAL
+from borabora_sim._compiled_game import FEATURE_NAMES_SEAT as FEATURE_NAMES_SEAT
 from borabora_sim._compiled_game import FORMAT as FORMAT
 from borabora_sim._compiled_game import FORMAT_VERSION as FORMAT_VERSION
 from borabora_sim._compiled_game import FRAME_DTYPE as FRAME_DTYPE

@@ -19,6 +19,9 @@ DECISIONS: Final[tuple[str, ...]]
 SOURCES: Final[tuple[str, ...]]
 WEIGHT_NAMES: Final[tuple[str, ...]]
 INVARIANTS: Final[tuple[str, ...]]
+# the learned evaluation's features (_search.features): the game's, then a block per seat from the viewer's
+FEATURE_NAMES_GLOBAL: Final[tuple[str, ...]]
+FEATURE_NAMES_SEAT: Final[tuple[str, ...]]
 # the game protocol (game_api.pxd)
 NUM_DISTINCT_ACTIONS: Final[int]
 VTABLE: Final[CapsuleType]

@@ -10,6 +10,8 @@ from typing_extensions import Self, disjoint_base
 
 from borabora_sim._compiled_game import COMP_DTYPE as COMP_DTYPE
 from borabora_sim._compiled_game import DECISIONS as DECISIONS
+from borabora_sim._compiled_game import FEATURE_NAMES_GLOBAL as FEATURE_NAMES_GLOBAL
+from borabora_sim._compiled_game import FEATURE_NAMES_SEAT as FEATURE_NAMES_SEAT
 from borabora_sim._compiled_game import FORMAT as FORMAT
 from borabora_sim._compiled_game import FORMAT_VERSION as FORMAT_VERSION
 from borabora_sim._compiled_game import FRAME_DTYPE as FRAME_DTYPE
@@ -33,8 +35,6 @@ COMPILED: Final[bool]
 DIE_ACTIONS: Final[tuple[str, ...]]
 GOD_EFFECTS: Final[tuple[str, ...]]
 GOD_COLOUR_NAMES: Final[tuple[str, ...]]
-FEATURE_NAMES_GLOBAL: Final[tuple[str, ...]]
-FEATURE_NAMES_SEAT: Final[tuple[str, ...]]
 COUNTER_NAMES: Final[tuple[str, ...]]
 
 @disjoint_base

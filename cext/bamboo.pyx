@@ -7,6 +7,7 @@ include "bamboo_core.pxi"
 include "bamboo_flow.pxi"
 include "bamboo_check.pxi"
 include "bamboo_eval.pxi"
+include "bamboo_features.pxi"
 
 import operator
 

@@ -185,6 +185,16 @@ cdef bint pattern_met(const Comp* c, const HomeMasks* m, int tile) noexcept nogi
             return True
     return False
 
+cdef inline int night_uncovered(const Comp* c, const Player* p) noexcept nogil:
+    """Spaces with a type indication left without a home tile: they cost HP at the end in the advanced mode (B36)."""
+    cdef int i, n = 0
+    if not p.advanced:
+        return 0
+    for i in range(HOME_CELLS):
+        if c.night_type[i] >= 0 and p.home[i] == NO_TILE:
+            n += 1
+    return n
+
 cdef inline int total_comfort(const Comp* c, const Player* p) noexcept nogil:
     cdef HomeMasks m
     home_masks(c, p, &m)
@@ -310,7 +320,7 @@ cdef void setup(const Comp* c, GameState* g, int n_players, uint64_t seed, bint 
 # Final scoring (VI, B34, B35)
 # =============================================================================
 cdef void final_scoring(const Comp* c, GameState* g) noexcept nogil:
-    cdef int seat, s, d, j, tile, kinds, diff, night, i
+    cdef int seat, s, d, j, tile, kinds, diff
     cdef Player* p
     cdef HomeMasks m
     for seat in range(g.n_players):
@@ -331,12 +341,7 @@ cdef void final_scoring(const Comp* c, GameState* g) noexcept nogil:
                 tile = p.balance[d][j]
                 if tile != NO_TILE and pattern_met(c, &m, tile):
                     p.hp[SRC_HALF_BALANCE] += unscored_balance_hp(c, tile)
-        night = 0
-        if p.advanced:
-            for i in range(HOME_CELLS):
-                if c.night_type[i] >= 0 and p.home[i] == NO_TILE:
-                    night += 1
-        p.hp[SRC_NIGHT_SPACES] = <int16_t>(-night * c.uncovered_hp)
+        p.hp[SRC_NIGHT_SPACES] = <int16_t>(-night_uncovered(c, p) * c.uncovered_hp)
 
 cdef inline const int16_t* score_by_source(const Player* p) noexcept nogil:
     return p.hp

@@ -57,16 +57,48 @@ cdef inline int food_owed(const GameState* g, int s) noexcept nogil:
             return g.stack[i].a
     return -1
 
+cdef inline int summers_left(const GameState* g) noexcept nogil:
+    """Summers still to come, this year's included until it is over."""
+    return N_ROUNDS - g.round + (1 if g.phase <= PH_SUMMER else 0)
+
+cdef inline int food_need(const GameState* g, int s, int tiles) noexcept nogil:
+    """Food units `s` must still pay in this year's Winter (B31): what it owes while its feeding is under way, none
+    once it is fed or the game is over, else 1 per home tile (`tiles`)."""
+    cdef int owed = food_owed(g, s), P = g.n_players
+    if owed >= 0:
+        return owed
+    if g.phase == PH_END or (g.phase == PH_FEED and ((s - g.start_seat + P) % P) < g.turn_idx):
+        return 0
+    return tiles
+
+cdef inline bint still_acting(const GameState* g, int s, int summers) noexcept nogil:
+    """Whether `s` still has Summer actions to come (or under way): what balance tiles and harmony can change."""
+    cdef int i
+    if summers > 1 or (summers == 1 and not (g.phase == PH_SUMMER and g.pl[s].incense == 0)):
+        return True
+    for i in range(g.sp):
+        if g.stack[i].player == s and g.stack[i].kind >= F_OFFER and g.stack[i].kind <= F_HOME_SPACE:
+            return True
+    return False
+
+cdef inline int harmony_reach(const Comp* c, const HomeMasks* m, int left, int right, int summers,
+                              bint acting) noexcept nogil:
+    """How much of the left/right comfort difference home tiles to come can still close: about one a Summer, of
+    typical comfort, on the lighter side's empty spaces (0 without actions to come)."""
+    if not acting:
+        return 0
+    return TYPICAL_COMFORT * min(summers, popcount(c.side_cells[2 if left > right else 0] & ~m.occupied))
+
 cdef double evaluate_player(const Comp* c, const GameState* g, const double* w, int s) noexcept nogil:
     cdef const Player* p = &g.pl[s]
-    cdef int P = g.n_players, i, t, d, k, tile, kinds = 0, awake_n = 0, left, right, diff, night = 0, winters
-    cdef int tiles, units, need, owed, summers, reach
+    cdef int i, t, d, k, tile, kinds = 0, awake_n = 0, left, right, diff
+    cdef int tiles, units, need, summers, reach
     cdef bint acting
     cdef double v = w[W_HP] * total_score(p), span, live, shoots = 0
     cdef HomeMasks m
     if g.phase == PH_END:
         return v
-    summers = N_ROUNDS - g.round + (1 if g.phase <= PH_SUMMER else 0)
+    summers = summers_left(g)
     live = 1.0 if summers > 0 else 0.0
     span = min(summers, 2) * 0.5                  # what one more shoot or spirit is worth: its uses still to come
     # coins, incense, shoots in the temple areas
@@ -82,19 +114,12 @@ cdef double evaluate_player(const Comp* c, const GameState* g, const double* w, 
     # food against the feeding still to come: 1 unit per home tile each Winter (B31)
     tiles = home_tiles(p)
     units = food_worth(c, p, 0)
-    owed = food_owed(g, s)
-    winters = N_ROUNDS - g.round + 1
-    if g.phase == PH_FEED and owed < 0 and ((s - g.start_seat + P) % P) < g.turn_idx:
-        winters -= 1                                # fed already this Winter
-    need = owed if owed >= 0 else (tiles if winters > (N_ROUNDS - g.round) else 0)
+    need = food_need(g, s, tiles)
     v += w[W_FOOD] * min(units, need + tiles * (N_ROUNDS - g.round))
     if need > units:
         v -= w[W_HUNGER] * c.hunger_hp * (need - units)
     # whether the seat still has Summer actions to come (or under way): what balance tiles and harmony can change
-    acting = summers > 1 or (summers == 1 and not (g.phase == PH_SUMMER and p.incense == 0))
-    for i in range(g.sp):
-        if g.stack[i].player == s and g.stack[i].kind >= F_OFFER and g.stack[i].kind <= F_HOME_SPACE:
-            acting = True
+    acting = still_acting(g, s, summers)
     # home: comfort (tie-break, patterns) and harmony. The left/right difference scores at the end; until then
     # home tiles to come on the lighter side can close it (about one a Summer, of typical comfort, on its empty
     # spaces): the part beyond their reach costs in full, the part within it the share harmony
@@ -103,15 +128,9 @@ cdef double evaluate_player(const Comp* c, const GameState* g, const double* w, 
     left = comfort_on(&m, m.occupied & c.side_cells[0])
     right = comfort_on(&m, m.occupied & c.side_cells[2])
     diff = left - right if left > right else right - left
-    reach = 0
-    if acting:
-        reach = TYPICAL_COMFORT * min(summers, popcount(c.side_cells[2 if left > right else 0] & ~m.occupied))
+    reach = harmony_reach(c, &m, left, right, summers, acting)
     v -= c.harmony_hp * (max(0, diff - reach) + w[W_HARMONY] * min(diff, reach))
-    if p.advanced:
-        for i in range(HOME_CELLS):
-            if c.night_type[i] >= 0 and p.home[i] == NO_TILE:
-                night += 1
-        v -= w[W_NIGHT_SPACE] * c.uncovered_hp * night
+    v -= w[W_NIGHT_SPACE] * c.uncovered_hp * night_uncovered(c, p)
     # balance tiles held, in the HP they are expected to bring: a met one half its HP at the end or, while the
     # seat has actions to come, its full HP scored with the chance balance_met; an unmet one that worth times
     # balance_near for each home tile its pattern still lacks (each needs an Improve action to come)

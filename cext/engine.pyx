@@ -238,13 +238,7 @@ cdef class State(EngineState):
         return _loaded_state(rules, data)
 
 
-cdef void vt_features(const void* r, const void* s, int seat, double* out) noexcept nogil:
-    features(<const Comp*>r, <const GameState*>s, seat, out)
-
-
 include "game_module.pxi"
-GAME_VTABLE.num_features = N_FEATURES       # the learned evaluation's features (engine_features.pxi)
-GAME_VTABLE.features = vt_features
 
 
 cdef hide_from(EngineState state, dict d, viewer):

@@ -6,12 +6,14 @@
 #   kernels      start(c, g, players, seed, variant, out), legal_actions, step, current_player, determinize(c, g,
 #                viewer, seed), check_state(c, g, loading), evaluate, greedy_action, judge_options (greedy_policy.pxi),
 #                winner(c, g) (-1 until the end), rank_of(c, g, seat), returns(c, g, out), total_score(p),
-#                score_by_source(p), fill_counters(g, seat, out), start_position(g, seat)
+#                score_by_source(p), fill_counters(g, seat, out), start_position(g, seat), features(c, g, viewer,
+#                out) (the learned evaluation's N_FEATURES, as `viewer` sees the state)
 #   Python       hide_from(state, observation, viewer), which removes what `viewer` cannot see
-#   sizes        NUM_ACTIONS, MAX_PLAYERS, N_SOURCES, N_COUNTERS, N_WEIGHTS, PH_END
-#   names        PHASES, DECISIONS, SOURCES, WEIGHT_NAMES, INVARIANTS (by check_state's number), FORMAT
-#                ("<engine>.state", which names the capsules too), FORMAT_VERSION, SEED_FIELDS (the 64-bit
-#                generators, saved in hex), NEW_GAME_CALL and STATE_NAME (for messages)
+#   sizes        NUM_ACTIONS, MAX_PLAYERS, N_SOURCES, N_COUNTERS, N_WEIGHTS, N_FEATURES, PH_END
+#   names        PHASES, DECISIONS, SOURCES, WEIGHT_NAMES, FEATURE_NAMES_GLOBAL and FEATURE_NAMES_SEAT (the game's
+#                features, then a seat's block), INVARIANTS (by check_state's number), FORMAT ("<engine>.state",
+#                which names the capsules too), FORMAT_VERSION, SEED_FIELDS (the 64-bit generators, saved in hex),
+#                NEW_GAME_CALL and STATE_NAME (for messages)
 #   layouts      COMP_DTYPE and GAME_DTYPE, which setup.py writes from the engine's .pxd (its *_layout.pxi)
 
 from cpython.pycapsule cimport PyCapsule_New
@@ -57,7 +59,10 @@ cdef void vt_evaluate(const void* r, const void* s, const double* w, double* out
 cdef int vt_policy(const void* r, const void* s, const double* w, int thorough, uint64_t* rng) noexcept nogil:
     return greedy_action(<const Comp*>r, <const GameState*>s, w, thorough, rng)
 
-cdef GameVTable GAME_VTABLE           # a game with learned features sets num_features and features too
+cdef void vt_features(const void* r, const void* s, int seat, double* out) noexcept nogil:
+    features(<const Comp*>r, <const GameState*>s, seat, out)
+
+cdef GameVTable GAME_VTABLE
 GAME_VTABLE.state_size = sizeof(GameState)
 GAME_VTABLE.num_actions = NUM_ACTIONS
 GAME_VTABLE.max_players = MAX_PLAYERS
@@ -71,6 +76,8 @@ GAME_VTABLE.determinize = vt_determinize
 GAME_VTABLE.num_weights = N_WEIGHTS
 GAME_VTABLE.evaluate = vt_evaluate
 GAME_VTABLE.policy = vt_policy
+GAME_VTABLE.num_features = N_FEATURES       # the learned evaluation's features (<engine>_features.pxi)
+GAME_VTABLE.features = vt_features
 VTABLE = PyCapsule_New(&GAME_VTABLE, b"borabora_sim.GameVTable", NULL)
 
 # =============================================================================

@@ -108,9 +108,9 @@ def test_model_arguments_are_checked() -> None:
     too_few = _search.Model([layer(4, features)], (np.zeros(4), 0.0), (np.zeros(4), np.zeros(7)))
     with pytest.raises(ValueError, match="policy has 7 actions, the game has"):
         _search.policy(mid_game().search_handles(), too_few)
-    bamboo = new_bamboo_game(players=2, seed=1)
-    with pytest.raises(ValueError, match="no learned features"):
-        _search.features(bamboo.search_handles(), 0)
+    bamboo = new_bamboo_game(players=2, seed=1)          # a model of one game's features does not fit another's
+    with pytest.raises(ValueError, match=f"expects {default_model().num_features} features"):
+        _search.win_probabilities(bamboo.search_handles(), default_model())
 
 
 def test_a_file_without_the_arrays_is_refused(tmp_path: Path) -> None:
