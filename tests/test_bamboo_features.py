@@ -57,7 +57,7 @@ def test_names_and_count() -> None:
     assert 20 <= len(S) <= 40
     state = new_game(3, 1)
     assert features(state, 0).shape == (N_FEATURES,)
-    model = _search.Model(np.zeros((4, N_FEATURES)), np.zeros(4), np.zeros(4), 0.0)
+    model = _search.Model([(np.zeros((4, N_FEATURES)), np.zeros(4))], (np.zeros(4), 0.0))
     assert model.num_features == N_FEATURES
     assert _search.win_probabilities(state.search_handles(), model) == pytest.approx([1 / 3] * 3)
 
@@ -213,8 +213,8 @@ def test_features_do_not_see_hidden_information(players: int, mode: str) -> None
 def test_the_compiled_search_runs_with_a_model_on_bamboo(players: int) -> None:
     rng = np.random.default_rng(players)
     hidden = 16
-    model = _search.Model(rng.normal(0, 0.3, (hidden, N_FEATURES)), rng.normal(0, 0.1, hidden),
-                          rng.normal(0, 0.3, hidden), 0.1)
+    model = _search.Model([(rng.normal(0, 0.3, (hidden, N_FEATURES)), rng.normal(0, 0.1, hidden))],
+                          (rng.normal(0, 0.3, hidden), 0.1))
     for state in game_states(players, seed=3, every=40)[1:4]:
         handles = state.search_handles()
         p = _search.win_probabilities(handles, model)
