@@ -27,7 +27,7 @@ from borabora_sim.players.expert import ExpertPlayer
 from borabora_sim.players.search import MCTSPlayer
 from borabora_sim.protocol import Game, GameState
 
-GAME = "bora_bora"          # the games with learned features
+GAMES = ("bora_bora", "bamboo")         # the games with learned features
 
 
 def random_network(game: Game, hidden: tuple[int, ...] = (12, 8), seed: int = 0) -> Network:
@@ -62,9 +62,9 @@ def numpy_trunk(net: Network, x: np.ndarray) -> np.ndarray:
     return h
 
 
-@pytest.fixture(scope="module")
-def game() -> Game:
-    return get_game(GAME)
+@pytest.fixture(scope="module", params=GAMES)
+def game(request: pytest.FixtureRequest) -> Game:
+    return get_game(request.param)
 
 
 @pytest.fixture(scope="module")
@@ -205,7 +205,7 @@ def test_fitting_learns_a_policy_it_is_shown() -> None:
 
 
 def test_the_expert_plays_the_policys_most_likely_move(game: Game, network_file: Path) -> None:
-    expert = ExpertPlayer(seed=1, network=str(network_file))
+    expert = ExpertPlayer(seed=1, network=str(network_file), game=game)
     state = mid_game(game)
     action = expert.choose(state)
     options = expert.last_options
@@ -214,8 +214,8 @@ def test_the_expert_plays_the_policys_most_likely_move(game: Game, network_file:
     assert "chose" in expert.explain() and "policy" in expert.explain()
 
 
-def test_the_network_is_an_option_of_the_spec(network_file: Path) -> None:
-    expert = make_player(f"expert:network={network_file}")
+def test_the_network_is_an_option_of_the_spec(game: Game, network_file: Path) -> None:
+    expert = make_player(f"expert:network={network_file}", game=game)
     assert expert.spec() == f"expert:network={network_file}"
     with pytest.raises(ValueError, match=r"network=x\.npz is the network of evaluation=net"):
         make_player("mcts:network=x.npz")
@@ -228,15 +228,21 @@ def test_a_game_without_a_network_is_refused_in_one_line() -> None:
         make_player("expert")
 
 
+def stats_choice(player: MCTSPlayer) -> int:
+    assert player.last_choice is not None
+    return player.last_choice[0]
+
+
 def test_puct_search_chooses_legal_moves_and_repeats_itself(game: Game, network_file: Path) -> None:
     state = mid_game(game)
-    player = MCTSPlayer(iterations=300, seed=5, evaluation="net", network=str(network_file))
-    again = MCTSPlayer(iterations=300, seed=5, evaluation="net", network=str(network_file))
+    player = MCTSPlayer(iterations=300, seed=5, evaluation="net", network=str(network_file), game=game)
+    again = MCTSPlayer(iterations=300, seed=5, evaluation="net", network=str(network_file), game=game)
     assert player.choose(state) == again.choose(state)
     assert player.last_stats == again.last_stats
     assert sum(s.visits for s in player.last_stats) == 300
-    assert player.spec() == f"mcts:iterations=300,c=1.5,evaluation=net,network={network_file},fishing=normal"
-    assert make_player(player.spec(), seed=5).choose(state) == player.choose(state)
+    kinds = "".join(f",{kind}=normal" for kind in game.action_kinds)
+    assert player.spec() == f"mcts:iterations=300,c=1.5,evaluation=net,network={network_file}{kinds}"
+    assert make_player(player.spec(), seed=5, game=game).choose(state) == stats_choice(player)
     done, stats = _search.run_mcts(state.search_handles(), state.current_player, iterations=400, seed=2,
                                    model=load_network(network_file).compiled(), c_puct=1.5, noise_alpha=0.3,
                                    threads=2)
@@ -245,9 +251,9 @@ def test_puct_search_chooses_legal_moves_and_repeats_itself(game: Game, network_
 
 @pytest.mark.parametrize("option", ["rollout=heuristic", "rollout_depth=3", "temperature=5", "style=builder",
                                     "margin=0.2"])
-def test_rollout_options_are_refused_with_the_network(option: str, network_file: Path) -> None:
+def test_rollout_options_are_refused_with_the_network(option: str) -> None:
     with pytest.raises(ValueError, match="has no effect with evaluation=net"):
-        MCTSPlayer(iterations=10, evaluation="net", network=str(network_file), **dict([_parse(option)]))
+        MCTSPlayer(iterations=10, evaluation="net", game=get_game("bora_bora"), **dict([_parse(option)]))
 
 
 def _parse(option: str) -> tuple[str, object]:
