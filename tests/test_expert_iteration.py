@@ -61,8 +61,8 @@ def test_a_run_with_other_settings_is_refused(tiny_run: Path) -> None:
 def test_a_damaged_chunk_is_named_with_what_to_do(tmp_path: Path) -> None:
     path = tmp_path / "chunk-0000000.npz"
     path.write_bytes(b"PK\x03\x04broken")
-    with pytest.raises(ValueError, match="is not a chunk of expert-iteration games: truncated, damaged or unsafe.*"
-                                         "delete it and run the same command again"):
+    with pytest.raises(ValueError, match=r"is not a chunk of expert-iteration games: truncated, damaged or unsafe.*"
+                                         r"delete it and run the same command again"):
         read_chunk(path, 0, 10)
 
 
