@@ -53,8 +53,9 @@ class ExpertConfig:
 
     game: str = "bora_bora"
     players: tuple[int, ...] = (4, 4, 3, 2)      # player counts, cycled over the games
-    imitation_games: int = 4000                   # generation 0's heuristic games
-    keep: float = 0.25                            # share of generation 0's decisions kept as samples
+    imitation_games: int = 40_000                 # generation 0's heuristic games
+    keep: float = 0.025                           # share of generation 0's decisions kept as samples: few per game,
+    #                                               as the value overfits the results of a few games otherwise
     generations: int = 3                          # search generations after generation 0
     games: int = 800                              # self-play games per search generation
     iterations: int = 100                         # PUCT iterations per decision in self-play and the gate
@@ -63,6 +64,7 @@ class ExpertConfig:
     noise_fraction: float = 0.25
     sampled_turns: int = 8                        # decisions per seat drawn in proportion to the visits
     window: int = 2                               # generations of data a network is fitted on
+    search_value: float = 0.5                     # share of the search's root values in a self-play value target
     gate_games: int = 400                         # games of a new network against the best, seats rotated
     hidden: tuple[int, ...] = (96, 64)
     epochs: int = 6
@@ -93,8 +95,10 @@ class ExpertConfig:
         if not self.players or any(p not in game.player_counts for p in self.players):
             raise ValueError(f"players must be player counts of {game.name} "
                              f"({', '.join(map(str, game.player_counts))}), got {self.players}")
-        if not (0 < self.keep <= 1 and self.c_puct > 0 and self.noise_alpha >= 0 and 0 <= self.noise_fraction <= 1):
-            raise ValueError("keep must be in (0, 1], c_puct > 0, noise_alpha >= 0 and noise_fraction in [0, 1]")
+        if not (0 < self.keep <= 1 and self.c_puct > 0 and self.noise_alpha >= 0 and 0 <= self.noise_fraction <= 1
+                and 0 <= self.search_value <= 1):
+            raise ValueError("keep must be in (0, 1], c_puct > 0, noise_alpha >= 0, noise_fraction and search_value "
+                             "in [0, 1]")
         if not self.hidden or len(self.hidden) > 2 or any(not 1 <= h <= 256 for h in self.hidden):
             raise ValueError(f"hidden must be one or two layer sizes in 1..256, got {self.hidden}")
         return game
@@ -121,28 +125,39 @@ def _results(state: GameState) -> np.ndarray:
 
 
 class _GameSamples:
-    """The samples of one game as it is played."""
+    """The samples of one game as it is played. A sample's value target is the game's result, or with the search's
+    root values (each seat's mean reward), their mix: `share` of the search's, the rest the result's."""
 
-    def __init__(self) -> None:
+    def __init__(self, share: float = 0.0) -> None:
+        self.share = share
         self.x: list[np.ndarray] = []
         self.mover: list[int] = []
         self.after: list[np.ndarray] = []
         self.action: list[list[int]] = []
         self.target: list[np.ndarray] = []
+        self.search: list[np.ndarray] = []
 
-    def add(self, state: GameState, actions: list[int], after: np.ndarray, target: np.ndarray) -> None:
+    def add(self, state: GameState, actions: list[int], after: np.ndarray, target: np.ndarray,
+            search: list[float] | None = None) -> None:
         self.x.append(_value_rows(state))
         self.mover.append(state.current_player)
         self.action.append(actions)
         self.after.append(after)
         self.target.append(target)
+        values = np.zeros(SEATS, np.float32)
+        if search is not None:
+            values[:len(search)] = search
+        self.search.append(values)
 
     def finish(self, state: GameState) -> Samples:
         n = len(self.x)
         lengths = [len(a) for a in self.action]
+        returns = np.tile(_results(state), (n, 1))
+        if self.share and n:
+            returns = (1 - self.share) * returns + self.share * np.stack(self.search)
         return Samples(np.stack(self.x) if n else np.zeros((0, SEATS, 0), np.float32),
                        np.full(n, state.num_players, np.int8), np.array(self.mover, np.int8),
-                       np.tile(_results(state), (n, 1)), np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64),
+                       returns.astype(np.float32), np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64),
                        np.concatenate(self.after) if n else np.zeros((0, 0), np.float32),
                        np.concatenate(self.action).astype(np.int16) if n else np.zeros(0, np.int16),
                        np.concatenate(self.target).astype(np.float32) if n else np.zeros(0, np.float32))
@@ -172,23 +187,24 @@ def imitation_game(game: Game, config: ExpertConfig, index: int) -> Samples:
 
 def self_play_game(game: Game, config: ExpertConfig, generation: int, index: int, model: _search.Model) -> Samples:
     """Game `index` of a search generation: every seat searches with `model` (PUCT, root noise); the visit shares
-    are the targets; a seat's first `sampled_turns` decisions are drawn in proportion to them, later ones are the
-    most visited."""
+    are the policy targets, the result mixed with the root values the value targets; a seat's first
+    `sampled_turns` decisions are drawn in proportion to the visits, later ones are the most visited."""
     rng = np.random.default_rng([config.seed, generation, index])
     players = config.players[index % len(config.players)]
     state = game.new_initial_state(players=players, seed=int(rng.integers(2**62)))
-    samples = _GameSamples()
+    samples = _GameSamples(config.search_value)
     decisions = 0
     while not state.is_terminal():
         handles = state.search_handles()
-        _, stats = _search.run_mcts(handles, state.current_player, iterations=config.iterations, model=model,
-                                    c_puct=config.c_puct, noise_alpha=config.noise_alpha,
-                                    noise_fraction=config.noise_fraction, seed=int(rng.integers(2**62)))
+        _, stats, root = _search.run_mcts(handles, state.current_player, iterations=config.iterations, model=model,
+                                          c_puct=config.c_puct, noise_alpha=config.noise_alpha,
+                                          noise_fraction=config.noise_fraction, seed=int(rng.integers(2**62)),
+                                          root_values=True)
         visits = {action: count for action, count, _ in stats}
         actions, after = _search.afterstate_features(handles, int(rng.integers(2**62)))
         target = np.array([visits.get(a, 0) for a in actions], np.float64)
         target /= target.sum()
-        samples.add(state, actions, after, target.astype(np.float32))
+        samples.add(state, actions, after, target.astype(np.float32), root)
         if decisions < config.sampled_turns * players:
             action = actions[rng.choice(len(actions), p=target)]
         else:

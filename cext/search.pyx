@@ -589,7 +589,8 @@ cdef long _default_tree(long iterations, double c_puct):
 def run_mcts(handles, root_player, iterations=1000, double seconds=0.0, double c_uct=0.7,
              bint heuristic_rollout=False, rollout_depth=-1, double margin_weight=0.0,
              double temperature=10.0, weights=None, seed=0, max_nodes=0, root_actions=None, threads=1,
-             Model model=None, double c_puct=0.0, double noise_alpha=0.0, double noise_fraction=0.25):
+             Model model=None, double c_puct=0.0, double noise_alpha=0.0, double noise_fraction=0.25,
+             bint root_values=False):
     """Runs IS-MCTS from the state in `handles` (State.search_handles()) for `root_player`.
 
     `root_actions` restricts the actions considered at the root (None: every legal action).
@@ -602,7 +603,8 @@ def run_mcts(handles, root_player, iterations=1000, double seconds=0.0, double c
     children's visits and summed rewards are added up by action, so one thread gives what the single-threaded
     search always gave, and the same seed and thread count give the same result.
     Returns (iterations done, list of (action, visits, mean reward for root_player)) for the
-    root's children, most visited first.
+    root's children, most visited first; with `root_values`, also the root's mean reward of every seat (over
+    every thread's iterations), the search's estimate of each seat's chance to win.
     """
     cdef _Handles h = _Handles(handles, root_player)
     w = None if weights is None else np.ascontiguousarray(weights, dtype=np.float64)
@@ -643,12 +645,15 @@ def run_mcts(handles, root_player, iterations=1000, double seconds=0.0, double c
                     totals[1] += workers[t].nodes[child].value[h.root_player]
                 child = workers[t].nodes[child].next_sibling
         done = sum([workers[t].done for t in range(n_threads)])
+        players = h.vt.num_players(h.state)
+        means = [sum([workers[t].nodes[0].value[p] for t in range(n_threads)]) /
+                 max(1, sum([workers[t].nodes[0].visits for t in range(n_threads)])) for p in range(players)]
     finally:
         for t in range(started):
             free_worker(workers[t])
     stats = [(action, visits, value / visits) for action, (visits, value) in merged.items()]
     stats.sort(key=lambda s: (-s[1], -s[2], s[0]))
-    return done, stats
+    return (done, stats, means) if root_values else (done, stats)
 
 
 def run_flat_mc(handles, root_player, actions, rollouts=100, double seconds=0.0,

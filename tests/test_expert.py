@@ -270,3 +270,13 @@ def test_root_noise_needs_puct(game: Game) -> None:
     state = mid_game(game)
     with pytest.raises(ValueError, match="root noise"):
         _search.run_mcts(state.search_handles(), 0, iterations=10, noise_alpha=0.3)
+
+
+def test_the_root_values_are_every_seats_mean_reward(game: Game, network_file: Path) -> None:
+    state = mid_game(game)
+    me = state.current_player
+    for options in ({"model": load_network(network_file).compiled(), "c_puct": 1.5}, {}):
+        done, stats, root = _search.run_mcts(state.search_handles(), me, iterations=300, seed=3, threads=2,
+                                             root_values=True, **options)
+        assert len(root) == state.num_players and sum(root) == pytest.approx(1.0)
+        assert root[me] == pytest.approx(sum(visits * mean for _, visits, mean in stats) / done)
