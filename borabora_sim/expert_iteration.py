@@ -37,6 +37,7 @@ from borabora_sim.stats import wilson_interval
 from borabora_sim.train import package_commit
 
 CHUNK = 10                      # games per file of the work directory
+PROGRESS_EVERY = 30             # seconds between progress lines
 VALIDATION_EVERY = 10           # every 10th game of a generation is held out for validation
 SEATS = 4                       # the value rows of a sample: every seat of the largest game (smaller ones padded)
 RANDOM_MOVES = 0.03             # share of generation 0's decisions played at random
@@ -263,7 +264,7 @@ def play_generation(work: Path, config: ExpertConfig, generation: int, games: in
     paths = {first: folder / f"chunk-{first:07d}.npz" for first, _ in chunks}
     parts = {first: read_chunk(paths[first], first, count) for first, count in chunks if paths[first].exists()}
     todo = [(first, count) for first, count in chunks if first not in parts]
-    started, done = time.time(), 0
+    started, done, told = time.time(), 0, 0.0
     from joblib import Parallel, delayed
 
     results = Parallel(n_jobs=n_jobs, return_as="generator")(
@@ -272,9 +273,11 @@ def play_generation(work: Path, config: ExpertConfig, generation: int, games: in
         write_bytes(paths[first], npz_bytes(arrays))
         parts[first] = arrays
         done += count
-        left = (time.time() - started) / done * (sum(c for _, c in todo) - done)
-        log(f"generation {generation}: {len(parts) * CHUNK if len(parts) < len(chunks) else games}/{games} games, "
-            f"about {left / 60:.0f} min left")
+        if time.time() - told >= PROGRESS_EVERY or len(parts) == len(chunks):
+            told = time.time()
+            left = (told - started) / done * (sum(c for _, c in todo) - done)
+            played = sum(count for first, count in chunks if first in parts)
+            log(f"generation {generation}: {played}/{games} games, about {left / 60:.0f} min left")
     ordered = [parts[first] for first, _ in chunks]
     samples = Samples.join([Samples(*(a[name] for name in SAMPLE_ARRAYS)) for a in ordered])
     return samples, np.concatenate([a["game"] for a in ordered])
