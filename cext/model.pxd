@@ -70,23 +70,30 @@ cdef inline double value_logit(const LearnedModel* m, const float* h, int width)
     return out
 
 
+cdef inline void softmax(double* v, int n) noexcept nogil:
+    """v becomes exp(v) / sum(exp(v)), computed without overflow."""
+    cdef double hi = -1e300, total = 0
+    cdef int i
+    for i in range(n):
+        if v[i] > hi:
+            hi = v[i]
+    for i in range(n):
+        v[i] = exp(v[i] - hi)
+        total += v[i]
+    for i in range(n):
+        v[i] /= total
+
+
 cdef inline void model_win_probabilities(const GameVTable* vt, const void* rules, const void* state,
                                          const LearnedModel* m, double* out) noexcept nogil:
     """out[seat] = the model's probability that `seat` wins, for every seat (they sum to 1)."""
     cdef double x[MAX_MODEL_FEATURES]
     cdef float h[MAX_MODEL_HIDDEN]
     cdef int s, players = vt.num_players(state)
-    cdef double hi = -1e300, total = 0
     for s in range(players):
         vt.features(rules, state, s, x)
         out[s] = value_logit(m, h, trunk(m, x, h))
-        if out[s] > hi:
-            hi = out[s]
-    for s in range(players):
-        out[s] = exp(out[s] - hi)
-        total += out[s]
-    for s in range(players):
-        out[s] /= total
+    softmax(out, players)
 
 
 cdef inline void model_policy(const GameVTable* vt, const void* rules, const void* state, const LearnedModel* m,
@@ -98,7 +105,6 @@ cdef inline void model_policy(const GameVTable* vt, const void* rules, const voi
     cdef double x[MAX_MODEL_FEATURES]
     cdef float h[MAX_MODEL_HIDDEN]
     cdef int i, j, width, me = vt.current_player(state)
-    cdef double hi = -1e300, total = 0
     for i in range(n):
         memcpy(after, state, vt.state_size)
         vt.step(rules, after, legal[i], scratch)
@@ -107,10 +113,4 @@ cdef inline void model_policy(const GameVTable* vt, const void* rules, const voi
         out[i] = m.bp[legal[i]]
         for j in range(width):
             out[i] += m.wp[j] * h[j]
-        if out[i] > hi:
-            hi = out[i]
-    for i in range(n):
-        out[i] = exp(out[i] - hi)
-        total += out[i]
-    for i in range(n):
-        out[i] /= total
+    softmax(out, n)

@@ -126,6 +126,73 @@ cdef void rollout_rewards(const GameVTable* vt, const void* rules, void* st, int
     for p in range(players):
         reward[p] /= total
 
+cdef inline void new_tree(Node* nodes, long* n_nodes) noexcept nogil:
+    """A tree of the root alone."""
+    memset(&nodes[0], 0, sizeof(Node))
+    nodes[0].first_child = -1
+    nodes[0].next_sibling = -1
+    nodes[0].action = -1
+    n_nodes[0] = 1
+
+cdef inline bint budget_spent(const Config* cfg, long it, double start) noexcept nogil:
+    if cfg.iterations > 0 and it >= cfg.iterations:
+        return True
+    return cfg.seconds > 0 and it % TIME_CHECK_EVERY == 0 and it > 0 and now() - start >= cfg.seconds
+
+cdef inline int new_determinization(const GameVTable* vt, const void* rules, const void* root, int root_player,
+                                    const Config* cfg, long it, Scratch* sc) noexcept nogil:
+    """Iteration `it`'s determinization of the root for the root player into sc.state; its legal actions into
+    sc.legal, their number returned."""
+    memcpy(sc.state, root, vt.state_size)
+    vt.determinize(rules, sc.state, root_player, mix_seed(cfg.seed, it))
+    return vt.legal_actions(rules, sc.state, sc.legal)
+
+cdef inline int mark_available(const Config* cfg, Node* nodes, long node, int n, Scratch* sc,
+                               double* visits) noexcept nogil:
+    """Stamps the `n` legal actions in sc.legal (at the root, only those the root may choose, to which sc.legal is
+    narrowed: their number is returned), counts this iteration in the availability of the children they lead to and
+    stamps those as tried; adds up those children's visits into `visits` unless it is NULL."""
+    cdef int i, kept
+    cdef long child
+    if node == 0 and cfg.root_allowed != NULL:
+        kept = 0
+        for i in range(n):
+            if cfg.root_allowed[sc.legal[i]]:
+                sc.legal[kept] = sc.legal[i]
+                kept += 1
+        n = kept
+    sc.stamp += 1
+    for i in range(n):
+        sc.stamp_legal[sc.legal[i]] = sc.stamp
+    child = nodes[node].first_child
+    while child >= 0:
+        if sc.stamp_legal[nodes[child].action] == sc.stamp:
+            nodes[child].avail += 1
+            sc.stamp_tried[nodes[child].action] = sc.stamp
+            if visits != NULL:
+                visits[0] += nodes[child].visits
+        child = nodes[child].next_sibling
+    return n
+
+cdef inline long add_child(Node* nodes, long* n_nodes, long parent, int action, int mover) noexcept nogil:
+    cdef long child = n_nodes[0]
+    n_nodes[0] += 1
+    memset(&nodes[child], 0, sizeof(Node))
+    nodes[child].action = action
+    nodes[child].mover = mover
+    nodes[child].avail = 1
+    nodes[child].first_child = -1
+    nodes[child].next_sibling = nodes[parent].first_child
+    nodes[parent].first_child = child
+    return child
+
+cdef inline void back_up(Node* nodes, const int32_t* path, int depth, const double* reward, int players) noexcept nogil:
+    cdef int i, p
+    for i in range(depth):
+        nodes[path[i]].visits += 1
+        for p in range(players):
+            nodes[path[i]].value[p] += reward[p]
+
 cdef long mcts(const GameVTable* vt, const void* rules, const void* root, int root_player,
                const Config* cfg, Node* nodes, long max_nodes, long* n_nodes, Scratch* sc) noexcept nogil:
     """Single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012): one tree over
@@ -137,38 +204,15 @@ cdef long mcts(const GameVTable* vt, const void* rules, const void* root, int ro
     cdef double reward[MAX_SEARCH_PLAYERS]
     cdef double score, best_score, start = now()
     cdef uint64_t rng = mix_seed(cfg.seed, 0xB0A)
-    memset(&nodes[0], 0, sizeof(Node))
-    nodes[0].first_child = -1
-    nodes[0].next_sibling = -1
-    nodes[0].action = -1
-    n_nodes[0] = 1
-    while True:
-        if cfg.iterations > 0 and it >= cfg.iterations: break
-        if cfg.seconds > 0 and it % TIME_CHECK_EVERY == 0 and it > 0 and now() - start >= cfg.seconds: break
-        memcpy(sc.state, root, vt.state_size)
-        vt.determinize(rules, sc.state, root_player, mix_seed(cfg.seed, it))
-        n = vt.legal_actions(rules, sc.state, sc.legal)
+    new_tree(nodes, n_nodes)
+    while not budget_spent(cfg, it, start):
+        n = new_determinization(vt, rules, root, root_player, cfg, it, sc)
         node = 0
         path[0] = 0
         depth = 1
         while n > 0 and depth < MAX_TREE_DEPTH:
             mover = vt.current_player(sc.state)
-            if node == 0 and cfg.root_allowed != NULL:
-                untried = 0
-                for i in range(n):
-                    if cfg.root_allowed[sc.legal[i]]:
-                        sc.legal[untried] = sc.legal[i]
-                        untried += 1
-                n = untried
-            sc.stamp += 1
-            for i in range(n):
-                sc.stamp_legal[sc.legal[i]] = sc.stamp
-            child = nodes[node].first_child
-            while child >= 0:
-                if sc.stamp_legal[nodes[child].action] == sc.stamp:
-                    nodes[child].avail += 1
-                    sc.stamp_tried[nodes[child].action] = sc.stamp
-                child = nodes[child].next_sibling
+            n = mark_available(cfg, nodes, node, n, sc, NULL)
             untried = 0
             for i in range(n):
                 if sc.stamp_tried[sc.legal[i]] != sc.stamp:
@@ -181,17 +225,8 @@ cdef long mcts(const GameVTable* vt, const void* rules, const void* root, int ro
                             a = sc.legal[i]
                             break
                         untried -= 1
-                child = n_nodes[0]
-                n_nodes[0] += 1
-                memset(&nodes[child], 0, sizeof(Node))
-                nodes[child].action = a
-                nodes[child].mover = mover
-                nodes[child].avail = 1
-                nodes[child].first_child = -1
-                nodes[child].next_sibling = nodes[node].first_child
-                nodes[node].first_child = child
+                path[depth] = add_child(nodes, n_nodes, node, a, mover)
                 n = vt.step(rules, sc.state, a, sc.legal)
-                path[depth] = child
                 depth += 1
                 break
             best = -1
@@ -213,10 +248,7 @@ cdef long mcts(const GameVTable* vt, const void* rules, const void* root, int ro
             node = best
         rollout_rewards(vt, rules, sc.state, n, sc.legal, cfg, &rng, reward,
                         nodes[path[depth - 1]].mover if depth > 1 else -1)
-        for i in range(depth):
-            nodes[path[i]].visits += 1
-            for a in range(players):
-                nodes[path[i]].value[a] += reward[a]
+        back_up(nodes, path, depth, reward, players)
         it += 1
     return it
 
@@ -267,40 +299,16 @@ cdef long puct(const GameVTable* vt, const void* rules, const void* root, int ro
     cdef double reward[MAX_SEARCH_PLAYERS]
     cdef double score, best_score, parent_visits, first_play, start = now()
     cdef uint64_t rng = mix_seed(cfg.seed, 0x9C7)
-    memset(&nodes[0], 0, sizeof(Node))
-    nodes[0].first_child = -1
-    nodes[0].next_sibling = -1
-    nodes[0].action = -1
-    n_nodes[0] = 1
-    while True:
-        if cfg.iterations > 0 and it >= cfg.iterations: break
-        if cfg.seconds > 0 and it % TIME_CHECK_EVERY == 0 and it > 0 and now() - start >= cfg.seconds: break
-        memcpy(sc.state, root, vt.state_size)
-        vt.determinize(rules, sc.state, root_player, mix_seed(cfg.seed, it))
-        n = vt.legal_actions(rules, sc.state, sc.legal)
+    new_tree(nodes, n_nodes)
+    while not budget_spent(cfg, it, start):
+        n = new_determinization(vt, rules, root, root_player, cfg, it, sc)
         node = 0
         path[0] = 0
         depth = 1
         while n > 0 and depth < MAX_TREE_DEPTH:
             mover = vt.current_player(sc.state)
-            if node == 0 and cfg.root_allowed != NULL:
-                missing = 0
-                for i in range(n):
-                    if cfg.root_allowed[sc.legal[i]]:
-                        sc.legal[missing] = sc.legal[i]
-                        missing += 1
-                n = missing
-            sc.stamp += 1
-            for i in range(n):
-                sc.stamp_legal[sc.legal[i]] = sc.stamp
             parent_visits = 0
-            child = nodes[node].first_child
-            while child >= 0:
-                if sc.stamp_legal[nodes[child].action] == sc.stamp:
-                    nodes[child].avail += 1
-                    sc.stamp_tried[nodes[child].action] = sc.stamp
-                    parent_visits += nodes[child].visits
-                child = nodes[child].next_sibling
+            n = mark_available(cfg, nodes, node, n, sc, &parent_visits)
             missing = 0
             for i in range(n):
                 if sc.stamp_tried[sc.legal[i]] != sc.stamp:
@@ -311,16 +319,7 @@ cdef long puct(const GameVTable* vt, const void* rules, const void* root, int ro
                     add_root_noise(cfg, sc.priors, n, &rng)
                 for i in range(n):
                     if sc.stamp_tried[sc.legal[i]] != sc.stamp:
-                        child = n_nodes[0]
-                        n_nodes[0] += 1
-                        memset(&nodes[child], 0, sizeof(Node))
-                        nodes[child].action = sc.legal[i]
-                        nodes[child].mover = mover
-                        nodes[child].avail = 1
-                        nodes[child].prior = <float>sc.priors[i]
-                        nodes[child].first_child = -1
-                        nodes[child].next_sibling = nodes[node].first_child
-                        nodes[node].first_child = child
+                        nodes[add_child(nodes, n_nodes, node, sc.legal[i], mover)].prior = <float>sc.priors[i]
             first_play = nodes[node].value[mover] / nodes[node].visits if nodes[node].visits else 0.5
             parent_visits = sqrt(parent_visits + 1)
             best = -1
@@ -346,10 +345,7 @@ cdef long puct(const GameVTable* vt, const void* rules, const void* root, int ro
             vt.returns(rules, sc.state, reward)
         else:
             model_win_probabilities(vt, rules, sc.state, cfg.model, reward)
-        for i in range(depth):
-            nodes[path[i]].visits += 1
-            for mover in range(players):
-                nodes[path[i]].value[mover] += reward[mover]
+        back_up(nodes, path, depth, reward, players)
         it += 1
     return it
 
