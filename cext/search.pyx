@@ -174,6 +174,14 @@ cdef inline int mark_available(const Config* cfg, Node* nodes, long node, int n,
         child = nodes[child].next_sibling
     return n
 
+cdef inline int count_untried(int n, const Scratch* sc) noexcept nogil:
+    """How many of the `n` actions in sc.legal lead to no child yet (after mark_available)."""
+    cdef int i, untried = 0
+    for i in range(n):
+        if sc.stamp_tried[sc.legal[i]] != sc.stamp:
+            untried += 1
+    return untried
+
 cdef inline long add_child(Node* nodes, long* n_nodes, long parent, int action, int mover) noexcept nogil:
     cdef long child = n_nodes[0]
     n_nodes[0] += 1
@@ -213,10 +221,7 @@ cdef long mcts(const GameVTable* vt, const void* rules, const void* root, int ro
         while n > 0 and depth < MAX_TREE_DEPTH:
             mover = vt.current_player(sc.state)
             n = mark_available(cfg, nodes, node, n, sc, NULL)
-            untried = 0
-            for i in range(n):
-                if sc.stamp_tried[sc.legal[i]] != sc.stamp:
-                    untried += 1
+            untried = count_untried(n, sc)
             if untried > 0 and n_nodes[0] < max_nodes:
                 untried = pick_uniform(&rng, untried)      # expand one untried action at random
                 for i in range(n):
@@ -309,10 +314,7 @@ cdef long puct(const GameVTable* vt, const void* rules, const void* root, int ro
             mover = vt.current_player(sc.state)
             parent_visits = 0
             n = mark_available(cfg, nodes, node, n, sc, &parent_visits)
-            missing = 0
-            for i in range(n):
-                if sc.stamp_tried[sc.legal[i]] != sc.stamp:
-                    missing += 1
+            missing = count_untried(n, sc)
             if missing > 0 and n_nodes[0] + missing <= max_nodes:
                 model_policy(vt, rules, sc.state, cfg.model, sc.legal, n, sc.after, sc.after_legal, sc.priors)
                 if node == 0 and cfg.noise_alpha > 0:
