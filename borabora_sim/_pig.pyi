@@ -36,7 +36,6 @@ TURN_ENDS: Final[tuple[str, ...]]
 @disjoint_base
 class EngineRules(CompiledRules[PigComponents]): ...
 
-@disjoint_base
 class Rules(EngineRules):
     """The goal and the die in C form, shared read-only by every state of a game."""
 
