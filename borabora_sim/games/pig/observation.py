@@ -43,7 +43,8 @@ _GLOBAL: list[encoders.Part] = [
 # (name, size, high): one player slot, repeated MAX_PLAYERS times as "p{k}.{name}".
 _PLAYER: list[encoders.Part] = [
     ("present", 1, 1),
-    ("score", 1, COUNT_HIGH),
+    ("pts_total", 1, COUNT_HIGH),             # points banked
+    ("pts_by_source", len(_pig.SOURCES), COUNT_HIGH),
     ("lacking", 1, MAX_GOAL),                 # the points it still needs, 0 once there
     ("first", 1, 1),                          # it played the first turn
     *[(name, 1, COUNT_HIGH) for name in _pig.COUNTER_NAMES],
@@ -77,7 +78,7 @@ def encode(obs: dict[str, Any], components: Any, out: np.ndarray | None = None) 
     w.scalar("last_turn", obs["last_turn"])
     for seat, p in enumerate(obs["pl"]):
         score = p["score"][0]
-        values = [1.0, score, max(goal - score, 0), float(seat == obs["start_seat"])]
+        values = [1.0, score, *p["score"], max(goal - score, 0), float(seat == obs["start_seat"])]
         values += [p[name] for name in _pig.COUNTER_NAMES]
         start = LAYOUT.player_slice(rel(seat), "present")[0]
         w.out[start:start + len(values)] = values
