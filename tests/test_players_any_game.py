@@ -124,6 +124,10 @@ REFUSED = [
     ("bora_bora", "heuristic:style=spirits", "unknown style 'spirits'; styles: balanced, temple, builder"),
     ("bora_bora", "heuristic:w_majority=2", "has no option 'w_majority'"),
     ("bora_bora", "mcts:iterations=20,temperature=2", "temperature=2.0 has no effect with rollouts played to the end"),
+    ("pig", "heuristic:fishing=never", "has no option 'fishing'"),
+    ("pig", "mcts:iterations=20,fishing=prefer", "has no option 'fishing'"),
+    ("pig", "heuristic:style=temple", "unknown style 'temple'; styles: hold20, keep_pace"),
+    ("pig", "heuristic:w_vp=2", "has no option 'w_vp'"),
 ]
 
 
