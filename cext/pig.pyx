@@ -94,27 +94,27 @@ cdef class State(EngineState):
         return self.s.start_seat
 
     @property
-    def turn_total(self):
-        """The points the mover has at stake in the turn in progress (0 once the game is over)."""
-        return self.s.turn_total
-
-    @property
-    def last_roll(self):
-        """The face the mover rolled last (at the end, the winner's last roll)."""
-        return self.s.last_roll
-
-    @property
     def last_turn(self):
         """How the last finished turn ended, (seat, "hold" or "pig_out", points banked or lost), None before any."""
         if self.s.last_end == END_NONE:
             return None
         return self.s.last_seat, TURN_ENDS[self.s.last_end], self.s.last_turn
 
+    @property
+    def turn_total(self):
+        """The points the mover has at stake in the turn in progress (0 once the game is over)."""
+        return self.s.turn_total
+
     def returns(self):
         """1 to the winner, 0 to the others (0 to everyone until the end)."""
         cdef double out[MAX_PLAYERS]
         returns(&self.rules.c, &self.s, out)
         return [out[i] for i in range(self.s.n_players)]
+
+    @property
+    def last_roll(self):
+        """The face the mover rolled last (at the end, the winner's last roll)."""
+        return self.s.last_roll
 
     def counters(self):
         """Per seat: {name: count} for each of COUNTER_NAMES, and start_position (its place in the turn order)."""

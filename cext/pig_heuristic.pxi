@@ -60,8 +60,9 @@ cdef int judge_options(const Comp* c, const GameState* g, const double* w, bint 
     roll is the average over the die's faces of the points after the roll (a 1 leaves the score as it is, a face
     f adds f to the turn total), where a turn still going is worth its total plus the style's premium for going
     on, (target - S) / (faces - 1) with S = 2 + ... + faces (0 when holding at 20 with six faces: plain expected
-    points). Rolling is worth more exactly while the turn total is below the target. Each step is one decision, so
-    `thorough` changes nothing; no tie is broken at random (greedy_action holds on a tie)."""
+    points). Rolling is worth more exactly while the turn total is below the target, by (target - total) / faces.
+    Each step is one decision, so `thorough` changes nothing; no tie is broken at random (greedy_action holds on a
+    tie)."""
     cdef int n = legal_actions(c, g, actions), i, seat = current_player(g), total = g.turn_total
     cdef int target = hold_target(c, g, w, seat), faces = c.faces
     cdef double mine = g.pl[seat].score[SRC_BANKED]
@@ -76,11 +77,8 @@ cdef int judge_options(const Comp* c, const GameState* g, const double* w, bint 
 
 cdef int greedy_action(const Comp* c, const GameState* g, const double* w, bint thorough,
                        uint64_t* rng) noexcept nogil:
-    """Roll while rolling is worth more than holding (judge_options), else hold."""
-    cdef int actions[NUM_ACTIONS]
-    cdef double values[NUM_ACTIONS]
-    cdef double unused[NUM_ACTIONS]
-    cdef int n = judge_options(c, g, w, thorough, rng, actions, values, unused)
-    if n == 2 and values[0] <= values[1]:      # legal order: roll, hold
-        return actions[1]
-    return actions[0]
+    """Hold once the turn total reaches the target, else roll (the compulsory first roll too): exactly the action
+    judge_options values most, holding on a tie."""
+    if g.sp and g.stack[0].kind == F_ROLL_OR_HOLD and g.turn_total >= hold_target(c, g, w, current_player(g)):
+        return A_HOLD
+    return A_ROLL

@@ -119,10 +119,11 @@ cdef int rank_of(const Comp* c, const GameState* g, int seat) noexcept nogil:
 
 
 cdef void returns(const Comp* c, const GameState* g, double* out) noexcept nogil:
-    """1 to the winner, 0 to the others (and to everyone until the end): Pig has no tie."""
-    cdef int i, won = winner(c, g)
-    for i in range(g.n_players):
-        out[i] = 1.0 if i == won else 0.0
+    """1 to the winner, the seat whose hold ended the game, and 0 to the others (to everyone until the end): Pig
+    has no tie."""
+    memset(out, 0, g.n_players * sizeof(double))
+    if g.phase == PH_END:
+        out[g.last_seat] = 1.0
 
 
 cdef inline int start_position(const GameState* g, int seat) noexcept nogil:

@@ -294,6 +294,20 @@ def test_the_values_of_the_options_are_expectations_over_the_die_never_a_sampled
     assert keep[ROLL] > keep[HOLD] == 44.0
 
 
+def test_the_heuristic_takes_the_option_it_values_most_holding_on_a_tie() -> None:
+    ties = 0
+    for style in GAME.styles:
+        weights = weights_for(style, game=GAME)
+        for before, _, _ in states_of_random_games(3, 5):
+            values = dict(GAME.heuristic_option_values(before, weights, 1))
+            chosen = GAME.heuristic_action(before, weights, 1)
+            assert values[chosen] == max(values.values())
+            if values[ROLL] == values[HOLD]:
+                assert chosen == HOLD
+                ties += 1
+    assert ties > 0
+
+
 def test_the_heuristic_beats_random() -> None:
     wins = 0
     for game_seed in range(100):
