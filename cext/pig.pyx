@@ -22,20 +22,21 @@ DECISIONS = ("first_roll", "roll_or_hold")
 ACTION_NAMES = ("roll", "hold")
 SOURCES = ("banked",)
 COUNTER_NAMES = ("turns", "rolls", "pig_outs", "holds", "points_lost")
-TURN_ENDS = ("none", "hold", "pig_out")     # GameState.last_end
+TURN_ENDS = ("none", "hold", "pig_out")     # Player.last_end
 WEIGHT_NAMES = ("hold_at", "pace", "race_within")
 INVARIANTS = (                              # by the number check_state returns (pig_rules.pxi)
     "n_players must be 2..4",
     "phase must be play or end, start_seat a seat, and round 1..255, 1 until a turn has ended",
-    "the last turn: none (last_seat -1, last_turn 0) before any has ended, then a hold or a pig out by a seat, "
-    "last_turn >= 0",
+    "last turns: last_seat -1 before any turn has ended, else a seat with a last turn; a seat's last turn none "
+    "(last_turn 0) before it has held or pigged out, a hold of 2..its score points, or a pig out losing at most its "
+    "points_lost",
     "stack: one pending decision (sp 1) while the game is on, roll_or_hold without arguments; none (sp 0) at the end, "
-    "which only a hold reaches",
+    "which only a hold (last_seat's) reaches",
     "turn order: the seat to move must be the one after last_seat (start_seat before any turn has ended)",
     "the roll: last_roll 2..faces, with turn_total at least last_roll while the game is on and 0 at the end (where "
-    "last_turn, the winning hold, is at least last_roll)",
+    "the winning hold is at least last_roll)",
     "scores: every seat's banked points 0..goal-1 while the game is on; at the end the goal or more for the seat "
-    "that held last (at least the points it held) and less for the others",
+    "that held last and less for the others",
     "counters: 0 or more, holds + pig_outs = the turns ended (turns, less the one in progress), rolls >= turns, no "
     "points_lost without a pig out",
     "round: the seats from start_seat to the seat to move have begun `round` turns, the others round - 1",
@@ -96,9 +97,18 @@ cdef class State(EngineState):
     @property
     def last_turn(self):
         """How the last finished turn ended, (seat, "hold" or "pig_out", points banked or lost), None before any."""
-        if self.s.last_end == END_NONE:
+        if self.s.last_seat < 0:
             return None
-        return self.s.last_seat, TURN_ENDS[self.s.last_end], self.s.last_turn
+        return self.s.last_seat, *self.last_turns()[self.s.last_seat]
+
+    def last_turns(self):
+        """How each seat's last finished turn ended: ("hold" or "pig_out", points banked or lost), or None before
+        the seat has finished one."""
+        rows = []
+        for seat in range(self.s.n_players):
+            how = self.s.pl[seat].last_end
+            rows.append((TURN_ENDS[how], self.s.pl[seat].last_turn) if how != END_NONE else None)
+        return rows
 
     @property
     def turn_total(self):

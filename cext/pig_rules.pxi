@@ -49,8 +49,8 @@ cdef void advance(const Comp* c, GameState* g) noexcept nogil:
 
 cdef void end_turn(GameState* g, int seat, int how, int points) noexcept nogil:
     g.last_seat = <int8_t>seat
-    g.last_end = <int8_t>how
-    g.last_turn = <int16_t>points
+    g.pl[seat].last_end = <int8_t>how
+    g.pl[seat].last_turn = <int16_t>points
     g.turn_total = 0
 
 
@@ -143,7 +143,17 @@ cdef inline void fill_counters(const GameState* g, int seat, int16_t* out) noexc
 # =============================================================================
 cdef inline int mover_after(const GameState* g) noexcept nogil:
     """The seat whose turn follows the last one ended (start_seat before any)."""
-    return g.start_seat if g.last_end == END_NONE else (g.last_seat + 1) % g.n_players
+    return g.start_seat if g.last_seat < 0 else (g.last_seat + 1) % g.n_players
+
+
+cdef bint last_turn_kept(const Player* p) noexcept nogil:
+    """Whether the seat's last finished turn agrees with its counts: none before it has held or pigged out; a hold
+    of at least 2 points (a roll), at most its score; a pig out losing at most all it ever lost."""
+    if p.last_end == END_NONE:
+        return p.last_turn == 0 and p.holds == 0 and p.pig_outs == 0
+    if p.last_end == END_HOLD:
+        return p.holds > 0 and 2 <= p.last_turn <= p.score[SRC_BANKED]
+    return p.last_end == END_PIG_OUT and p.pig_outs > 0 and 0 <= p.last_turn <= p.points_lost
 
 
 cdef bint counts_stopped(const GameState* g) noexcept nogil:
@@ -181,8 +191,6 @@ cdef int check_seats(const Comp* c, const GameState* g, int mover) noexcept nogi
         if exact and p.turns != g.round - (start_position(g, seat) > start_position(g, mover)):
             return 9
         moves += p.rolls + p.holds
-    if not playing and g.last_turn > g.pl[mover].score[SRC_BANKED]:
-        return 7
     if exact and moves != g.n_moves:
         return 10
     for seat in range(g.n_players, MAX_PLAYERS):
@@ -201,13 +209,13 @@ cdef int check_state(const Comp* c, const GameState* g, bint loaded) noexcept no
     if not 2 <= P <= MAX_PLAYERS:
         return 1
     if (g.phase != PH_PLAY and g.phase != PH_END) or not 0 <= g.start_seat < P or g.round < 1 \
-            or (g.last_end == END_NONE and g.round != 1):
+            or (g.last_seat < 0 and g.round != 1):
         return 2
-    if g.last_end == END_NONE:
-        if g.last_seat != -1 or g.last_turn != 0:
-            return 3
-    elif g.last_end != END_HOLD and g.last_end != END_PIG_OUT or not 0 <= g.last_seat < P or g.last_turn < 0:
+    if not -1 <= g.last_seat < P or (g.last_seat >= 0 and g.pl[g.last_seat].last_end == END_NONE):
         return 3
+    for seat in range(P):
+        if not last_turn_kept(&g.pl[seat]) or (g.last_seat < 0 and g.pl[seat].last_end != END_NONE):
+            return 3
     if playing:
         if g.sp != 1 or g.stack[0].kind != F_ROLL_OR_HOLD or g.stack[0].a != 0 or g.stack[0].b != 0:
             return 4
@@ -217,10 +225,10 @@ cdef int check_state(const Comp* c, const GameState* g, bint loaded) noexcept no
         if not 2 <= g.last_roll <= c.faces or g.turn_total < g.last_roll:
             return 6
     else:
-        if g.sp != 0 or g.last_end != END_HOLD:
+        if g.sp != 0 or g.last_seat < 0 or g.pl[g.last_seat].last_end != END_HOLD:
             return 4
         mover = g.last_seat
-        if not 2 <= g.last_roll <= c.faces or g.turn_total != 0 or g.last_turn < g.last_roll:
+        if not 2 <= g.last_roll <= c.faces or g.turn_total != 0 or g.pl[mover].last_turn < g.last_roll:
             return 6
     i = check_seats(c, g, mover)
     if i:

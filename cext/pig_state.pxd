@@ -28,7 +28,7 @@ cdef enum:                         # Action
 cdef enum:                         # Source: where points came from (score_breakdown)
     SRC_BANKED, N_SOURCES
 
-cdef enum:                         # How the last finished turn ended (GameState.last_end)
+cdef enum:                         # How a seat's last finished turn ended (Player.last_end)
     END_NONE, END_HOLD, END_PIG_OUT
 
 cdef struct Comp:
@@ -49,6 +49,9 @@ cdef struct Player:
     int16_t pig_outs              # turns ended by a 1
     int16_t holds                 # turns banked
     int16_t points_lost           # turn totals lost to a 1
+    # the seat's last finished turn
+    int8_t last_end               # how it ended: END_NONE (none yet), END_HOLD, END_PIG_OUT
+    int16_t last_turn             # the points it banked (hold) or lost (pig out), 0 with none
 
 cdef struct GameState:
     uint64_t rng                  # splitmix64: the die
@@ -59,9 +62,7 @@ cdef struct GameState:
     int8_t start_seat             # the seat of the first turn, drawn at the start
     int16_t turn_total            # points of the turn in progress (0 once the game is over)
     int8_t last_roll              # the mover's last roll, 2..faces (the winner's at the end)
-    int8_t last_seat              # the seat whose turn ended last, -1 before any
-    int8_t last_end               # how that turn ended: END_NONE (no turn yet), END_HOLD, END_PIG_OUT
-    int16_t last_turn             # the points it banked (hold) or lost (pig out)
+    int8_t last_seat              # the seat whose turn ended last (pl[last_seat] says how), -1 before any
     int8_t sp                     # 1 while the game is on, 0 at the end
     Frame stack[STACK_MAX]
     Player pl[MAX_PLAYERS]

@@ -169,8 +169,8 @@ CLOCK_FIELDS: dict[str, tuple[Path, ...]] = {
                   ("status_clock",), ("pl", "*", "status_stamp"), ("n_moves",)),
     "bamboo": (("round",), ("phase",), ("turn_idx",), ("start_seat",), ("passed",), ("stick_clock",),
                ("incense_top",), ("sticks_placed",), ("pl", "*", "last_visit"), ("stack", "*", "b"), ("n_moves",)),
-    "pig": (("round",), ("phase",), ("start_seat",), ("last_seat",), ("last_end",), ("stack", "*", "player"),
-            ("pl", "*", "turns"), ("n_moves",)),
+    "pig": (("round",), ("phase",), ("start_seat",), ("last_seat",), ("stack", "*", "player"), ("pl", "*", "turns"),
+            ("pl", "*", "last_end"), ("n_moves",)),
 }
 # Small values: seats, temples, rounds, phases, the stick clock's range 0..28 and just beyond.
 CLOCK_VALUES = (-1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 27, 28, 29, 30)

@@ -46,7 +46,7 @@ class Encoded:
 ENCODED = {
     "bora_bora": Encoded(2977, False, "observation.md", "borabora_sim/BoraBora-v0"),
     "bamboo": Encoded(5383, True, "bamboo_observation.md", "borabora_sim/Bamboo-v0"),
-    "pig": Encoded(80, True, "pig.md", "borabora_sim/Pig-v0"),
+    "pig": Encoded(92, True, "pig.md", "borabora_sim/Pig-v0"),
 }
 
 

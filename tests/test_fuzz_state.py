@@ -160,7 +160,7 @@ CLOCK_VERDICTS: dict[str, list[tuple[Callable[[dict[str, Any]], bool], list[Any]
     "bora_bora": [(_in_phase_2, ["n_moves"], None, "played"), (_in_phase_2, ["order", 1], 7, "refused")],
     "bamboo": [(_in_phase_2, ["n_moves"], None, "played"), (_in_phase_2, ["start_seat"], 7, "refused"),
                (_first_summer_turn_before_a_stick, ["stick_clock"], 0, "refused")],
-    "pig": [(_pig_first_turn_of_round_2, ["last_turn"], 7, "played"),
+    "pig": [(_pig_first_turn_of_round_2, ["turn_total"], 7, "played"),
             (_pig_first_turn_of_round_2, ["n_moves"], None, "refused"),
             (_pig_first_turn_of_round_2, ["start_seat"], 1, "refused")],
 }

@@ -130,6 +130,19 @@ def test_reaching_the_goal_wins_at_once_when_held() -> None:
     assert ended == 30
 
 
+def test_each_seat_keeps_how_its_last_turn_ended() -> None:
+    for before, after, action in states_of_random_games(3, 10):
+        seat = before.current_player
+        if turns_begun(after) == turns_begun(before):
+            assert after.last_turns() == before.last_turns()
+        elif action == HOLD:
+            assert after.last_turns()[seat] == ("hold", before.turn_total)
+        else:
+            assert after.last_turns()[seat] == ("pig_out", before.turn_total)
+        last = after.last_turn
+        assert last is None or after.last_turns()[last[0]] == last[1:]
+
+
 def test_turns_pass_in_seat_order_and_a_round_begins_at_the_first_seat() -> None:
     for before, after, _ in states_of_random_games(4, 10):
         turns = [row["turns"] for row in after.counters()]
@@ -194,7 +207,9 @@ MOVER = -1                  # in a case below: the seat to move
 
 @pytest.mark.parametrize(("fields", "law"), [
     ({"turn_total": 1}, "the roll: last_roll 2..faces"),
-    ({"last_end": 2, "last_seat": -1}, "the last turn"),
+    ({"last_seat": -1}, "phase must be play or end"),
+    ({"pl": {MOVER: {"last_end": 0}}}, "last turns:"),
+    ({"pl": {0: {"last_end": 1, "last_turn": 150}}}, "last turns:"),
     ({"stack": [{"kind": 0, "player": 0, "a": 0, "b": 0}]}, "stack: one pending decision"),
     ({"round": 9}, "round: the seats from start_seat"),
     ({"pl": {0: {"score": [150]}}}, "scores: every seat's banked points"),

@@ -36,9 +36,7 @@ _GLOBAL: list[encoders.Part] = [
     ("goal", 1, MAX_GOAL),
     ("turn_total", 1, COUNT_HIGH),
     ("last_roll", MAX_FACES, 1),              # one-hot of the face, 1..MAX_FACES
-    ("last_end", len(_pig.TURN_ENDS), 1),     # how the last finished turn ended
-    ("last_seat", MAX_PLAYERS, 1),            # whose it was (relative)
-    ("last_turn", 1, COUNT_HIGH),             # the points it banked or lost
+    ("last_seat", MAX_PLAYERS, 1),            # whose turn ended last (relative)
 ]
 # (name, size, high): one player slot, repeated MAX_PLAYERS times as "p{k}.{name}".
 _PLAYER: list[encoders.Part] = [
@@ -48,6 +46,8 @@ _PLAYER: list[encoders.Part] = [
     ("lacking", 1, MAX_GOAL),                 # the points it still needs, 0 once there
     ("first", 1, 1),                          # it played the first turn
     *[(name, 1, COUNT_HIGH) for name in _pig.COUNTER_NAMES],
+    ("last_end", len(_pig.TURN_ENDS), 1),     # how its last finished turn ended: none, hold, pig out
+    ("last_turn", 1, COUNT_HIGH),             # the points it banked or lost
 ]
 
 LAYOUT = Layout(_GLOBAL, _PLAYER, MAX_PLAYERS)
@@ -72,14 +72,13 @@ def encode(obs: dict[str, Any], components: Any, out: np.ndarray | None = None) 
     w.scalar("goal", goal)
     w.scalar("turn_total", obs["turn_total"])
     w.one("last_roll", int(obs["last_roll"]) - 1)
-    w.one("last_end", int(obs["last_end"]))
     if obs["last_seat"] >= 0:
         w.one("last_seat", rel(int(obs["last_seat"])))
-    w.scalar("last_turn", obs["last_turn"])
     for seat, p in enumerate(obs["pl"]):
         score = p["score"][0]
         values = [1.0, score, *p["score"], max(goal - score, 0), float(seat == obs["start_seat"])]
         values += [p[name] for name in _pig.COUNTER_NAMES]
+        values += [float(p["last_end"] == end) for end in range(len(_pig.TURN_ENDS))] + [p["last_turn"]]
         start = LAYOUT.player_slice(rel(seat), "present")[0]
         w.out[start:start + len(values)] = values
     return w.out
@@ -103,8 +102,10 @@ def chance_view(engine: Any, observe: Any = None,
     obs = observe(0) if observe is not None else engine.observation(0)
     mover = int(obs["stack"][0]["player"]) if obs["sp"] else -1
     rolls = sum(int(p["rolls"]) for p in obs["pl"])
+    seat = int(obs["last_seat"])
+    last = obs["pl"][seat] if seat >= 0 else {"last_end": 0, "last_turn": 0}
     public = (("roll", (rolls, mover, int(obs["last_roll"]), int(obs["turn_total"]))),
-              ("last_turn", (int(obs["last_seat"]), int(obs["last_end"]), int(obs["last_turn"]))))
+              ("last_turn", (seat, int(last["last_end"]), int(last["last_turn"]))))
     return public, ((),) * int(obs["n_players"])
 
 

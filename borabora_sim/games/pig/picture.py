@@ -1,10 +1,11 @@
-"""The picture of a Pig state: a race track with a lane per seat (its banked points toward the goal, and the
-mover's turn total drawn on from them), the die as last rolled with the turn total it made, and how the last turn
-ended, as an SVG tree.
+"""The picture of a Pig state: a race track with a lane per seat (its banked points toward the goal, the mover's
+turn total drawn on from them, how the seat's last turn ended), the die as last rolled with the turn total it made,
+and how the last turn ended, as an SVG tree.
 
 Everything is drawn from `state.observation(viewer)` and the component data; Pig hides nothing, so the seats'
 pictures differ only in which lane says "you". Each drawn thing carries a data attribute naming it (data-lane,
-data-score-seat, data-at-stake, data-die, data-turn-total, data-last-turn). The top-level children are panels
+data-score-seat, data-at-stake, data-seat-last-turn, data-die, data-turn-total, data-last-turn). The top-level
+children are panels
 (<g data-panel=...>): the track's frame and scale never change, a lane changes when its seat banks or rolls.
 """
 
@@ -101,8 +102,12 @@ def _lane(svg: ET.Element, view: dict[str, Any], seat: int, p: dict[str, Any], g
             height=P.LANE_BAR, fill=L.SEAT_COLOURS[seat], opacity=P.AT_STAKE_OPACITY, stroke=L.SEAT_COLOURS[seat],
             stroke_dasharray="4 2")
         title(stake, f"at stake: the turn total {view['turn_total']}; holding makes {score + view['turn_total']}")
-    label(lane, _x(goal, goal) + 8, y + 25, f"pig-outs {p['pig_outs']}", size=9, fill=P.PIG_OUT,
-          data_pig_outs=seat)
+    if p["last_end"]:
+        how = _pig.TURN_ENDS[p["last_end"]]
+        lost = f": \u2212{p['last_turn']}" if p["last_turn"] else ""
+        text = f"held {p['last_turn']}" if how == "hold" else f"rolled 1{lost}"
+        label(lane, _x(goal, goal) + 8, y + 25, text, size=9, fill=L.TEXT if how == "hold" else P.PIG_OUT,
+              data_seat_last_turn=seat, data_end=how, data_points=p["last_turn"])
 
 
 def _die(parent: ET.Element, x: float, y: float, face: int, size: float, colour: str, **data: object) -> None:
@@ -143,11 +148,11 @@ def _turn(svg: ET.Element, view: dict[str, Any], faces: int, top: float) -> None
 
 
 def _last_turn(parent: ET.Element, view: dict[str, Any], x: float, y: float) -> None:
-    how = _pig.TURN_ENDS[view["last_end"]]
-    if how == "none":
+    seat = view["last_seat"]
+    if seat < 0:
         label(parent, x, y + 20, "no turn has ended yet", size=11, fill=L.MUTED)
         return
-    seat, points = view["last_seat"], view["last_turn"]
+    how, points = _pig.TURN_ENDS[view["pl"][seat]["last_end"]], view["pl"][seat]["last_turn"]
     group = sub(parent, "g", data_last_turn=seat, data_end=how, data_points=points)
     label(group, x, y + 12, "last turn", size=9, fill=L.MUTED)
     seat_chip(group, x + 10, y + 30, seat, r=9)
