@@ -66,7 +66,7 @@ SIZES = {
 
 
 def sized(size: str, **overrides: Any) -> HoldStudy:
-    """The study of size "quick" (seconds), "default" (minutes on 2 cores) or "full" (an hour or so), with
+    """The study of size "quick" (a second), "default" (under a minute on 2 cores) or "full" (minutes), with
     `overrides` of its fields."""
     if size not in SIZES:
         raise ValueError(f"size must be one of {', '.join(SIZES)}, got {size!r}")
