@@ -16,7 +16,6 @@ SANITIZER_FLAGS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefi
 # Each game's structs are declared once, in its .pxd; their numpy layouts (to_dict / from_dict, and the component
 # tables filled by name) are written from it into LAYOUTS, an include the game's .pyx names.
 LAYOUTS = Path("build/layouts")
-STATE_DECLARATIONS = {"engine_layout.pxi": "cext/state.pxd", "bamboo_layout.pxi": "cext/bamboo_state.pxd"}
 DTYPE_NAMES = {"Comp": "COMP_DTYPE", "Frame": "FRAME_DTYPE", "Player": "PLAYER_DTYPE", "GameState": "GAME_DTYPE"}
 C_FORMATS = {"int8_t": "i1", "uint8_t": "u1", "int16_t": "<i2", "uint16_t": "<u2", "uint32_t": "<u4", "uint64_t": "<u8"}
 DECLARATOR = re.compile(r"(\w+)((?:\[[^\]]+\])*)")
@@ -64,10 +63,23 @@ def layout_source(pxd: Path) -> str:
     return "\n".join(parts)
 
 
+def state_declarations() -> dict[str, str]:
+    """Each layout include a module of cext/ names (`include "<name>_layout.pxi"`) and the .pxd it is written from:
+    the one that module takes whole (`from <pxd> cimport *`). A game's engine gets its layout with no line here."""
+    found = {}
+    for source in sorted(Path("cext").glob("*.pyx")):
+        text = source.read_text()
+        include = re.search(r'^include "(\w+_layout\.pxi)"', text, re.MULTILINE)
+        declared = re.search(r"^from (\w+) cimport \*", text, re.MULTILINE)
+        if include and declared:
+            found[include.group(1)] = f"cext/{declared.group(1)}.pxd"
+    return found
+
+
 def write_layouts() -> None:
     """Writes each game's layout include, leaving an unchanged one untouched (so that it does not force a rebuild)."""
     LAYOUTS.mkdir(parents=True, exist_ok=True)
-    for include, pxd in STATE_DECLARATIONS.items():
+    for include, pxd in state_declarations().items():
         target, source = LAYOUTS / include, layout_source(Path(pxd))
         if not target.exists() or target.read_text() != source:
             target.write_text(source)

@@ -104,6 +104,7 @@ class Accepted:
 ACCEPTED = {
     "bora_bora": Accepted(("fishing_vp",), "value", 3, lambda c: int(c.fishing_vp)),
     "bamboo": Accepted(("temple_tiles", 3), "incense", 0, lambda c: int(c.temple_tile_incense[3])),
+    "pig": Accepted(("goal",), "points", 50, lambda c: int(c.goal)),
 }
 
 

@@ -57,6 +57,9 @@ GOLDEN = (
              lambda state: {"breakdown": state.score_breakdown(), "comfort": state.comfort(),
                             "winner": list(state.winners())}, {"mode": mode}, names=True)
       for mode in ("normal", "advanced")),
+    # every real decision is roll or hold: the file keeps the action taken at each and every seat's counters
+    Golden("pig", DATA / "pig_golden.json", "pig", "borabora_sim.pig.golden_traces", range(6), DIGITS,
+           lambda state: {"winner": state.winner(), "counters": state.counters()}, names=True),
 )
 
 

@@ -4,7 +4,7 @@ A case is (base, edits): a saved state from a random game, and a few of its inte
 values. `judge` loads the mutated state; a refusal must be a StateFormatError, and an accepted state must play
 on for up to PLAY_ON steps of random legal actions with the invariants holding after each one.
 
-A clock case (game, base, edits) sets only the fields that order play in time, of either game: rounds, phases,
+A clock case (game, base, edits) sets only the fields that order play in time, of any game: rounds, phases,
 turns, turn orders, stamps and clocks (CLOCK_FIELDS). `clock_judge` plays an accepted one to the end of the game
 with random legal actions, checking the invariants and that the state saves and loads back unchanged after every
 step.
@@ -31,7 +31,7 @@ from typing import Any
 
 import borabora_sim
 from borabora_sim import State, StateFormatError, new_game
-from borabora_sim.games import bamboo as bamboo_game
+from borabora_sim.games import get_game
 
 PLAY_ON = 300
 ROUNDTRIP_EVERY = 25
@@ -157,24 +157,25 @@ def judge(case: Case, play_seed: int = 0) -> str:
     return "played"
 
 
-# ---- the clock and order fields of both games ----------------------------------------------------------------
+# ---- the clock and order fields of every game -----------------------------------------------------------------
 # Field paths ("*": any seat in play, or any pending decision) of what orders play in time. Bora Bora: the round,
 # phase and turn, the turn orders, the priests' row, the status clock and stamps, the move count. Bamboo: the
 # round, phase and turn, the starting seat, the passes, the stick clock and its stamps in the temples, the sticks
 # of the turn in progress, the previous visits, the lowest temple, stalk, spirit or counter a pending decision
-# still allows (its canonical order, B39) and the move count.
+# still allows (its canonical order, B39) and the move count. Pig: the round, phase, first seat, the seat whose
+# turn ended last and how, the seat to move, each seat's turns and the move count.
 CLOCK_FIELDS: dict[str, tuple[Path, ...]] = {
     "bora_bora": (("round",), ("phase",), ("turn_idx",), ("order",), ("first_order",), ("temple",),
                   ("status_clock",), ("pl", "*", "status_stamp"), ("n_moves",)),
     "bamboo": (("round",), ("phase",), ("turn_idx",), ("start_seat",), ("passed",), ("stick_clock",),
                ("incense_top",), ("sticks_placed",), ("pl", "*", "last_visit"), ("stack", "*", "b"), ("n_moves",)),
+    "pig": (("round",), ("phase",), ("start_seat",), ("last_seat",), ("stack", "*", "player"), ("pl", "*", "turns"),
+            ("pl", "*", "last_end"), ("n_moves",)),
 }
 # Small values: seats, temples, rounds, phases, the stick clock's range 0..28 and just beyond.
 CLOCK_VALUES = (-1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 27, 28, 29, 30)
 CLOCK_GAMES = 6                 # random games per game the base states come from (2, 3, 4 players, twice)
 CLOCK_PLAY_LIMIT = 5000         # decisions: far more than any game of either
-STATE_TYPES: dict[str, Any] = {"bora_bora": State, "bamboo": bamboo_game.State}
-NEW_GAME: dict[str, Any] = {"bora_bora": new_game, "bamboo": bamboo_game.new_game}
 ClockCase = tuple[str, int, list[tuple[list[Any], int]]]     # (game, base index, [(field path, new value)])
 
 
@@ -185,7 +186,7 @@ def clock_bases(game: str) -> tuple[dict[str, Any], ...]:
     saved = []
     rng = random.Random(20260611)
     for k in range(CLOCK_GAMES):
-        state = NEW_GAME[game](2 + k % 3, seed=100 + k)
+        state = get_game(game).new_initial_state(2 + k % 3, seed=100 + k)
         seen = set()
         while not state.is_terminal():
             moment = (state.round, state.phase, state.decision)
@@ -270,7 +271,7 @@ def clock_judge(case: ClockCase, play_seed: int = 0) -> str:
     """'refused', 'played' (to the end of the game), or 'misbehaved: ...' for one clock case: an accepted state
     must keep its invariants, have a player to move with a legal action until the end, and save and load back
     unchanged after every step."""
-    types = STATE_TYPES[case[0]]
+    types = get_game(case[0]).state_type
     try:
         state = types.from_dict(clock_mutated(case))
     except StateFormatError:

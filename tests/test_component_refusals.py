@@ -1,4 +1,4 @@
-"""Every field of both games' component documents, given bad values. A value no field allows is refused with a
+"""Every field of every game's component documents, given bad values. A value no field allows is refused with a
 one-line ComponentError naming the field, the value and what is allowed. A value of the field's own type either is
 refused with a ComponentError naming a field (this one, or another that the change makes inconsistent, as a region
 id that paths still use) or gives a document on which games start: the engine never refuses what the loader took.
@@ -80,8 +80,9 @@ def refusal(game: str, source: Any) -> ComponentError:
     return one_line(error.value)
 
 
-# Values no field allows: of no field's JSON type, negative, above every range (the widest is 0..99), blank.
-WRONG: tuple[Any, ...] = (None, -1, 100, 2**64, 0.5, "", " ", [], {})
+# Values no field allows: of no field's JSON type, negative, above every range (the widest is Pig's goal, 1..200),
+# blank.
+WRONG: tuple[Any, ...] = (None, -1, 201, 2**64, 0.5, "", " ", [], {})
 
 
 def wrong_values(value: Any) -> tuple[Any, ...]:

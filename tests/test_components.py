@@ -44,6 +44,7 @@ FILE_ERROR: dict[str, tuple[Edit, str]] = {
                   "regions[3].terrain: 'swamp' is not a known name; allowed: mountain, beach, forest, plains"),
     "bamboo": (lambda d: d["balance_tiles"][3].update(side="top"),
                "balance_tiles[3].side: 'top' is not a known name; allowed: left, center, right"),
+    "pig": (lambda d: d["die"].update(faces=1), "die.faces: 1; allowed: an integer 2..20"),
 }
 
 
@@ -295,7 +296,21 @@ BAMBOO_BAD: dict[str, tuple[Edit, str]] = {
 }
 
 
-BAD = {"bora_bora": BORA_BORA_BAD, "bamboo": BAMBOO_BAD}
+PIG_BAD: dict[str, tuple[Edit, str]] = {
+    "no goal": (lambda d: d["goal"].update(points=0), "goal.points: 0; allowed: an integer 1..200"),
+    "goal beyond the engine": (lambda d: d["goal"].update(points=201), "goal.points: 201; allowed: an integer 1..200"),
+    "a coin is no die": (lambda d: d["die"].update(faces=1), "die.faces: 1; allowed: an integer 2..20"),
+    "too many faces": (lambda d: d["die"].update(faces=21), "die.faces: 21; allowed: an integer 2..20"),
+    "float faces": (lambda d: d["die"].update(faces=6.0), "die.faces: 6.0; allowed: an integer 2..20"),
+    "bool as int": (lambda d: d["goal"].update(points=True), "goal.points: True"),
+    "missing mark": (lambda d: d["goal"].pop("mark"), "goal.points: no provenance mark"),
+    "unknown key": (lambda d: d["die"].update(colour="red"), "die.colour: unknown key"),
+    "missing section": (lambda d: d.pop("die"), "die: missing"),
+    "format version": (lambda d: d.update(format_version=2), "format_version: 2; allowed: 1"),
+}
+
+
+BAD = {"bora_bora": BORA_BORA_BAD, "bamboo": BAMBOO_BAD, "pig": PIG_BAD}
 
 
 @pytest.mark.parametrize(("name", "case"), [pytest.param(name, case, id=f"{name}-{case}") for name in BAD

@@ -141,8 +141,9 @@ def edits(draw: st.DrawFn, game: str, plausible: bool) -> list[Edit]:
             in_list = isinstance(path[-1], int)
             ops = ["set"] * 4 + ["copy"] * 2 + ["remove" if in_list else "delete", "repeat" if in_list else "rename"]
             op = draw(st.sampled_from(ops + (["truncate"] if isinstance(value, list) and value else [])))
-            if op == "copy":  # another value of the file: sometimes of the right type, or a name valid elsewhere
-                edit = Edit("set", path, draw(st.sampled_from(list(walk(doc))))[1])
+            if op == "copy":  # another value of the file: sometimes of the right type, or a name valid elsewhere;
+                # a copy, as the value drawn is a part of the document that later edits may change
+                edit = Edit("set", path, copy.deepcopy(draw(st.sampled_from(list(walk(doc))))[1]))
             elif op == "set":
                 odd = [st.sampled_from(BOUNDARY_INTS), st.sampled_from(NAMES[game]), st.sampled_from(ODD_VALUES)]
                 edit = Edit("set", path, draw(st.one_of(*usual_values(game, path, value), *odd)))

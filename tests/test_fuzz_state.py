@@ -5,7 +5,7 @@ edge values of their types and of the game's ranges). Each batch is judged in a 
 the compiled engine fails the test with the batch that caused it instead of killing the test run. Every
 accepted state plays on for up to 300 random steps with the invariants checked after each one.
 
-The clock and order fields of both games (rounds, phases, turns, turn orders, stamps and clocks) get a fuzz of
+The clock and order fields of every game (rounds, phases, turns, turn orders, stamps and clocks) get a fuzz of
 their own: small edits of states met at every kind of decision of every round, each accepted state played to the
 end of the game with random legal actions, saving and loading back unchanged after every step.
 
@@ -89,7 +89,7 @@ def test_the_judge_tells_refusals_from_games_played_on() -> None:
     assert judge((base, [(turn_idx, -128)])) == "refused"
 
 
-# ---- the clock and order fields of both games ----------------------------------------------------------------
+# ---- the clock and order fields of every game ----------------------------------------------------------------
 CLOCK_EXAMPLES = int(os.environ.get("BORABORA_CLOCK_FUZZ_EXAMPLES", "6"))
 CLOCK_CASES_PER_EXAMPLE = 25
 
@@ -147,13 +147,22 @@ def _first_summer_turn_before_a_stick(body: dict[str, Any]) -> bool:
     return body["stick_clock"] == 1 and body["visit"] >= 0 and body["sticks_placed"] == 0
 
 
+def _pig_first_turn_of_round_2(body: dict[str, Any]) -> bool:
+    """A 2-player game of Pig whose seat 0 began it, at seat 0's turn of round 2."""
+    return body["n_players"] == 2 and body["round"] == 2 and body["sp"] == 1 and body["start_seat"] == 0
+
+
 # For each game: a base state (the first the predicate holds for), a field and its new value (None: the move count
 # plus one), and the verdict the clock judge must give. Bamboo's stick clock of its first Summer turn set back to 0
-# is the case the clock fuzz found (it was accepted, and the first stick then carried no stamp).
+# is the case the clock fuzz found (it was accepted, and the first stick then carried no stamp). Pig's move count is
+# that of the rolls and holds, and its first seat decides whose turns a round has begun.
 CLOCK_VERDICTS: dict[str, list[tuple[Callable[[dict[str, Any]], bool], list[Any], int | None, str]]] = {
     "bora_bora": [(_in_phase_2, ["n_moves"], None, "played"), (_in_phase_2, ["order", 1], 7, "refused")],
     "bamboo": [(_in_phase_2, ["n_moves"], None, "played"), (_in_phase_2, ["start_seat"], 7, "refused"),
                (_first_summer_turn_before_a_stick, ["stick_clock"], 0, "refused")],
+    "pig": [(_pig_first_turn_of_round_2, ["turn_total"], 7, "played"),
+            (_pig_first_turn_of_round_2, ["n_moves"], None, "refused"),
+            (_pig_first_turn_of_round_2, ["start_seat"], 1, "refused")],
 }
 
 

@@ -263,13 +263,13 @@ def test_simulate_writes_the_games_columns_and_replays_its_games(game: Game, spe
 
 
 def test_tables_summaries_and_comparisons_speak_the_games_unit(game: Game, tmp_path: Path) -> None:
-    """Bora Bora scores VP, Bamboo HP: the player and game rows, the printed summary, the win-rate table and a
-    paired comparison all name the game's own unit."""
+    """Bora Bora scores VP, Bamboo HP, Pig PTS: the player and game rows, the printed summary, the win-rate table
+    and a paired comparison all name the game's own unit, and no other game's."""
     players = min(game.player_counts)
     score, unit = game.score_unit.lower(), game.score_unit
     frame = simulate(6, ["random"] * players, seed=4, n_jobs=1, progress=False, out=tmp_path / "run", game=game.name)
-    other = {"vp": "hp", "hp": "vp"}[score]
-    assert score in frame.columns and other not in frame.columns and stats.score_column(frame) == score
+    others = set(score_columns()) - {score}
+    assert score in frame.columns and not others & set(frame.columns) and stats.score_column(frame) == score
     assert f"winner_{score}" in RunDirectory(tmp_path / "run").read("games").columns
     assert f"winner_{score}" in games_table(frame).columns
     assert f"mean {unit} by source:" in format_summary(frame)

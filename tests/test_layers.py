@@ -2,8 +2,8 @@
 from the source with ast: every import statement, at module level, in functions and under TYPE_CHECKING. It has
 no strongly connected component of more than one module, no module imports from a layer above its own
 (LAYERS, lowest first), and no shared module imports a game's package or compiled engine (GAME_MODULE_IMPORTERS
-names those that may). A compiled module (`_engine`, `_bamboo`, `_search`) is a leaf: its source is Cython in
-cext/, not read here.
+names those that may). A compiled module (`_engine`, `_bamboo`, `_pig`, `_search`: a stub and no source here) is
+a leaf: its source is Cython in cext/, not read here.
 
 An import of `borabora_sim.a.b` is an edge to that module only (the packages Python imports on the way are not
 edges); `from borabora_sim.a import name` is an edge to the submodule `borabora_sim.a.name` when there is one, else
@@ -31,7 +31,7 @@ ROOT = PACKAGE.name
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("foundation: errors, files, specs, the protocol, component data",
      ("errors", "files", "specs", "records", "protocol", "component_files", "games.*.components")),
-    ("compiled engines and what wraps them", ("_engine", "_bamboo", "_search", "_compiled_game", "learned")),
+    ("compiled engines and what wraps them", ("_[!_]*", "learned")),
     ("games and their registry", ("games", "bamboo", "")),
     ("players and one game between them", ("players", "match")),
     ("tables: statistics, ratings, verdicts, plots, a run on disk, its report",
@@ -194,10 +194,20 @@ def test_no_module_imports_from_a_higher_layer() -> None:
 GAME_MODULE_IMPORTERS = {ROOT, f"{ROOT}.bamboo", f"{ROOT}.train"}
 
 
+def game_engines() -> dict[str, str]:
+    """Each game's compiled engine and the game: the compiled modules (a stub, no source here) that the game's
+    `game` module imports."""
+    files = module_files()
+    graph = import_graph()
+    return {target: module.split(".")[2] for module in sorted(graph)
+            if fnmatch.fnmatchcase(module, f"{ROOT}.games.*.game")
+            for target in graph[module] if files[target].suffix == ".pyi"}
+
+
 def game_module_imports(graph: dict[str, set[str]]) -> list[str]:
     """Every import of a game's module (its package under games/, or its compiled engine) from a module outside
     that game's package, as text; the registry reaches the games through their records only."""
-    engines = {f"{ROOT}._engine": "bora_bora", f"{ROOT}._bamboo": "bamboo"}
+    engines = game_engines()
     found = []
     for module, targets in sorted(graph.items()):
         if module in GAME_MODULE_IMPORTERS:
@@ -208,6 +218,11 @@ def game_module_imports(graph: dict[str, set[str]]) -> list[str]:
             if game is not None and not module.startswith(f"{ROOT}.games.{game}"):
                 found.append(f"{module} imports {target}")
     return found
+
+
+def test_each_games_compiled_engine_is_found() -> None:
+    assert {f"{ROOT}._engine": "bora_bora", f"{ROOT}._bamboo": "bamboo"}.items() <= game_engines().items()
+    assert f"{ROOT}._search" not in game_engines() and f"{ROOT}._compiled_game" not in game_engines()
 
 
 def test_no_shared_module_imports_a_game() -> None:

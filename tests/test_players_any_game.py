@@ -124,6 +124,10 @@ REFUSED = [
     ("bora_bora", "heuristic:style=spirits", "unknown style 'spirits'; styles: balanced, temple, builder"),
     ("bora_bora", "heuristic:w_majority=2", "has no option 'w_majority'"),
     ("bora_bora", "mcts:iterations=20,temperature=2", "temperature=2.0 has no effect with rollouts played to the end"),
+    ("pig", "heuristic:fishing=never", "has no option 'fishing'"),
+    ("pig", "mcts:iterations=20,fishing=prefer", "has no option 'fishing'"),
+    ("pig", "heuristic:style=temple", "unknown style 'temple'; styles: hold20, keep_pace"),
+    ("pig", "heuristic:w_vp=2", "has no option 'w_vp'"),
 ]
 
 
@@ -221,5 +225,5 @@ def test_a_player_plays_states_of_its_game_with_other_options() -> None:
 
 
 def test_something_that_is_not_a_state_is_refused_naming_the_games() -> None:
-    with pytest.raises(TypeError, match=r"expected the state of a game \(bora_bora, bamboo\), got dict"):
+    with pytest.raises(TypeError, match=rf"expected the state of a game \({', '.join(game_names())}\), got dict"):
         make_player("random").choose({})     # type: ignore[arg-type]

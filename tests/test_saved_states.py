@@ -96,6 +96,15 @@ OWN: dict[str, list[tuple[str, Edit, str]]] = {
         ("a_food_counter_too_many", lambda d: d["state"]["food_display"].__setitem__(
             0, d["state"]["food_display"][0] + 1), "food"),
     ],
+    "pig": [
+        ("the_goal_banked_mid_game", lambda d: d["state"]["pl"][0]["score"].__setitem__(0, 100), "scores"),
+        ("no_pending_decision", lambda d: put(d["state"], "sp", 0), "stack"),
+        ("a_roll_of_seven", lambda d: put(d["state"], "last_roll", 7), "the roll"),
+        ("the_wrong_seat_to_move", lambda d: d["state"]["stack"][0].update(
+            player=(d["state"]["stack"][0]["player"] + 1) % 4), "turn order"),
+        ("a_hold_never_made", lambda d: put(d["state"]["pl"][1], "holds", d["state"]["pl"][1]["holds"] + 1),
+         "counters"),
+    ],
 }
 MALFORMED = [pytest.param(name, edit, named, id=f"{name}-{case}") for name in GAMES
              for case, edit, named in EVERY_GAME + OWN.get(name, [])]

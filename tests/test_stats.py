@@ -18,6 +18,7 @@ import pytest
 from matplotlib.figure import Figure
 
 from borabora_sim import experiments, plots, stats, verdicts
+from borabora_sim.games import score_columns
 from borabora_sim.ratings import ratings
 
 
@@ -467,7 +468,7 @@ def test_paired_ab_runs_both_arms_on_the_same_seeds_with_heuristic_players():
 def test_score_column_names_the_games_unit_and_refuses_rows_without_exactly_one() -> None:
     assert stats.score_column(pd.DataFrame({"vp": [1], "vp_fish": [1]})) == "vp"
     assert stats.score_column(pd.DataFrame({"hp": [1], "hp_spirits": [1]})) == "hp"
-    with pytest.raises(ValueError, match=r"exactly one score column of vp, hp; found none"):
+    with pytest.raises(ValueError, match=rf"exactly one score column of {', '.join(score_columns())}; found none"):
         stats.score_column(pd.DataFrame({"points": [1]}))
     with pytest.raises(ValueError, match=r"found vp, hp"):
         stats.score_column(pd.DataFrame({"vp": [1], "hp": [1]}))

@@ -1,8 +1,8 @@
-"""The type stubs of the compiled modules (borabora_sim/_engine.pyi, _bamboo.pyi, _search.pyi) name exactly what the
-modules define: every public name of a module is in its stub and every name of a stub is in its module. What the two
-game modules define alike is typed once, in the stub-only _compiled_game.pyi: their stubs re-export its names (`import
-X as X`) and derive their EngineRules and EngineState from its generic classes. mypy's stubtest, where mypy is
-installed, also compares each function's and method's parameters with the compiled ones."""
+"""The type stubs of the compiled modules (borabora_sim/_engine.pyi, _bamboo.pyi, _pig.pyi, _search.pyi) name exactly
+what the modules define: every public name of a module is in its stub and every name of a stub is in its module. What
+the game modules define alike is typed once, in the stub-only _compiled_game.pyi: their stubs re-export its names
+(`import X as X`) and derive their EngineRules and EngineState from its generic classes. mypy's stubtest, where mypy
+is installed, also compares each function's and method's parameters with the compiled ones."""
 
 from __future__ import annotations
 
@@ -17,8 +17,11 @@ from types import ModuleType
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "borabora_sim"
-COMPILED = ("_engine", "_bamboo", "_search")
 SHARED_STUBS = ("_compiled_game",)         # stubs only: the names each compiled game module has a copy of
+# Every compiled module: a stub of the package without a module of Python source (a game's engine is found here by
+# its stub, with no line in this file)
+COMPILED = tuple(sorted(path.stem for path in PACKAGE.glob("_*.pyi")
+                        if path.stem not in SHARED_STUBS and not path.with_suffix(".py").exists()))
 # Module attributes that Cython adds to every extension module
 CYTHON_ATTRIBUTES = {"__reduce_cython__", "__setstate_cython__", "__test__"}
 

@@ -236,7 +236,8 @@ def with_bamboo_picture(monkeypatch: pytest.MonkeyPatch, picture: object) -> Non
 def test_a_game_without_a_picture_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     with_bamboo_picture(monkeypatch, None)
     assert "bamboo" not in renderer_names()
-    with pytest.raises(ValueError, match=r"the game 'bamboo' has no picture yet \(games with one: bora_bora\)"):
+    with pytest.raises(ValueError, match=rf"the game 'bamboo' has no picture yet \(games with one: "
+                                         rf"{', '.join(renderer_names())}\)"):
         to_svg(bamboo_state())
     with pytest.raises(ValueError, match="no picture"):
         replay_html("unused.html", 1, ["random", "random"], game="bamboo")

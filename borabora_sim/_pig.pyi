@@ -1,0 +1,77 @@
+"""Types of the compiled Pig engine (cext/pig.pyx); what it shares with the other engines is typed in
+_compiled_game.pyi."""
+
+from collections.abc import Mapping
+from typing import Any, Final, SupportsIndex
+
+import numpy as np
+import numpy.typing as npt
+from typing_extensions import Self, disjoint_base
+
+from borabora_sim._compiled_game import COMP_DTYPE as COMP_DTYPE
+from borabora_sim._compiled_game import DECISIONS as DECISIONS
+from borabora_sim._compiled_game import FEATURE_NAMES_GLOBAL as FEATURE_NAMES_GLOBAL
+from borabora_sim._compiled_game import FEATURE_NAMES_SEAT as FEATURE_NAMES_SEAT
+from borabora_sim._compiled_game import FORMAT as FORMAT
+from borabora_sim._compiled_game import FORMAT_VERSION as FORMAT_VERSION
+from borabora_sim._compiled_game import FRAME_DTYPE as FRAME_DTYPE
+from borabora_sim._compiled_game import GAME_DTYPE as GAME_DTYPE
+from borabora_sim._compiled_game import INVARIANTS as INVARIANTS
+from borabora_sim._compiled_game import NUM_DISTINCT_ACTIONS as NUM_DISTINCT_ACTIONS
+from borabora_sim._compiled_game import PHASES as PHASES
+from borabora_sim._compiled_game import PLAYER_DTYPE as PLAYER_DTYPE
+from borabora_sim._compiled_game import SEED_FIELDS as SEED_FIELDS
+from borabora_sim._compiled_game import SEED_MAX as SEED_MAX
+from borabora_sim._compiled_game import SOURCES as SOURCES
+from borabora_sim._compiled_game import STATE_BYTES as STATE_BYTES
+from borabora_sim._compiled_game import VTABLE as VTABLE
+from borabora_sim._compiled_game import WEIGHT_NAMES as WEIGHT_NAMES
+from borabora_sim._compiled_game import CompiledRules, CompiledState
+from borabora_sim._compiled_game import derive_seed as derive_seed
+from borabora_sim.games.pig.components import PigComponents
+from borabora_sim.games.pig.game import ComponentSource
+
+ACTION_NAMES: Final[tuple[str, ...]]
+COUNTER_NAMES: Final[tuple[str, ...]]
+TURN_ENDS: Final[tuple[str, ...]]
+
+@disjoint_base
+class EngineRules(CompiledRules[PigComponents]): ...
+
+class Rules(EngineRules):
+    """The goal and the die in C form, shared read-only by every state of a game."""
+
+    def __new__(cls, components: PigComponents, fingerprint: str) -> Self: ...
+
+@disjoint_base
+class EngineState(CompiledState[Rules, PigComponents]): ...
+
+class State(EngineState):
+    """A game of Pig in progress. Create one with `borabora_sim.games.pig.new_game()`."""
+
+    @classmethod
+    def _new(cls, rules: Rules, players: SupportsIndex, seed: SupportsIndex) -> State: ...
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], components: ComponentSource = None) -> State: ...
+    @property
+    def start_player(self) -> int: ...
+    @property
+    def turn_total(self) -> int: ...
+    @property
+    def last_roll(self) -> int: ...
+    @property
+    def last_turn(self) -> tuple[int, str, int] | None: ...
+    def last_turns(self) -> list[tuple[str, int] | None]: ...
+    def returns(self) -> list[float]: ...
+    def counters(self) -> list[dict[str, int]]: ...
+    def to_svg(self, viewer: SupportsIndex | None = None) -> str: ...
+
+def new_state(rules: Rules, players: SupportsIndex, seed: SupportsIndex) -> State: ...
+def random_game_actions(rules: Rules, players: SupportsIndex, game_seed: SupportsIndex) -> list[int]: ...
+def random_playouts(rules: Rules, games: SupportsIndex, players: SupportsIndex, seed: SupportsIndex,
+                    first_game: SupportsIndex = 0) -> dict[str, npt.NDArray[np.signedinteger[Any]]]: ...
+def evaluate_state(state: State, weights: npt.NDArray[np.float64]) -> list[float]: ...
+def heuristic_action(state: State, weights: npt.NDArray[np.float64], seed: SupportsIndex,
+                     thorough: bool = True) -> int: ...
+def heuristic_option_values(state: State, weights: npt.NDArray[np.float64], seed: SupportsIndex,
+                            thorough: bool = True) -> list[tuple[int, float]]: ...

@@ -1,0 +1,133 @@
+"""Pig as a game: the entry point `new_game`, the component-table cache and the game object `Pig`
+(borabora_sim.protocol.Game) through which players, the simulator and the command line reach the engine."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+from borabora_sim import _pig
+from borabora_sim.component_files import RulesCache
+from borabora_sim.errors import check_players
+from borabora_sim.files import read_json
+from borabora_sim.games.pig.components import BUILTIN_FILE, PigComponents, load_components
+from borabora_sim.games.pig.text import render as render_text
+from borabora_sim.protocol import ActionKind, check_seed
+
+NUM_ACTIONS: int = _pig.NUM_DISTINCT_ACTIONS
+PLAYER_COUNTS = (2, 3, 4)
+
+ComponentSource = PigComponents | str | os.PathLike[str] | Mapping[str, Any] | None
+rules_for: RulesCache[PigComponents, _pig.Rules] = RulesCache(PigComponents, load_components, _pig.Rules)
+"""Compiled component tables for `components` (PigComponents, a file, a dict, or None for the built-in), built once
+per content."""
+
+
+def new_game(players: int = 2, seed: int | None = None, components: ComponentSource = None) -> _pig.State:
+    """A new game of Pig: the first seat drawn from `seed`, its compulsory first roll made, and its choice to roll
+    again or hold waiting.
+
+    >>> state = new_game(players=2, seed=7)
+    >>> state.decision, state.legal_actions(), 2 <= state.turn_total <= 6
+    ('roll_or_hold', [0, 1], True)
+    """
+    return _pig.new_state(rules_for(components), check_players(players), check_seed(seed))
+
+
+# The heuristic's styles (data/styles.json, each with its source): the numbers of a hold rule that the compiled
+# heuristic (cext/pig_heuristic.pxi) follows. The mover holds once its turn total reaches a target:
+#
+# | weight | what it sets |
+# |---|---|
+# | hold_at | the target when the mover's score equals the best other seat's |
+# | pace | the target's change per point the best other seat is ahead (behind: less) |
+# | race_within | once a seat is this close to the goal, the target is the goal itself (0: never) |
+#
+# A bank that reaches the goal wins at once, so the target is never more than the points the mover lacks.
+STYLE_SOURCES: dict[str, Any] = read_json(BUILTIN_FILE.with_name("styles.json"), "the styles of Pig's heuristic",
+                                          "reinstall borabora_sim")
+STYLES: Mapping[str, Mapping[str, float]] = MappingProxyType({
+    name: MappingProxyType({key: float(value) for key, value in entry["weights"].items()})
+    for name, entry in STYLE_SOURCES.items()})
+
+
+class Pig:
+    """Pig as a game object (borabora_sim.protocol.Game), with the goal and die of `components`: the game spec
+    "pig" (borabora_sim.games.get_game). Pig has no option.
+
+    >>> game = Pig()
+    >>> state = game.new_initial_state(players=3, seed=7)
+    >>> [game.action_name(action) for action in state.legal_actions()]
+    ['roll', 'hold']
+    """
+
+    name = "pig"
+    options: Mapping[str, tuple[str, ...]] = MappingProxyType({})
+    num_actions = NUM_ACTIONS
+    player_counts = PLAYER_COUNTS
+    score_unit = "PTS"                                                  # points
+    sources: tuple[str, ...] = tuple(_pig.SOURCES)
+    counters: tuple[str, ...] = (*_pig.COUNTER_NAMES, "start_position")
+    default_players: tuple[str, ...] = ("heuristic", "heuristic:style=hold20")
+    weight_names: tuple[str, ...] = tuple(_pig.WEIGHT_NAMES)
+    styles = STYLES
+    default_style = "keep_pace"
+    action_kinds: Mapping[str, ActionKind] = MappingProxyType({})     # no kind of action to avoid or prefer
+    # mcts: rollouts by the heuristic, to the end of the game (a game of Pig is a few dozen decisions)
+    search_defaults: Mapping[str, object] = MappingProxyType({"rollout": "heuristic"})
+    state_type = _pig.State
+
+    def __init__(self, components: ComponentSource = None) -> None:
+        self.rules = rules_for(components)
+
+    @property
+    def fingerprint(self) -> str:
+        """The component data's hash (a resumed run needs the same)."""
+        return str(self.rules.fingerprint)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Pig) and other.fingerprint == self.fingerprint
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.fingerprint))
+
+    def __repr__(self) -> str:
+        return f"Pig(components {self.rules.fingerprint})"
+
+    def new_initial_state(self, players: int = 2, seed: int | None = None) -> _pig.State:
+        return _pig.new_state(self.rules, check_players(players), check_seed(seed))
+
+    def for_state(self, state: _pig.State) -> Pig:
+        """The game `state` is played in: Pig with the state's component data."""
+        return Pig(state.components)
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> _pig.State:
+        return _pig.State.from_dict(data, self.rules.components)
+
+    def action_name(self, action: int) -> str:
+        return str(self.rules.action_names[action])
+
+    def derive_seed(self, seed: int, index: int) -> int:
+        return int(_pig.derive_seed(seed, index))
+
+    def random_playouts(self, games: int, players: int, seed: int, first_game: int = 0) -> dict[str, np.ndarray]:
+        out = _pig.random_playouts(self.rules, games, players, seed, first_game=first_game)
+        out["counters"] = np.concatenate([out["counters"], out.pop("start_position")[:, :, None]], axis=2)
+        return out
+
+    def random_game_actions(self, players: int, game_seed: int) -> list[int]:
+        return list(_pig.random_game_actions(self.rules, players, game_seed))
+
+    def heuristic_action(self, state: _pig.State, weights: np.ndarray, seed: int, thorough: bool = True) -> int:
+        return int(_pig.heuristic_action(state, weights, seed, thorough))
+
+    def heuristic_option_values(self, state: _pig.State, weights: np.ndarray, seed: int,
+                                thorough: bool = True) -> list[tuple[int, float]]:
+        return _pig.heuristic_option_values(state, weights, seed, thorough)
+
+    def render(self, state: _pig.State, viewer: int) -> str:
+        return render_text(state, viewer)

@@ -1,0 +1,28 @@
+"""Layout data of the Pig picture: every size, position and colour of its own the drawing uses, in one place (the
+house style every game shares is borabora_sim.viewer.layout). Positions are in SVG user units (about pixels)."""
+
+from __future__ import annotations
+
+WIDTH = 760
+HEADER_HEIGHT = 36
+
+# The race track: one lane per seat from 0 to the goal, below the header.
+TRACK_TOP = 44
+TRACK_LEFT = 150                # where a lane's 0 is, after the seat's chip and score
+TRACK_RIGHT = 70                # room right of the goal for its label and the pig-outs
+LANE = 40                       # height of a lane
+LANE_BAR = 18                   # height of the bar of banked points
+TICK = 10                       # points between two ticks of the scale
+BANKED_OPACITY = 1.0
+AT_STAKE_OPACITY = 0.35         # the mover's turn total, drawn on from its banked points
+
+# The turn panel: the die, the turn total and how the last turn ended.
+TURN_HEIGHT = 112
+DIE = 64                        # side of the die
+PIP = 6                         # radius of a pip
+DIE_FILL = "#ffffff"
+PIG_OUT = "#b3261e"             # a roll of 1 and the points it lost
+GOAL_LINE = "#2e7d32"
+# Pips of the faces 1..6 on a 3 x 3 grid (column, row); a die of more faces shows its number.
+PIPS = {1: ((1, 1),), 2: ((0, 0), (2, 2)), 3: ((0, 0), (1, 1), (2, 2)), 4: ((0, 0), (2, 0), (0, 2), (2, 2)),
+        5: ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)), 6: ((0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2))}
