@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -14,6 +14,7 @@ from borabora_sim import _pig
 from borabora_sim.component_files import RulesCache
 from borabora_sim.errors import check_players
 from borabora_sim.files import read_json
+from borabora_sim.games.pig import words
 from borabora_sim.games.pig.components import BUILTIN_FILE, PigComponents, load_components
 from borabora_sim.games.pig.text import render as render_text
 from borabora_sim.protocol import ActionKind, check_seed
@@ -131,3 +132,26 @@ class Pig:
 
     def render(self, state: _pig.State, viewer: int) -> str:
         return render_text(state, viewer)
+
+    @property
+    def end_action(self) -> int:
+        """The action that ends the step pending (hold): browser play gives it a button of its own."""
+        return int(self.rules.action_ids["hold"])
+
+    def describe_actions(self, state: _pig.State, actions: Sequence[int]) -> list[str]:
+        return words.describe_actions(state, actions)
+
+    def describe_action(self, state: _pig.State, action: int) -> str:
+        return words.describe_action(state, action)
+
+    def describe_decision(self, state: _pig.State) -> str:
+        return words.describe_decision(state)
+
+    def describe_phase(self, state: _pig.State) -> str:
+        return words.describe_phase(state)
+
+    def rules_hint(self, decision: str) -> str:
+        return words.rules_hint(decision)
+
+    def describe_source(self, source: str) -> str:
+        return words.source_words(source)
