@@ -12,6 +12,7 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 import numpy as np
 
 from borabora_sim.games import game_names, game_of, get_game
+from borabora_sim.players.reasons import Reasons
 from borabora_sim.protocol import ActionKind, Game, GameState
 
 # What a player may be told about each of the game's action kinds (protocol.ActionKind).
@@ -147,9 +148,15 @@ class SeededPlayer:
         raise NotImplementedError
 
     def explain(self, top: int = 10) -> str:
-        """The last decision in words: the action chosen and, for the players that weigh options, the `top`
-        options with the value each was given."""
+        """The last decision in the game's words: the action chosen and, for the players that weigh options, the
+        `top` options with the value each was given (its `reasons`: a headline, a table and a legend)."""
         raise NotImplementedError
+
+    def reasons(self, top: int = 10) -> Reasons | None:
+        """Why the last decision was taken, with the `top` options weighed (borabora_sim.players.reasons); None for
+        a player that weighs no options, before its first decision and for a decision it did not weigh."""
+        check_top(top)
+        return None
 
 
 def refused_by_every_game(refusals: Mapping[str, TypeError | ValueError]) -> TypeError | ValueError:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from borabora_sim import _search
 from borabora_sim.network import network_model
 from borabora_sim.players.base import Param, SeededPlayer, ValuedKindChoices, check_top
+from borabora_sim.players.reasons import PERCENT, Column, Option, Reasons, top_options
 from borabora_sim.protocol import Game, GameState
 
 
@@ -46,6 +47,7 @@ class ExpertPlayer(ValuedKindChoices, SeededPlayer):
         super().reset(seed)
         self.last_options: list[PolicyOption] = []
         self.last_action: int | None = None
+        self.last_state: GameState | None = None            # the position of the last decision
 
     def policy(self, state: GameState, seed: int = 0) -> list[PolicyOption]:
         """Every legal action with the policy's probability of it, most likely first, judged on the determinization
@@ -58,6 +60,7 @@ class ExpertPlayer(ValuedKindChoices, SeededPlayer):
     def _choose(self, state: GameState) -> int:
         legal = state.legal_actions()
         allowed, _ = self._without_avoided(legal)
+        self.last_state = state.clone()
         if len(allowed) == 1:
             self.last_options, self.last_action = [], allowed[0]
             return allowed[0]
@@ -72,21 +75,28 @@ class ExpertPlayer(ValuedKindChoices, SeededPlayer):
         return chosen.action
 
     def explain(self, top: int = 10) -> str:
-        """The last decision: the chosen action and the `top` options with the policy's probability of each."""
+        """The last decision in the game's words: the chosen action and the `top` options with the policy's
+        probability of each (`reasons`)."""
         check_top(top)
-        if self.last_action is None:
+        if self.last_action is None or self.last_state is None:
             return "no decision yet"
-        if not self.last_options:
-            return f"{self.spec()}: played the only legal action"
-        chosen = next(o for o in self.last_options if o.action == self.last_action)
-        lines = [f"{self.spec()}: chose {chosen.name} (policy {chosen.probability:.1%}) among "
-                 f"{len(self.last_options)} legal action(s), each rated by the network in one pass"]
-        shown = self.last_options[:top]
-        if chosen not in shown:
-            shown = [*shown[:top - 1], chosen]
-        lines += [f"  {o.name:<40} policy {o.probability:6.1%}" + ("  chosen" if o.action == self.last_action
-                                                                  else "") for o in shown]
-        return "\n".join(lines)
+        reasons = self.reasons(top)
+        if reasons is None:
+            words = self.game.describe_action(self.last_state, self.last_action)
+            return f"{self.spec()}: played the only legal action, {words}"
+        return reasons.text()
+
+    def reasons(self, top: int = 10) -> Reasons | None:
+        check_top(top)
+        if self.last_action is None or self.last_state is None or not self.last_options:
+            return None
+        words = self.game.describe_actions(self.last_state, [o.action for o in self.last_options])
+        rows = [Option(o.action, text, (o.probability,)) for o, text in zip(self.last_options, words, strict=True)]
+        shown, chosen = top_options(rows, self.last_action, top)
+        return Reasons(self.spec(), self.last_action, shown[chosen].words, "the network's most likely move",
+                       (Column("preference", PERCENT),), shown, chosen, len(self.last_options),
+                       "preference: the policy network's probability of picking the move, rated in one pass (a "
+                       "preference, not a win chance)")
 
     def spec(self) -> str:
         options = [f"network={self.network}"] if self.network else []

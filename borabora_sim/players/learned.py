@@ -22,6 +22,7 @@ from borabora_sim.players.base import (
     parse_positive_int,
 )
 from borabora_sim.players.heuristic import weights_for
+from borabora_sim.players.reasons import PERCENT, Column, Option, Reasons, top_options
 from borabora_sim.protocol import Game, GameState
 
 
@@ -82,6 +83,7 @@ class LearnedPlayer(ValuedKindChoices, SeededPlayer):
         super().reset(seed)
         self.last_options: list[LearnedOption] = []
         self.last_action: int | None = None
+        self.last_state: GameState | None = None            # the position of the last decision
 
     def option_values(self, state: GameState, seed: int) -> list[LearnedOption]:
         """Every legal action with the mover's win probability after it by the model, best first."""
@@ -93,6 +95,7 @@ class LearnedPlayer(ValuedKindChoices, SeededPlayer):
     def _choose(self, state: GameState) -> int:
         legal = state.legal_actions()
         allowed, _ = self._without_avoided(legal)
+        self.last_state = state.clone()
         if len(allowed) == 1:
             self.last_options, self.last_action = [], allowed[0]
             return allowed[0]
@@ -106,22 +109,29 @@ class LearnedPlayer(ValuedKindChoices, SeededPlayer):
         return chosen.action
 
     def explain(self, top: int = 10) -> str:
-        """The last decision: the chosen action and the `top` options with the win probability each was given."""
+        """The last decision in the game's words: the chosen action and the `top` options with the win chance each
+        was given (`reasons`)."""
         check_top(top)
-        if self.last_action is None:
+        if self.last_action is None or self.last_state is None:
             return "no decision yet"
-        if not self.last_options:
-            return f"{self.spec()}: played the only legal action"
-        chosen = next(o for o in self.last_options if o.action == self.last_action)
-        lines = [f"{self.spec()}: chose {chosen.name} (win probability {chosen.value:.3f}) among "
-                 f"{len(self.last_options)} legal action(s), each judged by the learned evaluation after the rest "
-                 "of the turn"]
-        shown = self.last_options[:top]
-        if chosen not in shown:
-            shown = [*shown[:top - 1], chosen]
-        lines += [f"  {o.name:<40} win probability {o.value:.3f}" + ("  chosen" if o.action == self.last_action
-                                                                       else "") for o in shown]
-        return "\n".join(lines)
+        reasons = self.reasons(top)
+        if reasons is None:
+            words = self.game.describe_action(self.last_state, self.last_action)
+            return f"{self.spec()}: played the only legal action, {words}"
+        return reasons.text()
+
+    def reasons(self, top: int = 10) -> Reasons | None:
+        check_top(top)
+        if self.last_action is None or self.last_state is None or not self.last_options:
+            return None
+        words = self.game.describe_actions(self.last_state, [o.action for o in self.last_options])
+        rows = [Option(o.action, text, (o.value,)) for o, text in zip(self.last_options, words, strict=True)]
+        shown, chosen = top_options(rows, self.last_action, top)
+        return Reasons(self.spec(), self.last_action, shown[chosen].words,
+                       "the best win chance by the learned evaluation after the rest of its turn",
+                       (Column("win chance", PERCENT),), shown, chosen, len(self.last_options),
+                       "win chance: the learned evaluation's probability that the player wins, after the move and "
+                       "the rest of its turn played by the heuristic")
 
     def spec(self) -> str:
         options = [f"samples={self.samples}"] if self.samples != 1 else []
