@@ -285,7 +285,7 @@ def test_replay_by_seed_and_players_matches_the_run(run_dir: Path, capsys: pytes
     status, stdout, _ = borabora(capsys, "replay", "--seed", rows["game_seed"].iloc[0], "--players", specs)
     assert status == 0
     assert final_scores_line(stdout).startswith(f"final scores {rows['vp'].tolist()}, winner seat ")
-    assert "-- round 1, phase A" in stdout and "-- round 6, phase" in stdout
+    assert "-- Round 1, phase A: dice and actions" in stdout and "-- Round 6, phase" in stdout
 
 
 def test_replay_by_run_uses_the_runs_component_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
