@@ -56,6 +56,17 @@ DECISION_WORDS = {
     "wake": "Winter: wake up a Spirit of the Forest",
     "feed": "Winter: feed your family",
 }
+# Each decision in a word or two, where a list of pending decisions names them.
+DECISION_SHORT = {
+    "draft": "draft", "gift": "gift", "visit": "visit", "offer": "offering", "stalk": "stalks", "shoot": "shoot",
+    "activate": "activations", "balance": "Balance", "improve": "Improve Your Home", "home_space": "home tile",
+    "cook": "Cook", "renew_food": "Tengu", "keep_shoot": "full area", "wake": "waking", "feed": "feeding",
+}
+# A spirit's effect in a few words, for its tile.
+SPIRIT_EFFECT_SHORT = {
+    "balance": "Balance", "improve": "Improve Your Home", "fund": "Fund", "wildcards": "all Wildcards",
+    "winter_food": "{amount} food in Winter", "free_offering": "free offering", "renew_food": "renew food",
+}
 RULES_HINTS = {
     "draft": "In turn order each player takes 2 shoots from the pool; a shoot goes to the temple area of its "
              "colour.",
@@ -81,7 +92,8 @@ RULES_HINTS = {
     "wake": "Wake up a sleeping Spirit of the Forest by paying its cost in coins.",
     "feed": "Pay 1 food unit per home tile; each unit short costs 1 HP, and no change is given.",
 }
-assert set(DECISION_WORDS) == set(_bamboo.DECISIONS) == set(RULES_HINTS)
+assert set(DECISION_WORDS) == set(_bamboo.DECISIONS) == set(RULES_HINTS) == set(DECISION_SHORT)
+assert set(SPIRIT_EFFECT_SHORT) == set(SPIRIT_EFFECTS)
 assert set(PHASE_WORDS) == set(_bamboo.PHASES) and set(SOURCE_WORDS) == set(_bamboo.SOURCES)
 assert set(ACTION_WORDS) == set(ACTIONS) and set(SPIRIT_EFFECT_WORDS) == set(SPIRIT_EFFECTS)
 

@@ -146,7 +146,7 @@ _REQUIREMENTS = {               # TASK_REQUIREMENT_KINDS: (one, many) with {n} t
     "men_shifted": ("a tattooed man", "{n} tattooed men"),
     "women_shifted": ("a woman shifted down", "{n} women shifted down"),
     "persons_shifted": ("a person tile shifted down", "{n} person tiles shifted down"),
-    "persons_of_type": ("a {p} person tile", "{n} {p} person tiles"),
+    "persons_of_type": ("a person tile with {p}", "{n} person tiles with {p}"),
 }
 assert set(_REQUIREMENTS) == set(TASK_REQUIREMENT_KINDS) and set(DECISION_WORDS) == set(_engine.DECISIONS)
 assert set(RULES_HINTS) == set(_engine.DECISIONS) and set(PHASE_WORDS) == set(_engine.PHASES)
@@ -170,16 +170,27 @@ def region_name(c: Components, region: int) -> str:
     return name if len(twins) == 1 else f"{name} {twins.index(region) + 1}"
 
 
-def _tile_face(c: Components, tile: int) -> str:
+def tile_face(c: Components, tile: int) -> str:
     """What a man or woman tile shows: its action and its printed symbols ("action Land Path, 2 shells")."""
     symbols = int(c.person_symbols[tile])
     printed = plural(symbols, "status symbol") if SEXES[int(c.person_sex[tile])] == "man" else plural(symbols, "shell")
     return f"action {PERSON_TYPE_WORDS[PERSON_TYPES[int(c.person_type[tile])]]}, {printed}"
 
 
+def action_tiles(players: int) -> list[tuple[int, str]]:
+    """The action tiles beside the board for `players` players, by their slot in the engine's lowest-die table
+    (Helper, Temple, Build, Man, Woman, Land Path, Water Path): with 2 and 3 players some are combined."""
+    names = ["Helper", "Temple", "Build", "Man", "Woman", "Land Path", "Water Path"]
+    if players <= 3:
+        names[5:7] = ["Land / Water Path", ""]
+    if players <= 2:
+        names[3:5] = ["Man / Woman", ""]
+    return [(slot, name) for slot, name in enumerate(names) if name]
+
+
 def person_words(c: Components, tile: int) -> str:
     """A man or woman tile: "woman (action Land Path, 2 shells)"."""
-    return f"{SEXES[int(c.person_sex[tile])]} ({_tile_face(c, tile)})"
+    return f"{SEXES[int(c.person_sex[tile])]} ({tile_face(c, tile)})"
 
 
 def requirement_words(c: Components, task: int) -> list[str]:
@@ -327,7 +338,7 @@ def _describe(state: _engine.State, view: Mapping[str, Any] | None, action: int)
         tile = view["person_display"][top["b"]][position - 1]
         if tile == NO_TILE:
             return f"Take the {SEXES[top['b']]} at position {position}"
-        return f"Take the {SEXES[top['b']]} at position {position} ({_tile_face(c, tile)})"
+        return f"Take the {SEXES[top['b']]} at position {position} ({tile_face(c, tile)})"
     if words[0] == "temple":
         return f"Put a priest on temple space {words[2]} (value {words[-1].strip(')')})"
     if words[0] == "building":
