@@ -343,15 +343,18 @@ class Script:
 
 
 def choices_shown(written: list[str]) -> list[str]:
-    """The legal action names of the last decision listed to the human."""
-    start = max(i for i, line in enumerate(written) if line.startswith("\nYour decision ("))
-    return [line.split(": ", 1)[1] for line in written[start + 1:] if re.match(r"^\s+\d+: ", line)]
+    """The legal moves of the last decision listed to the human, in the game's words."""
+    start = max(i for i, line in enumerate(written) if line.startswith("\nYour decision, seat "))
+    return [line.split(": ", 1)[1].removesuffix("   <- hint") for line in written[start + 1:]
+            if re.match(r"^\s+\d+: ", line)]
 
 
 def an_illegal_action_name(written: list[str]) -> str:
-    legal = set(choices_shown(written))
-    game = BoraBora()
-    return next(name for name in map(game.action_name, range(NUM_ACTIONS)) if name not in legal)
+    """An engine name of a move that is not legal at the set-up decision shown."""
+    assert "Place a first hut on a region next to a 1-fish tile" in "\n".join(written)
+    name = "done"
+    assert name in map(BoraBora().action_name, range(NUM_ACTIONS))
+    return name
 
 
 def test_play_answers_bad_input_with_the_legal_choices_and_never_crashes() -> None:
@@ -359,11 +362,12 @@ def test_play_answers_bad_input_with_the_legal_choices_and_never_crashes() -> No
     cmd_play(play_args(), read=script.read, write=script.write)
     text = script.text
     for bad in ("garbage", "99", "-1", "", "²", "٣٣"):
-        assert f"'{bad}' is not one of the legal choices below." in text
-    illegal = [line for line in script.written if line.endswith("is not one of the legal choices below.")]
+        assert f"'{bad}' is not one of the legal choices below; help lists the commands." in text
+    illegal = [line for line in script.written if line.endswith("is not one of the legal choices below; help lists "
+                                                                "the commands.")]
     assert len(illegal) == 7
     # after each refusal the same choices are listed again
-    listings = [i for i, line in enumerate(script.written) if line.startswith("\nYour decision (")]
+    listings = [i for i, line in enumerate(script.written) if line.startswith("\nYour decision, seat ")]
     assert len(listings) == 8
     assert script.written[-1] == "\ngame abandoned"
     assert script.prompts == 8
@@ -402,7 +406,7 @@ def test_play_through_main_reads_standard_input_and_q_abandons(capsys: pytest.Ca
     monkeypatch.setattr("sys.stdin", io.StringIO("nonsense\n0\nq\n"))
     status, stdout, stderr = borabora(capsys, "play", "--players", "human,heuristic,random", "--seed", "2")
     assert status == 0, stderr
-    assert "'nonsense' is not one of the legal choices below." in stdout
+    assert "'nonsense' is not one of the legal choices below; help lists the commands." in stdout
     assert stdout.rstrip().endswith("game abandoned")
 
 

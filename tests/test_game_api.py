@@ -372,6 +372,12 @@ def test_browser_play_lists_every_legal_move_and_the_board_marks_them_on_drawn_t
             view = web.view()
             assert [move["action"] for move in view["legal"]] == legal
             assert [move["name"] for move in view["legal"]] == [state.action_to_string(a) for a in legal]
+            assert [move["words"] for move in view["legal"]] == game.describe_actions(state, legal)
+            assert view["decision_words"] == game.describe_decision(state)
+            assert view["hint"] == game.rules_hint(state.decision)
+            end = game.end_action
+            assert view["end"] == ({"action": end, "words": game.describe_action(state, end)}
+                                   if end in legal else None)
             targets = mapper(state, legal) if mapper is not None else {}
             assert set(targets) <= set(legal)
             for move in view["legal"]:

@@ -44,12 +44,12 @@ DECISION_WORDS = {
     "gift": "Spring: choose a gift from the forest",
     "visit": "Summer: visit a temple",
     "offer": "Make an offering: where does the next stick of incense go?",
-    "stalk": "Place your Bamboo Shoots: choose a stalk for the next one",
+    "stalk": "Place the Bamboo Shoots: choose a stalk for the next one",
     "shoot": "Which shoot goes on the stalk?",
-    "activate": "Activate your Bamboo Shoots",
+    "activate": "Activate the Bamboo Shoots",
     "balance": "Balance: 1 HP, or obtain and score balance tiles",
     "improve": "Improve Your Home: 1 coin, or buy a home tile",
-    "home_space": "Place the home tile in your home",
+    "home_space": "Place the home tile in the home",
     "cook": "Cook: take a food counter",
     "renew_food": "Tengu: take a food counter and renew the display",
     "keep_shoot": "A new shoot's temple area is full: choose where it goes",
@@ -229,7 +229,7 @@ def _describe(state: _bamboo.State, view: Mapping[str, Any] | None, action: int)
         side, slot = SIDES.index(words[1]), int(words[-1])
         tile = p["balance"][side][slot - 1]
         points = f" for {int(c.balance_hp[tile])} HP" if tile != NO_TILE else ""
-        return f"Score your {words[1]}-type balance tile {slot}{points}"
+        return f"Score the {words[1]}-type balance tile held in slot {slot}{points}"
     if name == "improve 1 coin":
         return "Receive 1 coin (the whole Improve Your Home action)"
     if words[0] == "buy":
@@ -241,7 +241,7 @@ def _describe(state: _bamboo.State, view: Mapping[str, Any] | None, action: int)
                 f"{int(c.home_hp[tile])} HP (market {words[2]}, position {position})")
     if name.startswith("home space"):
         row, _, column = words[-1][1:].partition("c")
-        return f"Put the home tile in row {row}, column {column} of your home"
+        return f"Put the home tile in row {row}, column {column} of the home"
     if words[0] == "take":
         kind = c.food_names.index(words[1])
         return f"Take a {food_words(c, kind)}"
@@ -261,6 +261,6 @@ def _describe(state: _bamboo.State, view: Mapping[str, Any] | None, action: int)
 
 def _done(decision: str, top: Mapping[str, int]) -> str:
     if decision == "activate":
-        return "End your turn" + (f" (declining {plural(top['a'], 'activation')} left)" if top["a"] else "")
+        return "End the turn" + (f" (declining {plural(top['a'], 'activation')} left)" if top["a"] else "")
     return {"balance": "Skip the second Balance action", "renew_food": "Do not renew the food counters",
             "wake": "Wake up no more spirits"}.get(decision, "Done")

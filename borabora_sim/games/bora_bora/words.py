@@ -6,9 +6,9 @@ play, the terminal, `explain()`) goes through here (borabora_sim.protocol.Game.d
 >>> from borabora_sim.games.bora_bora import new_game
 >>> state = new_game(players=3, seed=7)
 >>> describe_decision(state)
-'Place your first hut on a region next to a 1-fish tile'
+'Place a first hut on a region next to a 1-fish tile'
 >>> describe_actions(state, state.legal_actions()[:1])
-['Place your first hut on the Central beach (you take its sand)']
+['Place a first hut on the Central beach (taking its sand)']
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ GOD_WORDS = {
     "blue": ("Blue God", "the next die may go on a tile even if it is not lower"),
     "white": ("White God", "the next die acts as a 6"),
     "red": ("Red God", "score the fish tile of the new region"),
-    "green_double": ("Green God", "double the effect of the person action you use next"),
+    "green_double": ("Green God", "double the effect of the next person action used"),
     "green_extra": ("Green God", "use a second, different person action"),
     "yellow": ("Yellow God", "a task needs one requirement less and scores 4 VP"),
 }
@@ -66,15 +66,15 @@ SOURCE_WORDS = {
     "goal_regions": "goal: huts in 12 regions", "goal_persons": "goal: 12 men and women",
 }
 DECISION_WORDS = {
-    "setup_hut": "Place your first hut on a region next to a 1-fish tile",
+    "setup_hut": "Place a first hut on a region next to a 1-fish tile",
     "die": "Place a die on an action tile",
-    "helper": "Helper: spend your die points",
-    "expand": "Expand: choose the region for your new hut",
+    "helper": "Helper: spend the die points",
+    "expand": "Expand: choose the region for the new hut",
     "red_god": "Score the new region's fish tile with a Red God?",
     "material": "Put the building material on a ceremony space",
     "material_any": "Building materials: choose a material",
     "person": "Take a man or woman tile from the display",
-    "temple": "Temple: choose the space for your priest",
+    "temple": "Temple: choose the space for the priest",
     "build_tile": "Build: choose a building tile",
     "build_pair": "Build: choose the two ceremony spaces it covers",
     "fire_bonus_god": "Fire Bonus: a God card or an offering",
@@ -84,7 +84,7 @@ DECISION_WORDS = {
     "jewelry": "Buy a jewelry tile?",
     "task": "Complete a task",
     "take_task": "Take a new task tile",
-    "final_tasks": "Game end: complete your remaining tasks",
+    "final_tasks": "Game end: complete the remaining tasks",
 }
 RULES_HINTS = {
     "setup_hut": "In reverse turn order, each player puts a hut on an empty building space of a region next to a "
@@ -250,7 +250,7 @@ def describe_decision(state: _engine.State) -> str:
         return "The game is over"
     top = _top(state.observation(state.current_player))
     if decision == "helper":
-        return f"Helper: spend your die points ({plural(top['a'], 'point')} left)"
+        return f"Helper: spend the die points ({plural(top['a'], 'point')} left)"
     if decision == "person":
         return f"Take a {SEXES[top['b']]} tile from the display (position {top['a']} or lower)"
     if decision == "take_god_card":
@@ -319,7 +319,7 @@ def _describe(state: _engine.State, view: Mapping[str, Any] | None, action: int)
         resource = RESOURCES[int(c.region_resource[region])]
         fish = int(c.fish_value[view["fish_at"][region]])
         if decision == "setup_hut":
-            return f"Place your first hut on the {where} (you take its {resource})"
+            return f"Place a first hut on the {where} (taking its {resource})"
         return f"Expand to the {where} ({resource}, fish tile {fish})"
     if words[0] == "ceremony" and words[1] == "space":
         space, material = int(words[2]), words[3].strip("()")
@@ -331,8 +331,8 @@ def _describe(state: _engine.State, view: Mapping[str, Any] | None, action: int)
     if name.endswith("beside board"):
         material = words[0]
         if helper:
-            return f"Buy a building material{cost('material')}: {material} beside your board (no free {material} space)"
-        return f"Take {material}, beside your board (no free {material} space)"
+            return f"Buy a building material{cost('material')}: {material} beside the board (no free {material} space)"
+        return f"Take {material}, beside the board (no free {material} space)"
     if name.startswith("take person at position"):
         position = int(words[-1])
         tile = view["person_display"][top["b"]][position - 1]
@@ -342,7 +342,7 @@ def _describe(state: _engine.State, view: Mapping[str, Any] | None, action: int)
     if words[0] == "temple":
         return f"Put a priest on temple space {words[2]} (value {words[-1].strip(')')})"
     if words[0] == "building":
-        return f"Build your building tile of value {words[-1].strip(')')}"
+        return f"Build the building tile of value {words[-1].strip(')')}"
     if name.startswith("ceremony pair"):
         first, second = words[2].split("+")
         return f"Build on ceremony spaces {first} and {second}"
@@ -362,7 +362,7 @@ def _describe(state: _engine.State, view: Mapping[str, Any] | None, action: int)
     if name == "victory point":
         return f"Take 1 VP{cost('victory_point')}"
     if name.startswith("move hut"):
-        return f"Move a hut from your board to its 12th space{cost('move_hut')}"
+        return f"Move a hut from the player board to its 12th space{cost('move_hut')}"
     if name.startswith("shift down person"):
         slot = int(words[-1])
         tile = board["persons"][slot - 1]
@@ -400,5 +400,5 @@ def _done(decision: str, top: Mapping[str, int]) -> str:
     """The words of `done`, by what it ends or declines."""
     if decision == "helper":
         return f"End the Helper action ({plural(top['a'], 'point')} left unused)"
-    return {"red_god": "Do not score the fish tile", "phase_b": "End your phase B turn",
+    return {"red_god": "Do not score the fish tile", "phase_b": "End the phase B turn",
             "jewelry": "Buy no jewelry this round", "final_tasks": "Complete no more tasks"}.get(decision, "Done")

@@ -33,7 +33,7 @@ def describe_decision(state: _pig.State) -> str:
     if state.decision is None:
         return "The game is over"
     if state.decision == "roll_or_hold":
-        return f"Roll again or hold? You rolled a {state.last_roll}: turn total {state.turn_total}"
+        return f"Roll again or hold? Rolled a {state.last_roll}: turn total {state.turn_total}"
     return DECISION_WORDS.get(state.decision, state.decision.replace("_", " "))
 
 
@@ -59,7 +59,7 @@ def describe_actions(state: _pig.State, actions: Sequence[int]) -> list[str]:
             words.append(f"Roll again (a 1 loses the turn total of {total})")
         elif name == "hold" and playing:
             banked = score + total
-            end = "and win" if banked >= goal else "and end your turn"
+            end = "and win" if banked >= goal else "and end the turn"
             words.append(f"Hold: bank {total} points ({score} to {banked}) {end}")
         else:
             words.append(name.capitalize())
