@@ -1,7 +1,7 @@
 """What a person must not read: the engine's identifiers. `engine_identifiers(game)` is every snake_case name of
 the game's action table, decisions, phases and score sources (`land_path`, `fire_bonus_god`, `C_take_task`,
 `C_NW`); `identifiers_in(text, game)` finds those in a text, and any other snake_case word but the player options
-a player spec may show (`rollout_depth`)."""
+and styles a player spec may show (`rollout_depth`, `keep_pace`)."""
 
 from __future__ import annotations
 
@@ -24,8 +24,9 @@ def engine_identifiers(game: Game) -> set[str]:
 
 
 def player_options(game: Game) -> set[str]:
-    """The option names of every player type in `game` (a player spec shown to a person may name them)."""
-    return {name for cls in PLAYER_TYPES.values() for name in cls.params(game)}
+    """The option names of every player type in `game` and the names of its styles (a player spec shown to a
+    person may name them)."""
+    return {name for cls in PLAYER_TYPES.values() for name in cls.params(game)} | set(game.styles)
 
 
 def identifiers_in(text: str, game: Game) -> list[str]:
