@@ -437,7 +437,12 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--plot", help="write the summary plots (.png, .svg or .pdf)")
     rep.set_defaults(handler=cmd_report)
 
-    play = sub("play", "play in the terminal (or in the browser with --web) against the AI")
+    play_help = "play in the terminal (or in the browser with --web) against the AI"
+    play = sub("play", play_help)
+    play.description = play_help + (
+        "\n\nIn the terminal, answer with a move's number or its words, or a command: help (the commands and the "
+        "rules\nof the decision), board (the whole board), hint [SPEC] (what an AI would play, and why), why (the\n"
+        "last AI move's reasons), undo (back to your previous decision), q (abandon the game).")
     game_option(play)
     play.add_argument("--players", default="human,heuristic,heuristic,heuristic",
                       help="specs by seat, 'human' for you (default: %(default)s)")
