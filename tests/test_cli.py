@@ -737,7 +737,7 @@ def test_simulate_and_replay_the_advanced_side_of_bamboo(tmp_path: Path, capsys:
     out = tmp_path / "night"
     status, stdout, _ = borabora(capsys, "simulate", "--game", "bamboo:mode=advanced", "--games", "4", "--players",
                                  "heuristic,random", "--jobs", "1", "--quiet", "--out", out)
-    assert status == 0 and re.search(r"^night_spaces +-\d", stdout, re.M)
+    assert status == 0 and re.search(r"^uncovered nighttime spaces +-\d", stdout, re.M)
     assert json.loads((out / "manifest.json").read_text())["game"] == "bamboo:mode=advanced"
     frame = RunDirectory(out).read()
     rows = frame[frame["game_id"] == 1]
