@@ -45,6 +45,8 @@ table.reasons td { text-align: right; padding: 1px 4px; border-top: 1px solid #e
 table.reasons th:first-child, table.reasons td:first-child { text-align: left; white-space: normal; }
 table.reasons tr.chosen td { background: #ffe9a8; font-weight: bold; }
 p.headline, p.legend { margin: 3px 0; font-size: 11px; }
+#advice { font-size: 12px; margin-top: 4px; }
+#advice [data-advice-action] { font-weight: bold; font-size: 13px; }
 p.legend { color: #555; }
 #tools { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; font-size: 12px; }
 #advisor { width: 170px; }
