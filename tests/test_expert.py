@@ -211,7 +211,7 @@ def test_the_expert_plays_the_policys_most_likely_move(game: Game, network_file:
     options = expert.last_options
     assert action == options[0].action and options[0].value == max(o.value for o in options)
     assert sum(o.value for o in options) == pytest.approx(1.0)
-    assert "chose" in expert.explain() and "policy" in expert.explain()
+    assert "chose" in expert.explain() and "preference" in expert.explain()
 
 
 def test_the_network_is_an_option_of_the_spec(game: Game, network_file: Path) -> None:

@@ -42,7 +42,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("experiments, studies, tuning, training and benchmarks",
      ("experiments", "counterfactual", "studies", "games.*.*_study", "games.*.situations", "tune", "train",
       "expert_iteration", "bench")),
-    ("the command line", ("cli", "__main__")),
+    ("the command line and the terminal game", ("cli", "terminal", "__main__")),
 ]
 
 
