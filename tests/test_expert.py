@@ -4,6 +4,7 @@ compiled inference against numpy, files, the trainer's gradients, and the player
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import numpy as np
 import pytest
 
 from borabora_sim import _search
-from borabora_sim.games import get_game
+from borabora_sim.games import game_names, get_game
 from borabora_sim.network import (
     FitConfig,
     Network,
@@ -22,6 +23,7 @@ from borabora_sim.network import (
     initial_network,
     load_network,
     losses_and_gradients,
+    network_path,
 )
 from borabora_sim.players import make_player
 from borabora_sim.players.expert import ExpertPlayer
@@ -285,3 +287,19 @@ def test_the_root_values_are_every_seats_mean_reward(game: Game, network_file: P
                                              root_values=True, **options)
         assert len(root) == state.num_players and sum(root) == pytest.approx(1.0)
         assert root[me] == pytest.approx(sum(visits * mean for _, visits, mean in stats) / done)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_game_ships_a_network_with_the_command_that_made_it(name: str) -> None:
+    game = get_game(name)
+    path = network_path(game)
+    summary = json.loads(path.with_suffix(".json").read_text())
+    assert summary["command"].startswith(f"borabora train --game {name} ")
+    best = next(g for g in summary["generations"] if f"gen{g['generation']:02d}" == summary["best"])
+    assert best["kept"] and all(g["kept"] == (g["gate"] is None or g["gate"]["ci_low"] > g["gate"]["fair_share"])
+                                for g in summary["generations"])
+    expert = make_player("expert", seed=1, game=game)
+    state = game.new_initial_state(seed=2)
+    while not state.is_terminal():
+        state.apply(expert.choose(state))
+    assert state.winner() is not None

@@ -1,7 +1,8 @@
 """Bamboo (Germán P. Millán, Devir 2023): the game (`new_game`, its compiled `State`, compiled `random_playouts`),
 its component data with provenance and the balance-pattern language, and everything of it the shared layers use,
 named in its RECORD: heuristic styles and tuned weights (game.py, data/), its picture and the things a click picks
-(picture.py, click_targets.py), its observation encoder (observation.py) and its study (spirits_study.py)."""
+(picture.py, click_targets.py), its observation encoder (observation.py), its study (spirits_study.py) and its
+policy-and-value network (data/network.npz, made by the command in data/network.json)."""
 
 from borabora_sim._bamboo import SOURCES, State, random_playouts
 from borabora_sim.games import GameRecord
@@ -21,6 +22,7 @@ RECORD = GameRecord(
     click_targets="borabora_sim.games.bamboo.click_targets:click_targets",
     encoder="borabora_sim.games.bamboo.observation:ENCODER",
     studies={"spirits": "borabora_sim.games.bamboo.spirits_study"},
+    network="borabora_sim.games.bamboo:data/network.npz",
 )
 
 __all__ = [
