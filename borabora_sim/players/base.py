@@ -293,3 +293,6 @@ def parse_bool(text: str) -> bool:
     if text.lower() in ("0", "false", "no", "off"):
         return False
     raise ValueError(f"must be true or false; got {text!r}")
+
+
+__all__ = ["Player", "SeededPlayer"]

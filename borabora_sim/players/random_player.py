@@ -27,3 +27,6 @@ class RandomPlayer(SeededPlayer):
             return "no decision yet"
         name, legal = self.last_choice
         return f"{self.spec()}: chose {name} uniformly at random among {legal} legal action(s)"
+
+
+__all__ = ["RandomPlayer"]

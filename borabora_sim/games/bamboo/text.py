@@ -53,3 +53,6 @@ def render(state: _bamboo.State, viewer: int) -> str:
                  if t != NO_TILE]
         lines.append(f"   balance tiles: {', '.join(tiles) or 'none'}; scored {p['n_scored']}")
     return "\n".join(lines)
+
+
+__all__ = ["render"]

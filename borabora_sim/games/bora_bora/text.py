@@ -76,3 +76,6 @@ def render(state: _engine.State, viewer: int) -> str:
         lines.append(f"   persons: {'; '.join(persons) or 'none'}")
         lines.append(f"   tasks: {'; '.join(tasks)}; done {p['tasks_done']}, jewelry {p['n_jewelry']}")
     return "\n".join(lines)
+
+
+__all__ = ["render"]
