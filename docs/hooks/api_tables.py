@@ -60,7 +60,7 @@ def link_names(text: str, scope: griffe.Object, package: griffe.Module, own: set
         if name in own:
             return match[0]
         found = _lookup(scope, name, package)
-        if found is None or not found.path.startswith(f"{ROOT}.") and found.path != ROOT:
+        if found is None or not (found.path == ROOT or found.path.startswith(f"{ROOT}.")):
             return match[0]
         shown = html.escape(name + (match["call"] or ""))
         return f'<autoref identifier="{found.path}" optional><code>{shown}</code></autoref>'
