@@ -205,8 +205,10 @@ def missing_tool(needs: str) -> str | None:
         import playwright.sync_api  # noqa: F401
     except ImportError:
         return "Playwright is not installed (pip install -e '.[test]')"
-    if _chromium() is None:
-        return "no Chromium (apt-get install chromium, or name one in BORABORA_CHROMIUM)"
+    chromium = _chromium()
+    if chromium is None or not Path(chromium).exists():
+        return f"no Chromium{f' at {chromium}' if chromium else ''} (apt-get install chromium, or name one in " \
+               "BORABORA_CHROMIUM)"
     return None
 
 
@@ -247,8 +249,15 @@ def refresh(say: Callable[[str], None] = print) -> list[str]:
                 left.append(name)
                 continue
             if source.needs == "browser" and browser is None:
-                browser_stack = _browser()
-                browser = browser_stack.__enter__()
+                try:
+                    browser_stack = _browser()
+                    browser = browser_stack.__enter__()
+                except Exception as error:      # a Chromium that does not start: say why, keep the old pictures
+                    browser_stack = None
+                    say(f"docs/pictures/{name} is out of date and cannot be made here: Chromium did not start "
+                        f"({str(error).splitlines()[0]}); the old one is kept")
+                    left.append(name)
+                    continue
             picture = source.make(browser)
             FOLDER.mkdir(parents=True, exist_ok=True)
             (FOLDER / name).write_bytes(picture)
