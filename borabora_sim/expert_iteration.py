@@ -18,6 +18,7 @@ the same arguments; a different configuration is refused. Every file is written 
 from __future__ import annotations
 
 import json
+import shlex
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -301,7 +302,7 @@ def gate(config: ExpertConfig, candidate: Path, best: Path, n_jobs: int) -> dict
     wins = int(mine["win"].sum())
     low, high = wilson_interval(wins, len(mine))
     return {"games": len(mine), "wins": wins, "win_rate": wins / len(mine), "ci_low": low, "ci_high": high,
-            "fair_share": 1 / players, "stronger": low > 1 / players, "opponent": str(best)}
+            "fair_share": 1 / players, "stronger": low > 1 / players, "opponent": best.parent.name}
 
 
 def train_network(config: ExpertConfig | None = None, work: str | Path = "runs/expert",
@@ -311,6 +312,9 @@ def train_network(config: ExpertConfig | None = None, work: str | Path = "runs/e
     config = ExpertConfig() if config is None else config
     game = config.check()
     n_jobs = check_int(n_jobs, "n_jobs", 1, 64)
+    if "," in str(work):
+        raise ValueError(f"work {work} has a comma in its name, which a player spec cannot carry (the gate names "
+                         "the networks in specs); choose another directory")
     work = Path(work)
     record = asdict(config)
     _open_work(work, record)
@@ -344,9 +348,19 @@ def train_network(config: ExpertConfig | None = None, work: str | Path = "runs/e
         network.save(out)
         summary = {"what": f"policy-and-value network of {game.name}", "config": record, "generations": history,
                    "best": best.parent.name, "commit": package_commit(),
-                   "command": f"borabora train --game {config.game} --work {work}"}
+                   "command": command_line(config, work, out, n_jobs)}
         write_bytes(out.with_suffix(".json"), (json.dumps(summary, indent=1) + "\n").encode())
     return network
+
+
+def command_line(config: ExpertConfig, work: Path, out: Path, n_jobs: int) -> str:
+    """The `borabora train` command of a run (the options the command line has; the others are the defaults)."""
+    args = ["borabora", "train", "--game", config.game, "--imitation-games", str(config.imitation_games),
+            "--generations", str(config.generations), "--games", str(config.games), "--iterations",
+            str(config.iterations), "--gate-games", str(config.gate_games), "--hidden",
+            ",".join(map(str, config.hidden)), "--epochs", str(config.epochs), "--seed", str(config.seed), "--work",
+            str(work), "--out", str(out), "--jobs", str(n_jobs)]
+    return shlex.join(args)
 
 
 def _fit_generation(config: ExpertConfig, game: Game, generation: int, data: list[tuple[Samples, np.ndarray]],

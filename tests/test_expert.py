@@ -209,8 +209,8 @@ def test_the_expert_plays_the_policys_most_likely_move(game: Game, network_file:
     state = mid_game(game)
     action = expert.choose(state)
     options = expert.last_options
-    assert action == options[0].action and options[0].probability == max(o.probability for o in options)
-    assert sum(o.probability for o in options) == pytest.approx(1.0)
+    assert action == options[0].action and options[0].value == max(o.value for o in options)
+    assert sum(o.value for o in options) == pytest.approx(1.0)
     assert "chose" in expert.explain() and "policy" in expert.explain()
 
 

@@ -35,8 +35,10 @@ def test_a_tiny_run_writes_every_generation_and_the_best_network(tiny_run: Path)
     gate = second["gate"]
     assert gate["games"] == TINY.gate_games and gate["fair_share"] == 0.25
     assert second["kept"] == (gate["ci_low"] > 0.25)
+    assert gate["opponent"] == "gen00"
     summary = json.loads((tiny_run / "best.json").read_text())
     assert summary["best"] == ("gen01" if second["kept"] else "gen00")
+    assert summary["command"].startswith("borabora train --game bora_bora --imitation-games 20 --generations 1")
     best = load_network(tiny_run / "best.npz")
     assert best.hidden == (8,)
     expert = make_player(f"expert:network={tiny_run / 'best.npz'}", seed=1)
@@ -56,6 +58,12 @@ def test_a_finished_run_resumes_to_the_same_network(tiny_run: Path) -> None:
 def test_a_run_with_other_settings_is_refused(tiny_run: Path) -> None:
     with pytest.raises(ValueError, match=r"holds a run with other settings \(games=4\)"):
         train_network(ExpertConfig(**{**TINY.__dict__, "games": 5}), work=tiny_run, log=lambda line: None)
+
+
+def test_a_work_directory_a_spec_cannot_name_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="has a comma in its name"):
+        train_network(TINY, work=tmp_path / "a,b", log=lambda line: None)
+    assert not (tmp_path / "a,b").exists()
 
 
 def test_a_damaged_chunk_is_named_with_what_to_do(tmp_path: Path) -> None:

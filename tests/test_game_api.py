@@ -22,7 +22,7 @@ from xml.etree import ElementTree
 import numpy as np
 import pytest
 
-from borabora_sim import stats, verdicts
+from borabora_sim import _search, stats, verdicts
 from borabora_sim.games import (
     DEFAULT_GAME,
     GameRecord,
@@ -35,6 +35,7 @@ from borabora_sim.games import (
     score_columns,
 )
 from borabora_sim.match import play_game
+from borabora_sim.network import FitConfig, initial_network
 from borabora_sim.players import PLAYER_TYPES, make_player
 from borabora_sim.players.heuristic import heuristic_kinds
 from borabora_sim.protocol import ActionKind, Game, GameState
@@ -204,10 +205,20 @@ def test_a_saved_state_loads_and_plays_on_as_the_original(game: Game) -> None:
             assert loaded.to_dict() == after.to_dict()
 
 
-def cheap_specs(game: Game) -> list[str]:
-    """One cheap spec of every player type, every style and every action-kind setting of `game`."""
+def tiny_network(game: Game, path: Path) -> Path:
+    """A network of random weights for `game` (its features and actions), written to `path`."""
+    state = game.new_initial_state(seed=1)
+    x = np.array([_search.features(state.search_handles(), 0)])
+    initial_network(x.shape[1], game.num_actions, FitConfig(hidden=(6,)), x).save(path)
+    return path
+
+
+def cheap_specs(game: Game, network: Path) -> list[str]:
+    """One cheap spec of every player type, every style and every action-kind setting of `game`; the network
+    players with the network in the file `network`."""
     specs = ["random", "heuristic", "heuristic:thorough=false", "flatmc:rollouts=2", "mcts:iterations=20",
-             "mcts:iterations=10,rollout=heuristic,rollout_depth=8"]
+             "mcts:iterations=10,rollout=heuristic,rollout_depth=8", f"expert:network={network}",
+             f"mcts:iterations=20,evaluation=net,network={network}"]
     specs += [f"heuristic:style={style}" for style in game.styles]
     for kind in game.action_kinds:
         for setting in ("never", "prefer"):
@@ -221,11 +232,11 @@ def cheap_specs(game: Game) -> list[str]:
     return specs
 
 
-def test_every_player_type_chooses_legal_actions(game: Game) -> None:
+def test_every_player_type_chooses_legal_actions(game: Game, tmp_path: Path) -> None:
     players = max(game.player_counts)
     states = [state.clone() for i, state in enumerate(random_states(game, players, seed=21))
               if not state.is_terminal() and i % 25 == 0]
-    for spec in cheap_specs(game):
+    for spec in cheap_specs(game, tiny_network(game, tmp_path / "network.npz")):
         player = make_player(spec, seed=4, game=game)
         assert player.game == game
         for state in states:

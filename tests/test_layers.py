@@ -33,14 +33,15 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
      ("errors", "files", "specs", "records", "protocol", "component_files", "games.*.components")),
     ("compiled engines and what wraps them", ("_[!_]*", "learned")),
     ("games and their registry", ("games", "bamboo", "")),
-    ("players and one game between them", ("players", "match")),
+    ("players, their networks and one game between them", ("players", "network", "match")),
     ("tables: statistics, ratings, verdicts, plots, a run on disk, its report",
      ("stats", "ratings", "verdicts", "plots", "runs", "report")),
     ("the batch simulator", ("simulate",)),
     ("pictures, replays, the web game and the learning environments",
      ("viewer", "envs", "games.*.picture", "games.*.layout", "games.*.observation", "games.*.click_targets")),
     ("experiments, studies, tuning, training and benchmarks",
-     ("experiments", "counterfactual", "studies", "games.*.*_study", "games.*.situations", "tune", "train", "bench")),
+     ("experiments", "counterfactual", "studies", "games.*.*_study", "games.*.situations", "tune", "train",
+      "expert_iteration", "bench")),
     ("the command line", ("cli", "__main__")),
 ]
 

@@ -295,4 +295,64 @@ def parse_bool(text: str) -> bool:
     raise ValueError(f"must be true or false; got {text!r}")
 
 
-__all__ = ["Player", "SeededPlayer"]
+@dataclass(frozen=True)
+class RatedOption:
+    """One legal action of a decision with the value a player gave it."""
+
+    action: int
+    name: str
+    value: float
+
+
+class OptionRatingPlayer(ValuedKindChoices, SeededPlayer):
+    """A player that rates every legal option and plays the best (learned, expert): equal ones told apart by its
+    own random stream, the action-kind settings applied. `_rated_options` rates them, best first; `value_label`
+    and `_format_value` say what the value is in `explain`; `rating_rule` how the options were rated."""
+
+    value_label: ClassVar[str]
+    rating_rule: ClassVar[str]
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self.last_options: list[RatedOption] = []
+        self.last_action: int | None = None
+
+    def _rated_options(self, state: GameState) -> list[RatedOption]:
+        raise NotImplementedError
+
+    def _format_value(self, value: float) -> str:
+        return f"{value:.3f}"
+
+    def _choose(self, state: GameState) -> int:
+        allowed, _ = self._without_avoided(state.legal_actions())
+        if len(allowed) == 1:
+            self.last_options, self.last_action = [], allowed[0]
+            return allowed[0]
+        options = [o for o in self._rated_options(state) if o.action in allowed]
+        best = [o for o in options if o.value == options[0].value]
+        chosen = best[self._rng.randrange(len(best))] if len(best) > 1 else best[0]
+        preferred = self._preferred([(chosen.action, chosen.value)] + [(o.action, o.value) for o in options])
+        if preferred is not None:
+            chosen = options[preferred - 1]
+        self.last_options, self.last_action = options, chosen.action
+        return chosen.action
+
+    def explain(self, top: int = 10) -> str:
+        """The last decision: the chosen action and the `top` options with the value each was given."""
+        check_top(top)
+        if self.last_action is None:
+            return "no decision yet"
+        if not self.last_options:
+            return f"{self.spec()}: played the only legal action"
+        chosen = next(o for o in self.last_options if o.action == self.last_action)
+        lines = [f"{self.spec()}: chose {chosen.name} ({self.value_label} {self._format_value(chosen.value)}) among "
+                 f"{len(self.last_options)} legal action(s), {self.rating_rule}"]
+        shown = self.last_options[:top]
+        if chosen not in shown:
+            shown = [*shown[:top - 1], chosen]
+        lines += [f"  {o.name:<40} {self.value_label} {self._format_value(o.value)}"
+                  + ("  chosen" if o.action == self.last_action else "") for o in shown]
+        return "\n".join(lines)
+
+
+__all__ = ["OptionRatingPlayer", "Player", "RatedOption", "SeededPlayer"]

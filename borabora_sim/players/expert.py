@@ -3,29 +3,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from borabora_sim import _search
 from borabora_sim.network import network_model
-from borabora_sim.players.base import Param, SeededPlayer, ValuedKindChoices, check_top
+from borabora_sim.players.base import OptionRatingPlayer, Param, RatedOption
 from borabora_sim.protocol import Game, GameState
 
 
-@dataclass(frozen=True)
-class PolicyOption:
-    """One legal action of the last decision with the probability the network's policy gave it."""
-
-    action: int
-    name: str
-    probability: float
-
-
-class ExpertPlayer(ValuedKindChoices, SeededPlayer):
+class ExpertPlayer(OptionRatingPlayer):
     """The legal action with the highest probability under the game's network (its shipped one, or the one in
     `network`); equal ones are told apart by the player's own random stream. A setting per action kind
     (`fishing=never|prefer`) works as for the search players, on probabilities."""
 
     name = "expert"
+    value_label = "policy"
+    rating_rule = "each rated by the network in one pass"
 
     @classmethod
     def params(cls, game: Game) -> dict[str, Param]:
@@ -42,51 +33,19 @@ class ExpertPlayer(ValuedKindChoices, SeededPlayer):
             raise ValueError(f"the network {network} has no policy head: the expert player needs one")
         self.network = network
 
-    def reset(self, seed: int | None = None) -> None:
-        super().reset(seed)
-        self.last_options: list[PolicyOption] = []
-        self.last_action: int | None = None
-
-    def policy(self, state: GameState, seed: int = 0) -> list[PolicyOption]:
+    def policy(self, state: GameState, seed: int = 0) -> list[RatedOption]:
         """Every legal action with the policy's probability of it, most likely first, judged on the determinization
         `seed` of what the player cannot see."""
         self.bind(state)
-        options = [PolicyOption(a, state.action_to_string(a), p)
+        options = [RatedOption(a, state.action_to_string(a), p)
                    for a, p in _search.policy(state.search_handles(), self.model, seed)]
-        return sorted(options, key=lambda option: -option.probability)
+        return sorted(options, key=lambda option: -option.value)
 
-    def _choose(self, state: GameState) -> int:
-        legal = state.legal_actions()
-        allowed, _ = self._without_avoided(legal)
-        if len(allowed) == 1:
-            self.last_options, self.last_action = [], allowed[0]
-            return allowed[0]
-        options = [o for o in self.policy(state, self.next_seed()) if o.action in allowed]
-        best = [o for o in options if o.probability == options[0].probability]
-        chosen = best[self._rng.randrange(len(best))] if len(best) > 1 else best[0]
-        preferred = self._preferred([(chosen.action, chosen.probability)]
-                                    + [(o.action, o.probability) for o in options])
-        if preferred is not None:
-            chosen = options[preferred - 1]
-        self.last_options, self.last_action = options, chosen.action
-        return chosen.action
+    def _rated_options(self, state: GameState) -> list[RatedOption]:
+        return self.policy(state, self.next_seed())
 
-    def explain(self, top: int = 10) -> str:
-        """The last decision: the chosen action and the `top` options with the policy's probability of each."""
-        check_top(top)
-        if self.last_action is None:
-            return "no decision yet"
-        if not self.last_options:
-            return f"{self.spec()}: played the only legal action"
-        chosen = next(o for o in self.last_options if o.action == self.last_action)
-        lines = [f"{self.spec()}: chose {chosen.name} (policy {chosen.probability:.1%}) among "
-                 f"{len(self.last_options)} legal action(s), each rated by the network in one pass"]
-        shown = self.last_options[:top]
-        if chosen not in shown:
-            shown = [*shown[:top - 1], chosen]
-        lines += [f"  {o.name:<40} policy {o.probability:6.1%}" + ("  chosen" if o.action == self.last_action
-                                                                  else "") for o in shown]
-        return "\n".join(lines)
+    def _format_value(self, value: float) -> str:
+        return f"{value:6.1%}"
 
     def spec(self) -> str:
         options = [f"network={self.network}"] if self.network else []

@@ -8,16 +8,13 @@ wins. The whole judgement runs in compiled code: a decision takes well under a m
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from borabora_sim import _search
 from borabora_sim.learned import default_model, load_weights
 from borabora_sim.players.base import (
+    OptionRatingPlayer,
     Param,
-    SeededPlayer,
-    ValuedKindChoices,
+    RatedOption,
     check_int,
-    check_top,
     parse_choice,
     parse_positive_int,
 )
@@ -32,16 +29,7 @@ def learned_model(game: Game, path: str | None = None) -> _search.Model:
     return default_model() if path is None else load_weights(path).compiled()
 
 
-@dataclass(frozen=True)
-class LearnedOption:
-    """One legal action of the last decision with the win probability the model gave the mover after it."""
-
-    action: int
-    name: str
-    value: float
-
-
-class LearnedPlayer(ValuedKindChoices, SeededPlayer):
+class LearnedPlayer(OptionRatingPlayer):
     """Greedy on the learned evaluation: each legal action, with the rest of the player's turn played by the
     heuristic (`style`), judged by the model's win probability on `samples` determinizations (default 1). A
     setting per action kind (`fishing=never|prefer`) works as for the search players.
@@ -54,6 +42,8 @@ class LearnedPlayer(ValuedKindChoices, SeededPlayer):
     """
 
     name = "learned"
+    value_label = "win probability"
+    rating_rule = "each judged by the learned evaluation after the rest of the turn"
 
     @classmethod
     def params(cls, game: Game) -> dict[str, Param]:
@@ -78,50 +68,15 @@ class LearnedPlayer(ValuedKindChoices, SeededPlayer):
         self.weights = weights_for(self.style, game=game)
         self.weights_file = weights_file
 
-    def reset(self, seed: int | None = None) -> None:
-        super().reset(seed)
-        self.last_options: list[LearnedOption] = []
-        self.last_action: int | None = None
-
-    def option_values(self, state: GameState, seed: int) -> list[LearnedOption]:
+    def option_values(self, state: GameState, seed: int) -> list[RatedOption]:
         """Every legal action with the mover's win probability after it by the model, best first."""
         self.bind(state)
         values = _search.learned_option_values(state.search_handles(), self.model, self.weights, seed, self.samples)
-        options = [LearnedOption(a, state.action_to_string(a), float(v)) for a, v in values]
+        options = [RatedOption(a, state.action_to_string(a), float(v)) for a, v in values]
         return sorted(options, key=lambda option: -option.value)
 
-    def _choose(self, state: GameState) -> int:
-        legal = state.legal_actions()
-        allowed, _ = self._without_avoided(legal)
-        if len(allowed) == 1:
-            self.last_options, self.last_action = [], allowed[0]
-            return allowed[0]
-        options = [o for o in self.option_values(state, self.next_seed()) if o.action in allowed]
-        best = [o for o in options if o.value == options[0].value]
-        chosen = best[self._rng.randrange(len(best))] if len(best) > 1 else best[0]
-        preferred = self._preferred([(chosen.action, chosen.value)] + [(o.action, o.value) for o in options])
-        if preferred is not None:
-            chosen = options[preferred - 1]
-        self.last_options, self.last_action = options, chosen.action
-        return chosen.action
-
-    def explain(self, top: int = 10) -> str:
-        """The last decision: the chosen action and the `top` options with the win probability each was given."""
-        check_top(top)
-        if self.last_action is None:
-            return "no decision yet"
-        if not self.last_options:
-            return f"{self.spec()}: played the only legal action"
-        chosen = next(o for o in self.last_options if o.action == self.last_action)
-        lines = [f"{self.spec()}: chose {chosen.name} (win probability {chosen.value:.3f}) among "
-                 f"{len(self.last_options)} legal action(s), each judged by the learned evaluation after the rest "
-                 "of the turn"]
-        shown = self.last_options[:top]
-        if chosen not in shown:
-            shown = [*shown[:top - 1], chosen]
-        lines += [f"  {o.name:<40} win probability {o.value:.3f}" + ("  chosen" if o.action == self.last_action
-                                                                       else "") for o in shown]
-        return "\n".join(lines)
+    def _rated_options(self, state: GameState) -> list[RatedOption]:
+        return self.option_values(state, self.next_seed())
 
     def spec(self) -> str:
         options = [f"samples={self.samples}"] if self.samples != 1 else []

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from types import MappingProxyType
-from typing import Any
-
-import numpy as np
+from types import MappingProxyType, ModuleType
+from typing import Any, ClassVar
 
 from borabora_sim import _bamboo
 from borabora_sim.component_files import RulesCache
@@ -16,6 +14,7 @@ from borabora_sim.errors import check_players
 from borabora_sim.files import read_json
 from borabora_sim.games.bamboo.components import BUILTIN_FILE, BambooComponents, load_components
 from borabora_sim.games.bamboo.text import render as render_text
+from borabora_sim.games.compiled import CompiledGame
 from borabora_sim.protocol import ActionKind, check_seed
 
 NUM_ACTIONS: int = _bamboo.NUM_DISTINCT_ACTIONS
@@ -89,7 +88,7 @@ STYLES = MappingProxyType({
 })
 
 
-class Bamboo:
+class Bamboo(CompiledGame):
     """Bamboo as a game object (borabora_sim.protocol.Game), with the data of `components` and the `mode`
     "normal" (daytime side) or "advanced" (nighttime side for every player, B36): the game spec "bamboo" or
     "bamboo:mode=advanced" (borabora_sim.games.get_game).
@@ -118,13 +117,19 @@ class Bamboo:
     # evaluation at 4 HP per e-fold (benchmarks/README_players.md, "Bamboo: the search's settings")
     search_defaults: Mapping[str, object] = MappingProxyType({"rollout_depth": 25, "temperature": 4.0})
     state_type = _bamboo.State
+    engine: ClassVar[ModuleType] = _bamboo
+    rules_for = rules_for
+    rules: _bamboo.Rules
 
     def __init__(self, components: ComponentSource = None, mode: str = "normal") -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
-        self.rules = rules_for(components)
+        super().__init__(components)
         self.mode = mode
         self.counters: tuple[str, ...] = (*self.rules.counter_names, "start_position")
+
+    def engine_options(self) -> tuple[object, ...]:
+        return (self.mode,)
 
     @property
     def fingerprint(self) -> str:
@@ -132,47 +137,14 @@ class Bamboo:
         base = str(self.rules.fingerprint)
         return base if self.mode == "normal" else f"{base}-{self.mode}"
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Bamboo) and other.fingerprint == self.fingerprint
-
-    def __hash__(self) -> int:
-        return hash((self.name, self.fingerprint))
-
     def __repr__(self) -> str:
         return f"Bamboo(components {self.rules.fingerprint}, mode {self.mode})"
-
-    def new_initial_state(self, players: int = 4, seed: int | None = None) -> _bamboo.State:
-        return _bamboo.State._new(self.rules, check_players(players), check_seed(seed), self.mode)
 
     def for_state(self, state: _bamboo.State) -> Bamboo:
         """The game `state` is played in: Bamboo with the state's component data and mode (the side of the boards,
         which the state's player boards record)."""
         advanced = state.observation(None)["pl"][0]["advanced"]
         return Bamboo(state.components, "advanced" if advanced else "normal")
-
-    def state_from_dict(self, data: Mapping[str, Any]) -> _bamboo.State:
-        return _bamboo.State.from_dict(data, self.rules.components)
-
-    def action_name(self, action: int) -> str:
-        return str(self.rules.action_names[action])
-
-    def derive_seed(self, seed: int, index: int) -> int:
-        return int(_bamboo.derive_seed(seed, index))
-
-    def random_playouts(self, games: int, players: int, seed: int, first_game: int = 0) -> dict[str, np.ndarray]:
-        out = _bamboo.random_playouts(self.rules, games, players, seed, self.mode, first_game=first_game)
-        out["counters"] = np.concatenate([out["counters"], out.pop("start_position")[:, :, None]], axis=2)
-        return out
-
-    def random_game_actions(self, players: int, game_seed: int) -> list[int]:
-        return list(_bamboo.random_game_actions(self.rules, players, game_seed, self.mode))
-
-    def heuristic_action(self, state: _bamboo.State, weights: np.ndarray, seed: int, thorough: bool = True) -> int:
-        return int(_bamboo.heuristic_action(state, weights, seed, thorough))
-
-    def heuristic_option_values(self, state: _bamboo.State, weights: np.ndarray, seed: int,
-                                thorough: bool = True) -> list[tuple[int, float]]:
-        return _bamboo.heuristic_option_values(state, weights, seed, thorough)
 
     def render(self, state: _bamboo.State, viewer: int) -> str:
         return render_text(state, viewer)

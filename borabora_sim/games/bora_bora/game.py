@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from types import MappingProxyType
-from typing import Any
-
-import numpy as np
+from types import MappingProxyType, ModuleType
+from typing import Any, ClassVar
 
 from borabora_sim import _engine
 from borabora_sim.component_files import RulesCache
@@ -16,6 +14,7 @@ from borabora_sim.errors import check_players
 from borabora_sim.files import read_json
 from borabora_sim.games.bora_bora.components import BUILTIN_FILE, Components, load_components
 from borabora_sim.games.bora_bora.text import render as render_text
+from borabora_sim.games.compiled import CompiledGame
 from borabora_sim.protocol import ActionKind, check_seed
 
 NUM_ACTIONS: int = _engine.NUM_DISTINCT_ACTIONS
@@ -81,7 +80,7 @@ STYLES = MappingProxyType({
 })
 
 
-class BoraBora:
+class BoraBora(CompiledGame):
     """Bora Bora as a game object (borabora_sim.protocol.Game), with the data of `components`.
 
     >>> game = BoraBora()
@@ -107,51 +106,9 @@ class BoraBora:
     action_kinds = MappingProxyType({"fishing": ActionKind(is_fishing, weight="fishing", never=-1000.0, prefer=3.0)})
     search_defaults: Mapping[str, object] = MappingProxyType({})     # the mcts player keeps the library's defaults
     state_type = _engine.State
-
-    def __init__(self, components: ComponentSource = None) -> None:
-        self.rules = rules_for(components)
-
-    @property
-    def fingerprint(self) -> str:
-        return str(self.rules.fingerprint)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, BoraBora) and other.fingerprint == self.fingerprint
-
-    def __hash__(self) -> int:
-        return hash((self.name, self.fingerprint))
-
-    def __repr__(self) -> str:
-        return f"BoraBora(components {self.fingerprint})"
-
-    def new_initial_state(self, players: int = 4, seed: int | None = None) -> _engine.State:
-        return _engine.new_state(self.rules, check_players(players), check_seed(seed))
-
-    def for_state(self, state: _engine.State) -> BoraBora:
-        """The game `state` is played in: Bora Bora with the state's component data."""
-        return BoraBora(state.components)
-
-    def state_from_dict(self, data: Mapping[str, Any]) -> _engine.State:
-        return _engine.State.from_dict(data, self.rules.components)
-
-    def action_name(self, action: int) -> str:
-        return str(self.rules.action_names[action])
-
-    def derive_seed(self, seed: int, index: int) -> int:
-        return int(_engine.derive_seed(seed, index))
-
-    def random_playouts(self, games: int, players: int, seed: int, first_game: int = 0) -> dict[str, np.ndarray]:
-        return _engine.random_playouts(self.rules, games, players, seed, first_game=first_game)
-
-    def random_game_actions(self, players: int, game_seed: int) -> list[int]:
-        return list(_engine.random_game_actions(self.rules, players, game_seed))
-
-    def heuristic_action(self, state: _engine.State, weights: np.ndarray, seed: int, thorough: bool = True) -> int:
-        return int(_engine.heuristic_action(state, weights, seed, thorough))
-
-    def heuristic_option_values(self, state: _engine.State, weights: np.ndarray, seed: int,
-                                thorough: bool = True) -> list[tuple[int, float]]:
-        return _engine.heuristic_option_values(state, weights, seed, thorough)
+    engine: ClassVar[ModuleType] = _engine
+    rules_for = rules_for
+    rules: _engine.Rules
 
     def render(self, state: _engine.State, viewer: int) -> str:
         return render_text(state, viewer)

@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from types import MappingProxyType
-from typing import Any
-
-import numpy as np
+from types import MappingProxyType, ModuleType
+from typing import Any, ClassVar
 
 from borabora_sim import _pig
 from borabora_sim.component_files import RulesCache
 from borabora_sim.errors import check_players
 from borabora_sim.files import read_json
+from borabora_sim.games.compiled import CompiledGame
 from borabora_sim.games.pig.components import BUILTIN_FILE, PigComponents, load_components
 from borabora_sim.games.pig.text import render as render_text
 from borabora_sim.protocol import ActionKind, check_seed
@@ -55,7 +54,7 @@ STYLES: Mapping[str, Mapping[str, float]] = MappingProxyType({
     for name, entry in STYLE_SOURCES.items()})
 
 
-class Pig:
+class Pig(CompiledGame):
     """Pig as a game object (borabora_sim.protocol.Game), with the goal and die of `components`: the game spec
     "pig" (borabora_sim.games.get_game). Pig has no option.
 
@@ -80,54 +79,10 @@ class Pig:
     # mcts: rollouts by the heuristic, to the end of the game (a game of Pig is a few dozen decisions)
     search_defaults: Mapping[str, object] = MappingProxyType({"rollout": "heuristic"})
     state_type = _pig.State
-
-    def __init__(self, components: ComponentSource = None) -> None:
-        self.rules = rules_for(components)
-
-    @property
-    def fingerprint(self) -> str:
-        """The component data's hash (a resumed run needs the same)."""
-        return str(self.rules.fingerprint)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Pig) and other.fingerprint == self.fingerprint
-
-    def __hash__(self) -> int:
-        return hash((self.name, self.fingerprint))
-
-    def __repr__(self) -> str:
-        return f"Pig(components {self.rules.fingerprint})"
-
-    def new_initial_state(self, players: int = 2, seed: int | None = None) -> _pig.State:
-        return _pig.new_state(self.rules, check_players(players), check_seed(seed))
-
-    def for_state(self, state: _pig.State) -> Pig:
-        """The game `state` is played in: Pig with the state's component data."""
-        return Pig(state.components)
-
-    def state_from_dict(self, data: Mapping[str, Any]) -> _pig.State:
-        return _pig.State.from_dict(data, self.rules.components)
-
-    def action_name(self, action: int) -> str:
-        return str(self.rules.action_names[action])
-
-    def derive_seed(self, seed: int, index: int) -> int:
-        return int(_pig.derive_seed(seed, index))
-
-    def random_playouts(self, games: int, players: int, seed: int, first_game: int = 0) -> dict[str, np.ndarray]:
-        out = _pig.random_playouts(self.rules, games, players, seed, first_game=first_game)
-        out["counters"] = np.concatenate([out["counters"], out.pop("start_position")[:, :, None]], axis=2)
-        return out
-
-    def random_game_actions(self, players: int, game_seed: int) -> list[int]:
-        return list(_pig.random_game_actions(self.rules, players, game_seed))
-
-    def heuristic_action(self, state: _pig.State, weights: np.ndarray, seed: int, thorough: bool = True) -> int:
-        return int(_pig.heuristic_action(state, weights, seed, thorough))
-
-    def heuristic_option_values(self, state: _pig.State, weights: np.ndarray, seed: int,
-                                thorough: bool = True) -> list[tuple[int, float]]:
-        return _pig.heuristic_option_values(state, weights, seed, thorough)
+    engine: ClassVar[ModuleType] = _pig
+    rules_for = rules_for
+    rules: _pig.Rules
+    default_player_count = 2
 
     def render(self, state: _pig.State, viewer: int) -> str:
         return render_text(state, viewer)

@@ -1,0 +1,81 @@
+"""What every game compiled through the shared engine includes (cext/game_state.pxi, cext/game_module.pxi) does the
+same way as a game object (borabora_sim.protocol.Game): a game's class names its compiled module and its component
+cache, and adds only what is its own (its options, its names, its picture in text)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import ModuleType
+from typing import Any, ClassVar
+
+import numpy as np
+
+from borabora_sim.component_files import RulesCache
+from borabora_sim.errors import check_players
+from borabora_sim.protocol import GameState, check_seed
+
+
+class CompiledGame:
+    """The game object of a compiled engine `engine` with the component tables `rules_for(components)`. A game with
+    options (Bamboo's mode) passes them to the engine's entry points through `engine_options()`."""
+
+    name: ClassVar[str]
+    engine: ClassVar[ModuleType]            # the compiled module: borabora_sim._<game>
+    rules_for: ClassVar[RulesCache[Any, Any]]
+    default_player_count: ClassVar[int] = 4
+
+    def __init__(self, components: Any = None) -> None:
+        self.rules = type(self).rules_for(components)
+
+    def engine_options(self) -> tuple[object, ...]:
+        """The game's options as the engine's new_state, random_playouts and random_game_actions take them."""
+        return ()
+
+    @property
+    def fingerprint(self) -> str:
+        """The component data's hash (a resumed run needs the same)."""
+        return str(self.rules.fingerprint)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CompiledGame) and type(other) is type(self) and other.fingerprint == self.fingerprint
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.fingerprint))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(components {self.fingerprint})"
+
+    def new_initial_state(self, players: int | None = None, seed: int | None = None) -> Any:
+        players = self.default_player_count if players is None else players
+        return self.engine.new_state(self.rules, check_players(players), check_seed(seed), *self.engine_options())
+
+    def for_state(self, state: Any) -> CompiledGame:
+        """The game `state` is played in: this game with the state's component data."""
+        return type(self)(state.components)
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> Any:
+        return self.engine.State.from_dict(data, self.rules.components)
+
+    def action_name(self, action: int) -> str:
+        return str(self.rules.action_names[action])
+
+    def derive_seed(self, seed: int, index: int) -> int:
+        return int(self.engine.derive_seed(seed, index))
+
+    def random_playouts(self, games: int, players: int, seed: int, first_game: int = 0) -> dict[str, np.ndarray]:
+        out: dict[str, np.ndarray] = self.engine.random_playouts(self.rules, games, players, seed,
+                                                                 *self.engine_options(), first_game=first_game)
+        if "start_position" in out:                         # a counter column of the game's rows
+            out["counters"] = np.concatenate([out["counters"], out.pop("start_position")[:, :, None]], axis=2)
+        return out
+
+    def random_game_actions(self, players: int, game_seed: int) -> list[int]:
+        return list(self.engine.random_game_actions(self.rules, players, game_seed, *self.engine_options()))
+
+    def heuristic_action(self, state: GameState, weights: np.ndarray, seed: int, thorough: bool = True) -> int:
+        return int(self.engine.heuristic_action(state, weights, seed, thorough))
+
+    def heuristic_option_values(self, state: GameState, weights: np.ndarray, seed: int,
+                                thorough: bool = True) -> list[tuple[int, float]]:
+        values: list[tuple[int, float]] = self.engine.heuristic_option_values(state, weights, seed, thorough)
+        return values
