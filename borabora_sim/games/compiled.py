@@ -79,3 +79,6 @@ class CompiledGame:
                                 thorough: bool = True) -> list[tuple[int, float]]:
         values: list[tuple[int, float]] = self.engine.heuristic_option_values(state, weights, seed, thorough)
         return values
+
+
+__all__ = ["CompiledGame"]
