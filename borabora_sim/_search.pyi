@@ -36,12 +36,12 @@ def run_flat_mc(handles: tuple[CapsuleType, CapsuleType, CapsuleType, object], r
                 model: Model | None = None) -> tuple[int, list[tuple[int, int, float]]]: ...
 
 # The networks (cext/learned.pxi, cext/model.pxd)
-Layer = tuple[npt.ArrayLike, npt.ArrayLike]
+_Layer = tuple[npt.ArrayLike, npt.ArrayLike]
 
 @disjoint_base
 class Model:
-    def __new__(cls, layers: Iterable[Layer], value: tuple[npt.ArrayLike, float],
-                policy: Layer | None = None) -> Self: ...
+    def __new__(cls, layers: Iterable[_Layer], value: tuple[npt.ArrayLike, float],
+                policy: _Layer | None = None) -> Self: ...
     @property
     def num_features(self) -> int: ...
     @property

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, NoReturn, TypeVar
 import borabora_sim
 from borabora_sim.games import DEFAULT_GAME, canonical_game_spec, game_names, game_spec, get_game
 from borabora_sim.match import DEFAULT_PLAYERS
-from borabora_sim.protocol import GameState
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -238,30 +237,6 @@ def cmd_report(args: argparse.Namespace) -> None:
         print("plots written to " + ", ".join(plot_summary(summary, args.plot)))
 
 
-def _human_chooser(seat: int, render: Callable[[GameState, int], str], read: Callable[[str], str],
-                   write: Callable[[str], None]) -> Callable[[GameState], int]:
-    def choose(state: GameState) -> int:
-        write("\n" + render(state, seat))
-        legal = state.legal_actions()
-        while True:
-            write(f"\nYour decision ({state.decision}):")
-            for i, action in enumerate(legal):
-                write(f"  {i:>2}: {state.action_to_string(action)}")
-            answer = read("choose a number or an action name (q to quit): ").strip()
-            if answer in ("q", "quit"):
-                raise KeyboardInterrupt
-            if answer.isdecimal() and int(answer) < len(legal):
-                return legal[int(answer)]
-            try:
-                action = state.action_from_string(answer)
-            except ValueError:
-                action = -1
-            if action in legal:
-                return action
-            write(f"'{answer}' is not one of the legal choices below.")
-    return choose
-
-
 def cmd_play(args: argparse.Namespace, read: Callable[[str], str] | None = None,
              write: Callable[[str], None] | None = None) -> None:
     read = read or input            # looked up at call time, so a patched input() is honoured
@@ -278,30 +253,14 @@ def cmd_play(args: argparse.Namespace, read: Callable[[str], str] | None = None,
         return
     if args.port is not None or args.no_browser:
         raise CommandError("--port and --no-browser are options of --web")
+    from borabora_sim.terminal import HUMAN, TerminalGame
+
     game = get_game(args.game)
     specs = split_specs(args.players)
-    seed = check_seed(args.seed)
-    players = []
-    for seat, spec in enumerate(specs):
-        if spec == "human":
-            players.append(_human_chooser(seat, game.render, read, write))
-        else:
-            players.append(checked(make_player, spec, seed + seat + 1, game).choose)
-    state = game.new_initial_state(players=len(specs), seed=seed)
-    write(f"game seed {seed}; seats: " + ", ".join(f"{s}: {spec}" for s, spec in enumerate(specs)))
-    try:
-        while not state.is_terminal():
-            seat = state.current_player
-            action = players[seat](state)
-            if specs[seat] != "human":
-                write(f"seat {seat} ({specs[seat]}): {state.action_to_string(action)}")
-            state.apply(action)
-    except (KeyboardInterrupt, EOFError):
-        write("\ngame abandoned")
-        return
-    write(f"\nfinal scores {state.scores()}; winner seat {state.winner()}")
-    for seat, row in enumerate(state.score_breakdown()):
-        write(f"  seat {seat}: " + ", ".join(f"{k} {v}" for k, v in row.items() if v))
+    for spec in specs:
+        if spec != HUMAN:
+            checked(make_player, spec, None, game)
+    TerminalGame(game, specs, check_seed(args.seed), read, write).play()
 
 
 def cmd_replay(args: argparse.Namespace) -> None:
@@ -478,7 +437,12 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--plot", help="write the summary plots (.png, .svg or .pdf)")
     rep.set_defaults(handler=cmd_report)
 
-    play = sub("play", "play in the terminal (or in the browser with --web) against the AI")
+    play_help = "play in the terminal (or in the browser with --web) against the AI"
+    play = sub("play", play_help)
+    play.description = play_help + (
+        "\n\nIn the terminal, answer with a move's number or its words, or a command: help (the commands and the "
+        "rules\nof the decision), board (the whole board), hint [SPEC] (what an AI would play, and why), why (the\n"
+        "last AI move's reasons), undo (back to your previous decision), q (abandon the game).")
     game_option(play)
     play.add_argument("--players", default="human,heuristic,heuristic,heuristic",
                       help="specs by seat, 'human' for you (default: %(default)s)")

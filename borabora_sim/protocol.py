@@ -5,7 +5,7 @@ one game. A game plugs in by implementing `Game` (and states implementing `GameS
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -103,6 +103,8 @@ class Game(Protocol):
     #                                             the rest
     state_type: type[GameState]                 # the class of the game's states: borabora_sim.games.game_of finds
     #                                             a state's game by it
+    end_action: int | None                      # the action that ends or declines the step pending ("done"; Pig's
+    #                                             hold ends the turn): browser play gives it a button of its own
 
     def new_initial_state(self, players: int = ..., seed: int | None = ...) -> GameState:
         """A new game, set up and waiting on its first decision (seed None: drawn at random)."""
@@ -128,7 +130,23 @@ class Game(Protocol):
                                 thorough: bool = True) -> list[tuple[int, float]]:
         """Every legal action with the value heuristic_action with the same seed gave it."""
     def render(self, state: GameState, viewer: int) -> str:
-        """The game as `viewer` sees it, in text (the terminal game)."""
+        """The game as `viewer` sees it, in text (the terminal game), in the game's words."""
+    # The game's words: what a person reads (logs, replays, browser play, the terminal, explain()) names actions,
+    # decisions, phases and score sources as the rulebook does, never by the engine's names (action_to_string,
+    # state.decision, state.phase, Game.sources), which stay what programs read.
+    def describe_actions(self, state: GameState, actions: Sequence[int]) -> list[str]:
+        """Each of `actions` (legal in `state`, not terminal) in words, as the player to move reads it at the
+        decision pending: "Place a 3 on the Temple action"."""
+    def describe_action(self, state: GameState, action: int) -> str:
+        """One action in words (describe_actions)."""
+    def describe_decision(self, state: GameState) -> str:
+        """The decision `state` waits on, in words addressed to its player ("Take a new task tile")."""
+    def describe_phase(self, state: GameState) -> str:
+        """Where the game is: "Round 2, phase A: dice and actions"; "Game over" at the end."""
+    def rules_hint(self, decision: str) -> str:
+        """One line of the rules on the decision kind `decision` (a value of `state.decision`)."""
+    def describe_source(self, source: str) -> str:
+        """A score source (one of `sources`) in words ("fish tiles at the end")."""
 
 
 def check_seed(seed: object) -> int:

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from borabora_sim import stats
-from borabora_sim.games import get_game
+from borabora_sim.games import game_names, get_game
 from borabora_sim.protocol import Game
 from borabora_sim.runs import RunDirectory
 
@@ -117,6 +117,16 @@ def run_summary(directory: RunDirectory) -> Summary:
     return reduce(add, (Summary.of(table.to_pandas()) for table in directory.tables("players", columns)))
 
 
+def source_words(sources: list[str], score: str) -> list[str]:
+    """Score sources in the words of the registered game they are of (its score unit `score`, its sources), as a
+    person reads them ("fish tiles at the end"); spaced names where no game has them all."""
+    for name in game_names():
+        game = get_game(name)
+        if game.score_unit.lower() == score and set(sources) <= set(game.sources):
+            return [game.describe_source(source) for source in sources]
+    return [source.replace("_", " ") for source in sources]
+
+
 def speed(games: int, seconds: float) -> str:
     """'1,234 games/s', or '3.2 s/game' for runs slower than a game per second."""
     rate = games / seconds if seconds > 0 else float("inf")
@@ -136,7 +146,9 @@ def format_summary(summary: Summary | pd.DataFrame, seconds: float | None = None
               summary.win_rates().to_string(formatters=pct)]
     lines += ["", "win rate by start position (0 = first in round 1):",
               summary.win_rates("start_position").to_string(formatters=pct)]
-    lines += ["", f"mean {summary.score.upper()} by source:", summary.vp_by_source().round(2).T.to_string()]
+    by_source = summary.vp_by_source().round(2).T
+    by_source.index = source_words(list(by_source.index), summary.score)
+    lines += ["", f"mean {summary.score.upper()} by source:", by_source.to_string()]
     mean = float(np.arange(len(summary.decisions)) @ summary.decisions) / games
     lines += ["", f"decisions per game: mean {mean:.0f}, 5% {summary.decisions_quantile(0.05):.0f}, "
                   f"median {summary.decisions_quantile(0.5):.0f}, 95% {summary.decisions_quantile(0.95):.0f}"]

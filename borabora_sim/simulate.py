@@ -473,8 +473,8 @@ def games_table(players: pd.DataFrame) -> pd.DataFrame:
 
 def replay(game_seed: int, players: Sequence[str], components: str | os.PathLike[str] | None = None,
            game: str = DEFAULT_GAME) -> list[str]:
-    """A readable log of one game of `game` (a game spec): the game with seed `game_seed` and these specs by
-    seat, as the simulator plays it (each player seeded from the game seed)."""
+    """A readable log of one game of `game` (a game spec), in the game's words: the game with seed `game_seed` and
+    these specs by seat, as the simulator plays it (each player seeded from the game seed)."""
     specs = list(players)
     played = get_game(game, components)
     state = played.new_initial_state(players=len(specs), seed=game_seed)
@@ -490,15 +490,15 @@ def replay(game_seed: int, players: Sequence[str], components: str | os.PathLike
     while not state.is_terminal():
         seat = state.current_player
         action = choose[seat](state)
-        heading = (state.round, state.phase)
+        heading = played.describe_phase(state)
         if heading != last:
-            lines.append(f"-- round {state.round}, phase {state.phase}")
+            lines.append(f"-- {heading}")
             last = heading
-        lines.append(f"  seat {seat} [{state.decision}] {state.action_to_string(action)}")
+        lines.append(f"  seat {seat}: {played.describe_action(state, action)}")
         state.apply(action)
     lines.append(f"final scores {state.scores()}, winner seat {state.winner()}")
     for seat, row in enumerate(state.score_breakdown()):
-        parts = ", ".join(f"{k} {v}" for k, v in row.items() if v)
+        parts = ", ".join(f"{played.describe_source(k)} {v}" for k, v in row.items() if v)
         lines.append(f"  seat {seat}: {parts}")
     return lines
 

@@ -66,7 +66,9 @@ def test_the_explanation_comes_from_the_values_the_choice_was_made_on() -> None:
         best = max(o.value for o in options)
         value = next(o.value for o in options if o.action == action)
         assert value >= best - 1e-5                  # ties are broken by amounts below 1e-6
-        assert f"chose {state.action_to_string(action)} (evaluation {value:.2f})" in player.explain()
+        words = GAME.describe_action(state, action)
+        assert f"chose {words}: the best by its evaluation" in player.explain()
+        assert f"> {round(value - best, 1) or 0.0:>10.1f}  {words}" in player.explain().splitlines()
 
 
 def test_a_single_step_judgement_chooses_its_best_option() -> None:

@@ -285,7 +285,7 @@ def test_replay_by_seed_and_players_matches_the_run(run_dir: Path, capsys: pytes
     status, stdout, _ = borabora(capsys, "replay", "--seed", rows["game_seed"].iloc[0], "--players", specs)
     assert status == 0
     assert final_scores_line(stdout).startswith(f"final scores {rows['vp'].tolist()}, winner seat ")
-    assert "-- round 1, phase A" in stdout and "-- round 6, phase" in stdout
+    assert "-- Round 1, phase A: dice and actions" in stdout and "-- Round 6, phase" in stdout
 
 
 def test_replay_by_run_uses_the_runs_component_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -343,15 +343,18 @@ class Script:
 
 
 def choices_shown(written: list[str]) -> list[str]:
-    """The legal action names of the last decision listed to the human."""
-    start = max(i for i, line in enumerate(written) if line.startswith("\nYour decision ("))
-    return [line.split(": ", 1)[1] for line in written[start + 1:] if re.match(r"^\s+\d+: ", line)]
+    """The legal moves of the last decision listed to the human, in the game's words."""
+    start = max(i for i, line in enumerate(written) if line.startswith("\nYour decision, seat "))
+    return [line.split(": ", 1)[1].removesuffix("   <- hint") for line in written[start + 1:]
+            if re.match(r"^\s+\d+: ", line)]
 
 
 def an_illegal_action_name(written: list[str]) -> str:
-    legal = set(choices_shown(written))
-    game = BoraBora()
-    return next(name for name in map(game.action_name, range(NUM_ACTIONS)) if name not in legal)
+    """An engine name of a move that is not legal at the set-up decision shown."""
+    assert "Place a first hut on a region next to a 1-fish tile" in "\n".join(written)
+    name = "done"
+    assert name in map(BoraBora().action_name, range(NUM_ACTIONS))
+    return name
 
 
 def test_play_answers_bad_input_with_the_legal_choices_and_never_crashes() -> None:
@@ -359,11 +362,12 @@ def test_play_answers_bad_input_with_the_legal_choices_and_never_crashes() -> No
     cmd_play(play_args(), read=script.read, write=script.write)
     text = script.text
     for bad in ("garbage", "99", "-1", "", "²", "٣٣"):
-        assert f"'{bad}' is not one of the legal choices below." in text
-    illegal = [line for line in script.written if line.endswith("is not one of the legal choices below.")]
+        assert f"'{bad}' is not one of the legal choices below; help lists the commands." in text
+    illegal = [line for line in script.written if line.endswith("is not one of the legal choices below; help lists "
+                                                                "the commands.")]
     assert len(illegal) == 7
     # after each refusal the same choices are listed again
-    listings = [i for i, line in enumerate(script.written) if line.startswith("\nYour decision (")]
+    listings = [i for i, line in enumerate(script.written) if line.startswith("\nYour decision, seat ")]
     assert len(listings) == 8
     assert script.written[-1] == "\ngame abandoned"
     assert script.prompts == 8
@@ -402,7 +406,7 @@ def test_play_through_main_reads_standard_input_and_q_abandons(capsys: pytest.Ca
     monkeypatch.setattr("sys.stdin", io.StringIO("nonsense\n0\nq\n"))
     status, stdout, stderr = borabora(capsys, "play", "--players", "human,heuristic,random", "--seed", "2")
     assert status == 0, stderr
-    assert "'nonsense' is not one of the legal choices below." in stdout
+    assert "'nonsense' is not one of the legal choices below; help lists the commands." in stdout
     assert stdout.rstrip().endswith("game abandoned")
 
 
@@ -733,7 +737,7 @@ def test_simulate_and_replay_the_advanced_side_of_bamboo(tmp_path: Path, capsys:
     out = tmp_path / "night"
     status, stdout, _ = borabora(capsys, "simulate", "--game", "bamboo:mode=advanced", "--games", "4", "--players",
                                  "heuristic,random", "--jobs", "1", "--quiet", "--out", out)
-    assert status == 0 and re.search(r"^night_spaces +-\d", stdout, re.M)
+    assert status == 0 and re.search(r"^uncovered nighttime spaces +-\d", stdout, re.M)
     assert json.loads((out / "manifest.json").read_text())["game"] == "bamboo:mode=advanced"
     frame = RunDirectory(out).read()
     rows = frame[frame["game_id"] == 1]

@@ -276,7 +276,7 @@ def test_openspiel_information_state_names_the_spirits_and_gifts_seen(pyspiel, o
 def test_pettingzoo_shows_the_text_board_and_refuses_an_unknown_mode(pettingzoo_adapter):
     shown = pettingzoo_adapter.raw_env(game="bamboo", players=2, render_mode="ansi")
     shown.reset(seed=1)
-    assert shown.render().startswith("Round 1, setup") and "ghost" in shown.render()
+    assert shown.render().startswith("Round 1, set-up") and "ghost" in shown.render()
     with pytest.raises(ValueError, match="option mode must be one of normal, advanced"):
         pettingzoo_adapter.raw_env(game="bamboo", mode="nighttime")
 

@@ -3,6 +3,7 @@ compiled inference against numpy, files, the trainer's gradients, and the player
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from pathlib import Path
 
@@ -211,7 +212,7 @@ def test_the_expert_plays_the_policys_most_likely_move(game: Game, network_file:
     options = expert.last_options
     assert action == options[0].action and options[0].value == max(o.value for o in options)
     assert sum(o.value for o in options) == pytest.approx(1.0)
-    assert "chose" in expert.explain() and "policy" in expert.explain()
+    assert "chose" in expert.explain() and "preference" in expert.explain()
 
 
 def test_the_network_is_an_option_of_the_spec(game: Game, network_file: Path) -> None:
@@ -223,9 +224,13 @@ def test_the_network_is_an_option_of_the_spec(game: Game, network_file: Path) ->
         make_player("expert:network=missing.npz")
 
 
-def test_a_game_without_a_network_is_refused_in_one_line() -> None:
-    with pytest.raises(ValueError, match="has no network yet"):
-        make_player("expert")
+def test_a_game_without_a_network_is_refused_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    import borabora_sim.games as registry
+
+    record = registry.record_of("pig")
+    monkeypatch.setitem(registry._RECORDS, "pig", dataclasses.replace(record, network=None))
+    with pytest.raises(ValueError, match="the game 'pig' has no network yet: train one with borabora train --game pig"):
+        make_player("expert", game=get_game("pig"))
 
 
 def stats_choice(player: MCTSPlayer) -> int:

@@ -21,6 +21,7 @@ from xml.etree import ElementTree
 
 import numpy as np
 import pytest
+from game_words import identifiers_in
 
 from borabora_sim import _search, stats, verdicts
 from borabora_sim.games import (
@@ -101,6 +102,36 @@ def test_the_game_has_every_member_of_the_protocol(game: Game) -> None:
     assert len(game.default_players) in game.player_counts
     for spec in game.default_players:
         make_player(spec, seed=1, game=game)
+    assert game.end_action is None or 0 <= game.end_action < game.num_actions
+    for method in ("describe_actions", "describe_action", "describe_decision", "describe_phase", "rules_hint",
+                   "describe_source"):
+        assert callable(getattr(game, method)), method
+    for source in game.sources:
+        assert game.describe_source(source) and not identifiers_in(game.describe_source(source), game)
+
+
+def test_the_game_names_every_action_decision_and_phase_in_its_own_words(game: Game) -> None:
+    """What a person reads of a game (Game.describe_actions and the rest) is in the game's words: no engine
+    identifier, each legal action worded apart from the others at its decision, and a rules hint for every
+    decision kind met in a random game of each size."""
+    hints: dict[str, str] = {}
+    for players in game.player_counts:
+        for i, state in enumerate(random_states(game, players, seed=players)):
+            phase = game.describe_phase(state)
+            assert phase and not identifiers_in(phase, game), phase
+            if state.is_terminal():
+                assert phase == "Game over"
+                break
+            legal = state.legal_actions()
+            words = game.describe_actions(state, legal)
+            assert len(words) == len(legal) and len(set(words)) == len(words), (state.decision, words)
+            if i % 17 == 0:
+                assert [game.describe_action(state, a) for a in legal] == words
+            decision = game.describe_decision(state)
+            hints[state.decision] = game.rules_hint(state.decision)
+            for text in (*words, decision, hints[state.decision]):
+                assert text and not identifiers_in(text, game), (state.decision, text)
+    assert all(hints.values())
 
 
 def test_the_games_options_are_declared_and_its_default_spec_is_its_name(game: Game) -> None:
@@ -350,6 +381,12 @@ def test_browser_play_lists_every_legal_move_and_the_board_marks_them_on_drawn_t
             view = web.view()
             assert [move["action"] for move in view["legal"]] == legal
             assert [move["name"] for move in view["legal"]] == [state.action_to_string(a) for a in legal]
+            assert [move["words"] for move in view["legal"]] == game.describe_actions(state, legal)
+            assert view["decision_words"] == game.describe_decision(state)
+            assert view["hint"] == game.rules_hint(state.decision)
+            end = game.end_action
+            assert view["end"] == ({"action": end, "words": game.describe_action(state, end)}
+                                   if end in legal else None)
             targets = mapper(state, legal) if mapper is not None else {}
             assert set(targets) <= set(legal)
             for move in view["legal"]:

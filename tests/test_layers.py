@@ -42,7 +42,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("experiments, studies, tuning, training and benchmarks",
      ("experiments", "counterfactual", "studies", "games.*.*_study", "games.*.situations", "tune", "train",
       "expert_iteration", "bench")),
-    ("the command line", ("cli", "__main__")),
+    ("the command line and the terminal game", ("cli", "terminal", "__main__")),
 ]
 
 
@@ -215,7 +215,8 @@ def game_module_imports(graph: dict[str, set[str]]) -> list[str]:
             continue
         for target in sorted(targets):
             parts = target.split(".")
-            game = parts[2] if len(parts) > 2 and parts[1] == "games" else engines.get(target)
+            in_a_game = len(parts) > 2 and parts[1] == "games" and (PACKAGE / "games" / parts[2]).is_dir()
+            game = parts[2] if in_a_game else engines.get(target)
             if game is not None and not module.startswith(f"{ROOT}.games.{game}"):
                 found.append(f"{module} imports {target}")
     return found

@@ -148,7 +148,7 @@ def test_the_learned_player_plays_legal_moves_and_explains_them() -> None:
     action = player.choose(state)
     assert action in state.legal_actions()
     text = player.explain(top=3)
-    assert f"chose {state.action_to_string(action)}" in text and "win probability" in text
+    assert f"chose {player.game.describe_action(state, action)}: " in text and "win chance" in text
     assert player.spec() == "learned" and make_player("learned:samples=2").spec() == "learned:samples=2"
     record = play_game([player, *(HeuristicPlayer(seed=s) for s in range(3))], seed=2)
     assert sum(record.scores) > 0

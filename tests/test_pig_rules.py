@@ -347,7 +347,7 @@ def test_pigs_players_take_its_own_styles_and_search_defaults() -> None:
     state = position(10)
     heuristic = make_player("heuristic", seed=1)
     assert heuristic.choose(state) in (ROLL, HOLD) and heuristic.spec() == "heuristic:style=keep_pace"
-    assert "roll" in heuristic.explain() and "hold" in heuristic.explain()
+    assert "Roll again" in heuristic.explain() and "Hold: bank" in heuristic.explain()
     search = make_player("mcts:iterations=30", seed=1)
     assert search.choose(state) in (ROLL, HOLD) and search.rollout == "heuristic"
     assert np.array_equal(weights_for(game=GAME), [21.0, 0.125, 29.0])

@@ -157,7 +157,7 @@ def test_every_player_chooses_a_legal_action_without_changing_the_state(players)
 def test_players_follow_the_player_protocol():
     for spec in CHEAP_SPECS:
         assert isinstance(make_player(spec, seed=1), Player)
-    assert set(PLAYER_TYPES) == {"random", "heuristic", "learned", "flatmc", "mcts"}
+    assert set(PLAYER_TYPES) == {"random", "heuristic", "learned", "flatmc", "mcts", "expert"}
 
 
 def test_whole_games_between_different_players_finish_with_a_winner():
@@ -532,17 +532,21 @@ def test_mcts_explain_lists_root_actions_with_visits_summing_to_the_iterations()
         assert s.visits >= 1
     text = ai.explain(top=len(stats))
     first = text.splitlines()[0]
-    assert "80 iterations" in first and f"chose {state.action_to_string(action)}," in first
-    for s in stats:
-        assert s.name in text
-    assert len(ai.explain(top=2).splitlines()) == 3
+    words = ai.game.describe_actions(state, [s.action for s in stats])
+    assert "80 iterations" in first and f"chose {words[0]}: " in first
+    for line, stat, said in zip(text.splitlines()[2:-1], stats, words, strict=True):
+        assert line.split()[-len(said.split()):] == said.split()
+        assert f"{100 * stat.mean_value:.1f}% " in line and f" {stat.visits} " in line
+    assert len(ai.explain(top=2).splitlines()) == 5        # the headline, the heading, 2 options, the legend
+    assert text.splitlines()[-1].startswith("legend: win chance: ")
 
 
 # ---------------------------------------------------------------------------------------------------------------
 # explain(): every player type names its last choice, consistently with it
 # ---------------------------------------------------------------------------------------------------------------
 def chosen_lines(text: str) -> list[str]:
-    return [line for line in text.splitlines()[1:] if line.endswith("  chosen")]
+    """The rows of an explanation's table that mark the chosen move."""
+    return [line for line in text.splitlines()[1:] if line.startswith("> ")]
 
 
 def test_random_explain_names_the_choice_and_the_number_of_legal_actions():
@@ -550,7 +554,7 @@ def test_random_explain_names_the_choice_and_the_number_of_legal_actions():
     ai = RandomPlayer(seed=4)
     assert ai.explain() == "no decision yet"
     action = ai.choose(state)
-    assert ai.explain() == (f"random: chose {state.action_to_string(action)} uniformly at random among "
+    assert ai.explain() == (f"random: chose {ai.game.describe_action(state, action)} uniformly at random among "
                             f"{len(state.legal_actions())} legal action(s)")
 
 
@@ -570,12 +574,15 @@ def test_heuristic_explain_shows_its_evaluations_with_the_choice_on_top(spec):
         # the explanation comes from the evaluation the choice was made with: the choice has the best value
         assert chosen.value >= options[0].value - 1e-5, (spec, chosen, options[:3])
         text = ai.explain(top=3)
-        name = state.action_to_string(action)
-        assert text.splitlines()[0].startswith(f"{ai.spec()}: chose {name} (evaluation {chosen.value:.2f})")
-        assert chosen_lines(text) == [f"  {name:<40} evaluation {chosen.value:>8.2f}  chosen"]
-        assert len(text.splitlines()) == 1 + min(3, len(options))
-        listed = [float(line.split("evaluation")[1].split()[0]) for line in text.splitlines()[1:]]
-        assert listed == sorted(listed, reverse=True)
+        words = ai.game.describe_action(state, action)
+        assert text.splitlines()[0].startswith(f"{ai.spec()}: chose {words}: the best by its evaluation ")
+        assert text.splitlines()[1] == "  VP vs best  move"
+        [line] = chosen_lines(text)
+        assert line.endswith(f"  {words}") and float(line[1:].split()[0]) == round(chosen.value - options[0].value, 1)
+        assert len(text.splitlines()) == 3 + min(3, len(options))
+        listed = [float(line[1:].split()[0]) for line in text.splitlines()[2:-1]]
+        assert listed == sorted(listed, reverse=True) and listed[0] == 0
+        assert "not a forecast of the final score" in text.splitlines()[-1]
 
 
 def test_heuristic_option_values_match_the_compiled_evaluation_after_each_option():
@@ -600,17 +607,20 @@ def test_search_explain_marks_the_chosen_option_with_its_counts_and_mean(spec, f
         ai = make_player(spec, seed=3)
         action = ai.choose(state)
         text = ai.explain(top=50)
-        name = state.action_to_string(action)
-        assert text.splitlines()[0].startswith(f"{ai.spec()}: chose {name}, ")
+        words = ai.game.describe_action(state, action)
+        assert text.splitlines()[0].startswith(f"{ai.spec()}: chose {words}: ")
         stat = next(s for s in ai.last_stats if s.action == action)
         count = "rollouts" if ai.name == "flatmc" else "visits"
-        assert chosen_lines(text) == [f"  {name:<40} {count} {stat.visits:>7}  mean {stat.mean_value:.3f}  chosen"]
-        assert len(text.splitlines()) == 1 + len(ai.last_stats)
+        assert text.splitlines()[1] == f"  win chance  {count}  move"
+        [line] = chosen_lines(text)
+        assert line.split()[1:3] == [f"{100 * stat.mean_value:.1f}%", str(stat.visits)] and line.endswith(words)
+        assert len(text.splitlines()) == 3 + len(ai.last_stats)
         first = ai.last_stats[0]
         if action == first.action:
-            assert f"chose {name}, {type(ai).choice_rule}, after" in text.splitlines()[0]
+            assert f"chose {words}: {type(ai).choice_rule}, after" in text.splitlines()[0]
         else:               # fishing=prefer took a fishing move close to the search's own choice
-            assert f"within 0.02 of the value of {first.name}" in text.splitlines()[0]
+            passed_over = ai.game.describe_action(state, first.action)
+            assert f"within 0.02 of the value of {passed_over}" in text.splitlines()[0]
         # the chosen option is listed even when it is not among the first `top`
         if ai.last_stats[0].action != action:
             assert len(chosen_lines(ai.explain(top=1))) == 1
@@ -628,8 +638,8 @@ def test_search_explain_describes_a_decision_without_search_not_the_previous_one
     action = ai.choose(state)
     assert action not in FISHING_ACTIONS
     assert ai.last_stats == [] and ai.last_iterations == 0
-    assert ai.explain() == (f"{ai.spec()}: chose {state.action_to_string(action)}, the only legal action that is "
-                            "not fishing (fishing=never); no search was needed")
+    assert ai.explain() == (f"{ai.spec()}: chose {ai.game.describe_action(state, action)}, the only legal action "
+                            "that is not fishing (fishing=never); no search was needed")
 
 
 @pytest.mark.parametrize("top", [0, -1, 2.5, True])

@@ -53,7 +53,8 @@ def option_names(spec: str) -> set[str]:
 
 
 def test_the_cheap_specs_cover_every_player_type() -> None:
-    assert set(CHEAP) == set(PLAYER_TYPES)
+    # but the expert, which plays a trained network, and no game ships one yet (tests/test_expert.py trains one)
+    assert set(CHEAP) == set(PLAYER_TYPES) - {"expert"}
     assert "bamboo:mode=advanced" in GAME_SPECS
 
 

@@ -7,6 +7,7 @@ test_viewer_browser.py."""
 from __future__ import annotations
 
 import dataclasses
+import html
 import json
 import math
 import re
@@ -310,11 +311,13 @@ def test_the_replay_is_self_contained_with_the_log_of_borabora_replay(
     assert not re.search(r"<(script|link|img)[^>]+(src|href)=", page)
     assert "http://" not in page.replace("http://www.w3.org/2000/svg", "")
     assert "https://" not in page
-    moves = re.findall(r'<div class="move(?: why)?" data-step="\d+" data-seat="(\d)"><span[^>]*>\d</span> '
-                       r'<span class="decision">\[([^\]]+)\]</span> ([^<]+)</div>', page)
-    logged = [f"  seat {seat} [{decision}] {move}" for seat, decision, move in moves]
-    text_log = [line for line in replay(21, ["heuristic", "random"]) if line.startswith("  seat ") and "[" in line]
+    moves = re.findall(r'<div class="move(?: why)?" data-step="\d+" data-seat="(\d)" title="[^"]+"><span[^>]*>\d</span>'
+                       r': ([^<]+)</div>', page)
+    logged = [f"  seat {seat}: {html.unescape(move)}" for seat, move in moves]
+    text_log = [line for line in replay(21, ["heuristic", "random"]) if re.match(r"  seat \d: [A-Z]", line)]
     assert logged == text_log and len(logged) == len(two_player_replay[1])
+    headings = [html.unescape(h) for h in re.findall(r'<div class="heading">([^<]+)</div>', page)]
+    assert headings == [line[3:] for line in replay(21, ["heuristic", "random"]) if line.startswith("-- ")]
     chart = ET.fromstring(re.search(r'(<svg[^>]*data-chart="scores".*?</svg>)', page, re.S).group(1))
     assert len([e for e in chart.iter() if e.attrib.get("class") == "cursor"]) == 2
     assert {e.attrib["data-source"] for e in chart.iter() if "data-source" in e.attrib} >= {"start"}
@@ -332,20 +335,23 @@ def test_the_replay_shows_the_reasons_of_the_players_that_weigh_options() -> Non
         seat, legal = state.current_player, len(state.legal_actions())
         if reasons is not None:
             kept[seat] += 1
-            names = [name for name, _ in reasons.options]
-            assert names[reasons.chosen] == state.action_to_string(action)
-            assert len(names) == min(3, legal) == len(set(names)) and reasons.weighed == legal
-            first = [values[0] for _, values in reasons.options]
+            words = [option.words for option in reasons.options]
+            assert words[reasons.chosen] == reasons.words == record.game.describe_action(state, action)
+            assert reasons.options[reasons.chosen].action == action
+            assert len(words) == min(3, legal) == len(set(words)) and reasons.weighed == legal
+            first = [option.values[0] for option in reasons.options]
+            headings = tuple(column.heading for column in reasons.columns)
             if seat == 0:
-                assert reasons.columns == ("evaluation (VP)",) and "highest evaluation" in reasons.why
-                assert first[:2] == sorted(first[:2], reverse=True)
+                assert headings == ("VP vs best",) and "the best by its evaluation" in reasons.why
+                assert first[:2] == sorted(first[:2], reverse=True) and first[0] == 0
+                assert "not a forecast of the final score" in reasons.legend
             elif seat == 1:
-                assert reasons.columns == ("visits", "mean value") and "after 40 iterations" in reasons.why
-                assert first[reasons.chosen] == max(first) and sum(first) <= 40
+                assert headings == ("win chance", "visits") and "after 40 iterations" in reasons.why
+                visits = [option.values[1] for option in reasons.options]
+                assert visits[reasons.chosen] == max(visits) and sum(visits) <= 40
             else:
-                assert reasons.columns == ("rollouts", "mean value") and "the best mean value" in reasons.why
-                means = [values[1] for _, values in reasons.options]
-                assert means[reasons.chosen] == max(means) and set(first) == {3}
+                assert headings == ("win chance", "rollouts") and "the best mean value" in reasons.why
+                assert first[reasons.chosen] == max(first) and {option.values[1] for option in reasons.options} == {3}
         else:
             assert seat == 2 or legal == 1
         state.apply(action)
@@ -356,7 +362,10 @@ def test_the_replay_shows_the_reasons_of_the_players_that_weigh_options() -> Non
     marked = [int(step) for step in re.findall(r'<div class="move why" data-step="(\d+)"', page)]
     assert marked == [i for i, r in enumerate(data["reasons"]) if r is not None]
     chosen = data["reasons"][marked[0]]
-    assert chosen["rows"][chosen["c"]][0] == record.reasons[marked[0] - 1].options[chosen["c"]][0]
+    kept_reasons = record.reasons[marked[0] - 1]
+    assert chosen["rows"][chosen["c"]] == [kept_reasons.words, *kept_reasons.cells()[chosen["c"]]]
+    assert chosen["cols"] == [column.heading for column in kept_reasons.columns]
+    assert chosen["legend"] == kept_reasons.legend
     assert record_game(4, specs[:2], reasons=0).reasons == ()
     with pytest.raises(ValueError, match=r"reasons must be an integer in \[0, 10000\], got -1"):
         record_game(4, specs, reasons=-1)

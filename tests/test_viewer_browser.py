@@ -137,7 +137,8 @@ def test_a_bamboo_replay_steps_to_its_end_and_shows_the_reasons(
     assert position(page) == step
     reasons = record.reasons[step - 1]
     assert reasons is not None
-    assert page.locator("#why tr.chosen td").first.inner_text() == reasons.options[reasons.chosen][0]
+    assert page.locator("#why tr.chosen td").first.inner_text() == reasons.words
+    assert page.locator("#why p.legend").inner_text() == reasons.legend
     assert page.locator("#why tr").count() == len(reasons.options) + 1
     random_step = next(k for k in range(1, last + 1) if record.reasons[k - 1] is None)
     page.locator(f'#log .move[data-step="{random_step}"]').click()

@@ -144,8 +144,13 @@ def test_ai_moves_come_one_at_a_time_with_their_reasons(client: Client) -> None:
     view = client.post("/api/step", {"version": view["version"]})
     assert len(view["moves"]) == before + 1 and view["moves"][-1]["ai"]
     status, why = client.call("GET", f"/api/why?move={before}")
-    assert status == 200 and why["name"] == view["moves"][-1]["name"]
-    assert why["explanation"].startswith("heuristic") and why["name"] in why["explanation"]
+    assert status == 200 and why["name"] == view["moves"][-1]["name"] and why["words"] == view["moves"][-1]["words"]
+    assert why["explanation"].startswith("heuristic") and why["words"] in why["explanation"]
+    reasons = why["reasons"]
+    assert reasons["columns"] == ["VP vs best"] and "not a forecast" in reasons["legend"]
+    [chosen] = [row for row in reasons["rows"] if row["chosen"]]
+    assert chosen["action"] == view["moves"][-1]["action"] and chosen["words"] == why["words"]
+    assert all(len(row["cells"]) == 1 for row in reasons["rows"]) and reasons["weighed"] >= len(reasons["rows"])
 
 
 def test_undo_goes_back_to_before_the_human_decision_and_replays_the_same_ai_moves(client: Client) -> None:
@@ -193,7 +198,15 @@ def test_advice_names_a_legal_move_with_reasons_and_changes_nothing(client: Clie
         status, advice = client.call("GET", f"/api/advice?player={spec}")
         assert status == 200, advice
         assert advice["action"] in [move["action"] for move in view["legal"]]
-        assert advice["name"] in advice["explanation"] and advice["version"] == view["version"]
+        assert advice["words"] in advice["explanation"] and advice["version"] == view["version"]
+        [move] = [move for move in view["legal"] if move["action"] == advice["action"]]
+        assert move["words"] == advice["words"]
+        rows = advice["reasons"]["rows"]
+        assert [row["action"] for row in rows if row["chosen"]] == [advice["action"]]
+        assert {row["words"] for row in rows} <= {move["words"] for move in view["legal"]}
+        if spec.startswith("mcts"):
+            assert advice["reasons"]["columns"] == ["win chance", "visits"]
+            assert all(row["cells"][0].endswith("%") for row in rows)
     assert client.state() == view
 
 

@@ -108,32 +108,52 @@ def test_a_whole_game_in_the_browser_ends_with_the_engine_scores(browser: Any, s
                                                                  tmp_path: Path) -> None:
     page, errors = open_page(browser, 1700, 1100)
     page.goto(server.url + "?delay=0")
-    page.wait_for_function("document.body.dataset.turn === 'human'")
+    page.wait_for_function("() => document.body.dataset.turn === 'human'")
     rng = random.Random(3)
     decisions = by_board = 0
-    explained = advised = undone = False
+    explained = advised = undone = ended = False
     saved: dict[str, Any] = {}
     while page.evaluate("document.body.dataset.turn") == "human":
         with server.lock:
             view = server.game.view()
         assert page.locator("#legal button").count() == len(view["legal"])
+        assert page.locator("#status-text").inner_text().startswith(f"Your decision, seat 0: {view['decision_words']}")
+        assert page.locator("#hint").inner_text() == f"Rules: {view['hint']}"
         move = rng.choice([m for m in view["legal"] if m["targets"]] or view["legal"])
         if not advised and view["phase"] == "A":
             page.locator("#advisor").fill("mcts:iterations=30")
             page.locator("#advise").click()
             suggestion = page.locator("[data-advice-action]")
             suggestion.wait_for()
-            assert int(suggestion.get_attribute("data-advice-action")) in [m["action"] for m in view["legal"]]
-            assert "mcts" in page.locator("#advice pre").inner_text()
+            hinted = int(suggestion.get_attribute("data-advice-action"))
+            assert hinted in [m["action"] for m in view["legal"]]
+            assert "mcts" in page.locator("#advice").inner_text()
+            assert page.locator("#advice table.reasons tr.chosen").count() == 1
+            assert page.locator("#advice table.reasons th").all_inner_texts() == ["move", "win chance", "visits"]
+            assert "win chance:" in page.locator("#advice p.legend").inner_text()
+            assert [int(b.get_attribute("data-action")) for b in page.locator("#legal button.hinted").all()] == [hinted]
+            if next(m for m in view["legal"] if m["action"] == hinted)["targets"]:
+                assert page.locator("#board .hinted").count() > 0
             advised = True
+        if not ended and view["end"] is not None:
+            assert page.locator("#end").is_visible() and page.locator("#end").inner_text() == view["end"]["words"]
+            old = version(page)
+            page.locator("#end").click()
+            settle(page, old)
+            with server.lock:
+                humans = [m for m in server.game.moves if m.explanation is None]
+            assert humans[-1].action == view["end"]["action"]
+            ended = True
+            continue
         by_board += pick(page, move)
         decisions += 1
         if not explained and page.locator("#log button").count() > 3:
             why = page.locator("#log .move button").last
             why.click()
-            reasons = page.locator("#log .move pre.reasons")
+            reasons = page.locator("#log .move div.reasons")
             reasons.wait_for()
-            assert reasons.inner_text().startswith("heuristic")
+            assert "the best by its evaluation" in reasons.inner_text() and "VP vs best" in reasons.inner_text()
+            assert reasons.locator("tr.chosen").count() == 1
             explained = True
         if not undone and decisions == 12:
             before = page.locator("#log .move").count()
@@ -149,7 +169,7 @@ def test_a_whole_game_in_the_browser_ends_with_the_engine_scores(browser: Any, s
             page.screenshot(path=str(ARTIFACTS / "web_play_mid_game.png"))
             assert (ARTIFACTS / "web_play_mid_game.png").stat().st_size > 10_000
     assert page.evaluate("document.body.dataset.turn") == "over"
-    assert explained and advised and undone and saved and decisions > 40 and by_board > 10
+    assert explained and advised and undone and ended and saved and decisions > 40 and by_board > 10
     with server.lock:
         moves = server.game.view()["moves"]
     final = borabora_sim.State.from_dict(saved["state"])         # the game went on from the loaded position
@@ -263,7 +283,7 @@ def test_an_advice_overtaken_by_a_move_is_dropped_without_an_error(browser: Any,
     shows neither it nor an error; the button waits while an advice is computed, so none is asked twice."""
     page, errors = open_page(browser, 1700, 1100)
     page.goto(server.url + "?delay=0")
-    page.wait_for_function("document.body.dataset.turn === 'human'")
+    page.wait_for_function("() => document.body.dataset.turn === 'human'")
     page.locator("#advisor").fill("mcts:seconds=5")
     page.locator("#advise").click()
     assert page.locator("#advise").is_disabled()

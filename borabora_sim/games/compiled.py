@@ -1,10 +1,11 @@
 """What every game compiled through the shared engine includes (cext/game_state.pxi, cext/game_module.pxi) does the
-same way as a game object (borabora_sim.protocol.Game): a game's class names its compiled module and its component
-cache, and adds only what is its own (its options, its names, its picture in text)."""
+same way as a game object (borabora_sim.protocol.Game): a game's class names its compiled module, its component
+cache and its words (the module that names its actions, decisions and sources as its rules do), and adds only what
+is its own (its options, its picture in text)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import ModuleType
 from typing import Any, ClassVar
 
@@ -22,6 +23,8 @@ class CompiledGame:
     name: ClassVar[str]
     engine: ClassVar[ModuleType]            # the compiled module: borabora_sim._<game>
     rules_for: ClassVar[RulesCache[Any, Any]]
+    words: ClassVar[ModuleType]             # borabora_sim.games.<game>.words
+    end_action_name: ClassVar[str]          # the engine's name of the action that ends the step pending
     default_player_count: ClassVar[int] = 4
 
     def __init__(self, components: Any = None) -> None:
@@ -79,6 +82,30 @@ class CompiledGame:
                                 thorough: bool = True) -> list[tuple[int, float]]:
         values: list[tuple[int, float]] = self.engine.heuristic_option_values(state, weights, seed, thorough)
         return values
+
+    @property
+    def end_action(self) -> int:
+        """The action that ends the step pending: browser play gives it a button of its own."""
+        return int(self.rules.action_ids[self.end_action_name])
+
+    def describe_actions(self, state: Any, actions: Sequence[int]) -> list[str]:
+        described: list[str] = self.words.describe_actions(state, actions)
+        return described
+
+    def describe_action(self, state: Any, action: int) -> str:
+        return str(self.words.describe_action(state, action))
+
+    def describe_decision(self, state: Any) -> str:
+        return str(self.words.describe_decision(state))
+
+    def describe_phase(self, state: Any) -> str:
+        return str(self.words.describe_phase(state))
+
+    def rules_hint(self, decision: str) -> str:
+        return str(self.words.rules_hint(decision))
+
+    def describe_source(self, source: str) -> str:
+        return str(self.words.source_words(source))
 
 
 __all__ = ["CompiledGame"]

@@ -12,6 +12,7 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 import numpy as np
 
 from borabora_sim.games import game_names, game_of, get_game
+from borabora_sim.players.reasons import PERCENT, Column, Option, Reasons, top_options
 from borabora_sim.protocol import ActionKind, Game, GameState
 
 # What a player may be told about each of the game's action kinds (protocol.ActionKind).
@@ -147,9 +148,15 @@ class SeededPlayer:
         raise NotImplementedError
 
     def explain(self, top: int = 10) -> str:
-        """The last decision in words: the action chosen and, for the players that weigh options, the `top`
-        options with the value each was given."""
+        """The last decision in the game's words: the action chosen and, for the players that weigh options, the
+        `top` options with the value each was given (its `reasons`: a headline, a table and a legend)."""
         raise NotImplementedError
+
+    def reasons(self, top: int = 10) -> Reasons | None:
+        """Why the last decision was taken, with the `top` options weighed (borabora_sim.players.reasons); None for
+        a player that weighs no options, before its first decision and for a decision it did not weigh."""
+        check_top(top)
+        return None
 
 
 def refused_by_every_game(refusals: Mapping[str, TypeError | ValueError]) -> TypeError | ValueError:
@@ -306,25 +313,25 @@ class RatedOption:
 
 class OptionRatingPlayer(ValuedKindChoices, SeededPlayer):
     """A player that rates every legal option and plays the best (learned, expert): equal ones told apart by its
-    own random stream, the action-kind settings applied. `_rated_options` rates them, best first; `value_label`
-    and `_format_value` say what the value is in `explain`; `rating_rule` how the options were rated."""
+    own random stream, the action-kind settings applied. `_rated_options` rates them, best first; its `reasons`
+    show them in the game's words, under `value_column` (a percentage), chosen by `choice_rule`, with `legend`."""
 
-    value_label: ClassVar[str]
-    rating_rule: ClassVar[str]
+    choice_rule: ClassVar[str]
+    value_column: ClassVar[str]
+    legend: ClassVar[str]
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
         self.last_options: list[RatedOption] = []
         self.last_action: int | None = None
+        self.last_state: GameState | None = None            # the position of the last decision
 
     def _rated_options(self, state: GameState) -> list[RatedOption]:
         raise NotImplementedError
 
-    def _format_value(self, value: float) -> str:
-        return f"{value:.3f}"
-
     def _choose(self, state: GameState) -> int:
         allowed, _ = self._without_avoided(state.legal_actions())
+        self.last_state = state.clone()
         if len(allowed) == 1:
             self.last_options, self.last_action = [], allowed[0]
             return allowed[0]
@@ -338,21 +345,26 @@ class OptionRatingPlayer(ValuedKindChoices, SeededPlayer):
         return chosen.action
 
     def explain(self, top: int = 10) -> str:
-        """The last decision: the chosen action and the `top` options with the value each was given."""
+        """The last decision in the game's words: the chosen action and the `top` options with the value each was
+        given (`reasons`)."""
         check_top(top)
-        if self.last_action is None:
+        if self.last_action is None or self.last_state is None:
             return "no decision yet"
-        if not self.last_options:
-            return f"{self.spec()}: played the only legal action"
-        chosen = next(o for o in self.last_options if o.action == self.last_action)
-        lines = [f"{self.spec()}: chose {chosen.name} ({self.value_label} {self._format_value(chosen.value)}) among "
-                 f"{len(self.last_options)} legal action(s), {self.rating_rule}"]
-        shown = self.last_options[:top]
-        if chosen not in shown:
-            shown = [*shown[:top - 1], chosen]
-        lines += [f"  {o.name:<40} {self.value_label} {self._format_value(o.value)}"
-                  + ("  chosen" if o.action == self.last_action else "") for o in shown]
-        return "\n".join(lines)
+        reasons = self.reasons(top)
+        if reasons is None:
+            words = self.game.describe_action(self.last_state, self.last_action)
+            return f"{self.spec()}: played the only legal action, {words}"
+        return reasons.text()
+
+    def reasons(self, top: int = 10) -> Reasons | None:
+        check_top(top)
+        if self.last_action is None or self.last_state is None or not self.last_options:
+            return None
+        words = self.game.describe_actions(self.last_state, [o.action for o in self.last_options])
+        rows = [Option(o.action, text, (o.value,)) for o, text in zip(self.last_options, words, strict=True)]
+        shown, chosen = top_options(rows, self.last_action, top)
+        return Reasons(self.spec(), self.last_action, shown[chosen].words, self.choice_rule,
+                       (Column(self.value_column, PERCENT),), shown, chosen, len(self.last_options), self.legend)
 
 
 __all__ = ["OptionRatingPlayer", "Player", "RatedOption", "SeededPlayer"]

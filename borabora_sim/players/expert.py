@@ -15,8 +15,10 @@ class ExpertPlayer(OptionRatingPlayer):
     (`fishing=never|prefer`) works as for the search players, on probabilities."""
 
     name = "expert"
-    value_label = "policy"
-    rating_rule = "each rated by the network in one pass"
+    choice_rule = "the network's most likely move"
+    value_column = "preference"
+    legend = ("preference: the policy network's probability of picking the move, rated in one pass (a preference, "
+              "not a win chance)")
 
     @classmethod
     def params(cls, game: Game) -> dict[str, Param]:
@@ -43,9 +45,6 @@ class ExpertPlayer(OptionRatingPlayer):
 
     def _rated_options(self, state: GameState) -> list[RatedOption]:
         return self.policy(state, self.next_seed())
-
-    def _format_value(self, value: float) -> str:
-        return f"{value:6.1%}"
 
     def spec(self) -> str:
         options = [f"network={self.network}"] if self.network else []

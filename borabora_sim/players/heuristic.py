@@ -27,6 +27,7 @@ from borabora_sim.players.base import (
     parse_choice,
     parse_float,
 )
+from borabora_sim.players.reasons import DIFFERENCE, Column, Option, Reasons, top_options
 from borabora_sim.protocol import ActionKind, Game, GameState
 
 # The default game's weight names and styles, as before games were named.
@@ -140,20 +141,31 @@ class HeuristicPlayer(SeededPlayer):
         return sorted(options, key=lambda option: -option.value)
 
     def explain(self, top: int = 10) -> str:
-        """The last decision: the chosen action and the `top` options with the evaluation each was given."""
+        """The last decision in the game's words: the chosen action and the `top` options, each with its
+        evaluation against the best option's (`reasons`)."""
+        reasons = self.reasons(top)
+        return "no decision yet" if reasons is None else reasons.text()
+
+    def reasons(self, top: int = 10) -> Reasons | None:
+        """The options of the last decision by the evaluation the choice was made with, best first, each as the
+        game's points against the best (the evaluation values what is held too, so its own level is no forecast of
+        the final score)."""
         check_top(top)
         if self.last_decision is None:
-            return "no decision yet"
+            return None
         state, seed, action = self.last_decision
         options = self.option_values(state, seed)
-        chosen = next(option for option in options if option.action == action)
+        words = self.game.describe_actions(state, [option.action for option in options])
+        best = options[0].value
+        rows = [Option(option.action, text, (option.value - best,)) for option, text in zip(options, words,
+                                                                                                strict=True)]
+        shown, chosen = top_options(rows, action, top)
+        unit = self.game.score_unit
         how = "after finishing its own compound action" if self.thorough else "after this step alone"
-        lines = [f"{self.spec()}: chose {chosen.name} (evaluation {chosen.value:.2f}) among {len(options)} legal "
-                 f"action(s), each judged by the evaluation in score units {how}"]
-        shown = options[:top] if chosen in options[:top] else [*options[:top - 1], chosen]
-        lines += [f"  {o.name:<40} evaluation {o.value:>8.2f}" + ("  chosen" if o.action == action else "")
-                  for o in shown]
-        return "\n".join(lines)
+        legend = (f"{unit} vs best: the heuristic's evaluation of the position after each move ({unit} scored plus "
+                  f"its worth of what is held), against its best move; not a forecast of the final score")
+        return Reasons(self.spec(), action, shown[chosen].words, f"the best by its evaluation {how}",
+                       (Column(f"{unit} vs best", DIFFERENCE),), shown, chosen, len(options), legend)
 
     def spec(self) -> str:
         kinds = heuristic_kinds(self.game)

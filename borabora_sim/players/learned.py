@@ -42,8 +42,10 @@ class LearnedPlayer(OptionRatingPlayer):
     """
 
     name = "learned"
-    value_label = "win probability"
-    rating_rule = "each judged by the learned evaluation after the rest of the turn"
+    choice_rule = "the best win chance by the learned evaluation after the rest of its turn"
+    value_column = "win chance"
+    legend = ("win chance: the learned evaluation's probability that the player wins, after the move and the rest of "
+              "its turn played by the heuristic")
 
     @classmethod
     def params(cls, game: Game) -> dict[str, Param]:

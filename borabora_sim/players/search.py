@@ -28,6 +28,7 @@ from borabora_sim.players.base import (
 )
 from borabora_sim.players.heuristic import weights_for
 from borabora_sim.players.learned import learned_model
+from borabora_sim.players.reasons import COUNT, PERCENT, Column, Option, Reasons, top_options
 from borabora_sim.protocol import Game, GameState
 
 
@@ -128,6 +129,7 @@ class _SearchPlayer(ValuedKindChoices, SeededPlayer):
         self.last_stats: list[RootStat] = []
         self.last_iterations = 0
         self.last_choice: tuple[int, str, str] | None = None     # (action, its name, why it was chosen)
+        self.last_state: GameState | None = None                  # the position of the last decision
 
     def _search(self, state: GameState, legal: list[int], options: SearchOptions) -> SearchResult:
         raise NotImplementedError
@@ -137,6 +139,7 @@ class _SearchPlayer(ValuedKindChoices, SeededPlayer):
 
     def _forced(self, state: GameState, action: int, why: str) -> int:
         self.last_stats, self.last_iterations = [], 0
+        self.last_state = state.clone()
         self.last_choice = (action, state.action_to_string(action), why)
         return action
 
@@ -154,11 +157,13 @@ class _SearchPlayer(ValuedKindChoices, SeededPlayer):
             return self._forced(state, allowed[0], why_forced)
         done, stats = self._search(state, allowed, options)
         self.last_iterations = done
+        self.last_state = state.clone()
         self.last_stats = [RootStat(a, state.action_to_string(a), v, m) for a, v, m in stats]
         chosen, why = self.last_stats[0], self.choice_rule
         preferred = self._preferred([(s.action, s.mean_value) for s in self.last_stats])
         if preferred is not None:
-            chosen, why = self.last_stats[preferred], f"{self._preference_reason(chosen.name)}, {self.choice_rule}"
+            passed_over = self.game.describe_action(state, chosen.action)
+            chosen, why = self.last_stats[preferred], f"{self._preference_reason(passed_over)}, {self.choice_rule}"
         self.last_choice = (chosen.action, chosen.name, why)
         return chosen.action
 
@@ -174,23 +179,46 @@ class _SearchPlayer(ValuedKindChoices, SeededPlayer):
         return f"rollout={self.rollout},rollout_depth={self.rollout_depth},margin={self.margin:g}{weights}{kinds}"
 
     def explain(self, top: int = 10) -> str:
-        """The last decision: the chosen action and why, and the `top` root actions by name with their visits
-        (flat MC: rollouts) and mean value (reward in [0, 1])."""
+        """The last decision in the game's words: the chosen action and why, and the `top` root actions with their
+        win chance (mean reward) and visits (flat MC: rollouts), `reasons`."""
         check_top(top)
-        if self.last_choice is None:
+        if self.last_choice is None or self.last_state is None:
             return "no decision yet"
-        action, name, why = self.last_choice
-        if not self.last_stats:
-            return f"{self.spec()}: chose {name}, {why}; no search was needed"
-        lines = [f"{self.spec()}: chose {name}, {why}, after {self.last_iterations} {self.budget_unit} over "
-                 f"{len(self.last_stats)} option(s)"]
-        shown = self.last_stats[:top]
-        if all(s.action != action for s in shown):
-            shown = [*shown[:top - 1], next(s for s in self.last_stats if s.action == action)]
+        reasons = self.reasons(top)
+        if reasons is not None:
+            return reasons.text()
+        action, _, why = self.last_choice
+        return f"{self.spec()}: chose {self.game.describe_action(self.last_state, action)}, {why}; no search was needed"
+
+    def reasons(self, top: int = 10) -> Reasons | None:
+        """The root actions of the last search, in the order the search ranks them: each with its mean reward,
+        which is the share of the simulated games won (a shared victory in part) unless `margin` mixes in the
+        score margin, and its visits or rollouts."""
+        check_top(top)
+        if self.last_choice is None or self.last_state is None or not self.last_stats:
+            return None
+        action, _, why = self.last_choice
+        words = self.game.describe_actions(self.last_state, [stat.action for stat in self.last_stats])
+        rows = [Option(stat.action, text, (stat.mean_value, stat.visits))
+                for stat, text in zip(self.last_stats, words, strict=True)]
+        shown, chosen = top_options(rows, action, top)
         count = "visits" if self.budget_unit == "iterations" else "rollouts"
-        lines += [f"  {s.name:<40} {count} {s.visits:>7}  mean {s.mean_value:.3f}"
-                  + ("  chosen" if s.action == action else "") for s in shown]
-        return "\n".join(lines)
+        value = "reward" if self.margin > 0 else "win chance"
+        measured = (f"reward: the mean over its simulated games from the move of the win (weight {1 - self.margin:g}) "
+                    f"and the score margin (weight {self.margin:g})" if self.margin > 0 else
+                    "win chance: the share of its simulated games from the move that the player won")
+        if self.evaluation == "net":
+            measured += " (each judged by the network's value)"
+        elif self.rollout_depth >= 0:
+            measured += f" (games cut off after {self.rollout_depth} decisions judged by the evaluation's estimate)"
+        counted = (f"visits: how many of the {self.last_iterations} iterations tried the move (it plays the most "
+                   "visited)" if count == "visits" else
+                   "rollouts: games simulated from each move, the same number for every move (it plays the best "
+                   "win chance)")
+        return Reasons(self.spec(), action, shown[chosen].words,
+                       f"{why}, after {self.last_iterations} {self.budget_unit}",
+                       (Column(value, PERCENT), Column(count, COUNT)), shown, chosen, len(self.last_stats),
+                       f"{measured}; {counted}")
 
 
 class MCTSPlayer(_SearchPlayer):

@@ -12,10 +12,11 @@ and Bamboo have one. See docs/viewer.md.
 
 from __future__ import annotations
 
+from borabora_sim.players.reasons import Reasons
 from borabora_sim.viewer.picture import to_svg
 from borabora_sim.viewer.png import to_png
 from borabora_sim.viewer.registry import renderer_names
-from borabora_sim.viewer.replay import Reasons, RecordedGame, record_game, replay_html, replay_page, replay_png
+from borabora_sim.viewer.replay import RecordedGame, record_game, replay_html, replay_page, replay_png
 
 __all__ = ["Reasons", "RecordedGame", "record_game", "renderer_names", "replay_html", "replay_page", "replay_png",
            "to_png", "to_svg"]

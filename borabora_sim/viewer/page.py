@@ -45,6 +45,8 @@ section h2 { font-size: 13px; margin: 0 0 4px 0; }
 #why th { color: #555; font-weight: normal; font-size: 11px; }
 #why td:first-child, #why th:first-child { text-align: left; }
 #why tr.chosen td { background: #ffe9a8; font-weight: bold; }
+#why td:first-child { white-space: normal; }
+#why p.legend { margin-top: 4px; color: #555; font-size: 11px; }
 @media (max-width: 1300px) { main { flex-direction: column; } aside { width: auto; align-self: stretch; } }
 .seat { display: inline-block; min-width: 16px; text-align: center; border-radius: 8px; font-size: 11px;
         font-weight: bold; }
@@ -110,9 +112,10 @@ _SCRIPT = """
     }
     var move = moves[frameIndex], seat = Number(move.getAttribute("data-seat"));
     line.textContent = "Seat " + seat + " (" + data.specs[seat] + ") chose " + reasons.rows[reasons.c][0] +
-      ": " + reasons.why + "; " + reasons.n + " options weighed, the best " + reasons.rows.length + " shown.";
+      ": " + reasons.why + "; " + reasons.n + " options weighed" +
+      (reasons.rows.length < reasons.n ? ", the best " + reasons.rows.length + " shown." : ".");
     var table = document.createElement("table"), head = document.createElement("tr");
-    ["option"].concat(reasons.cols).forEach(function (name) {
+    ["move"].concat(reasons.cols).forEach(function (name) {
       var th = document.createElement("th");
       th.textContent = name;
       head.appendChild(th);
@@ -129,6 +132,10 @@ _SCRIPT = """
       table.appendChild(tr);
     });
     why.appendChild(table);
+    var legend = document.createElement("p");
+    legend.className = "legend";
+    legend.textContent = reasons.legend;
+    why.appendChild(legend);
   }
   var current = -1;
   function show(frameIndex) {
@@ -151,7 +158,7 @@ _SCRIPT = """
       var points = scores[target][p], sum = 0, named = [];
       for (k = 0; k < points.length; k++) {
         sum += points[k];
-        if (points[k] !== 0) { named.push(data.sources[k].replace(/_/g, " ") + " " + points[k]); }
+        if (points[k] !== 0) { named.push(data.sources[k] + " " + points[k]); }
       }
       totals[p].textContent = sum + " " + data.unit;
       parts[p].textContent = named.join(", ");

@@ -22,8 +22,8 @@ from typing import Any
 from borabora_sim.errors import check_int
 from borabora_sim.games import DEFAULT_GAME, get_game
 from borabora_sim.match import play_game
-from borabora_sim.players import FlatMCPlayer, HeuristicPlayer, MCTSPlayer
 from borabora_sim.players.base import SeededPlayer
+from borabora_sim.players.reasons import Reasons
 from borabora_sim.protocol import Game, check_seed
 from borabora_sim.viewer import layout as L
 from borabora_sim.viewer.page import PAGE
@@ -31,18 +31,6 @@ from borabora_sim.viewer.registry import check_viewer, renderer_for
 from borabora_sim.viewer.svg import label, open_tag, root, sub, to_string
 
 REASON_OPTIONS = 6              # options kept of each decision's reasons (the best ones, and the chosen one)
-
-
-@dataclass(frozen=True)
-class Reasons:
-    """Why a player that weighs options chose its move: the rule it chose by, the best options it weighed with
-    their values (best first; the chosen one is always among them) and how many options it weighed."""
-
-    why: str
-    columns: tuple[str, ...]                            # what each value of an option is
-    options: tuple[tuple[str, tuple[float, ...]], ...]  # (move, values)
-    chosen: int                                         # index of the chosen move in options
-    weighed: int
 
 
 @dataclass(frozen=True)
@@ -79,31 +67,11 @@ def record_game(game_seed: int, players: Sequence[str], components: str | os.Pat
 
 
 def reasons_of(player: SeededPlayer, top: int) -> Reasons | None:
-    """The reasons of `player`'s last decision with its `top` best options, from the values it exposes (the
-    heuristic's evaluation of each option, a search's root statistics); None for a player that does not weigh
-    options and for a move that needed no weighing."""
-    rows: list[tuple[str, tuple[float, ...], bool]]
-    columns: tuple[str, ...]
-    if isinstance(player, HeuristicPlayer) and player.last_decision is not None:
-        state, seed, action = player.last_decision
-        values = player.option_values(state, seed)
-        rows = [(o.name, (round(o.value, 2),), o.action == action) for o in values]
-        how = " after finishing its own compound action" if player.thorough else ""
-        why, columns = f"the highest evaluation{how}", (f"evaluation ({player.game.score_unit})",)
-    elif isinstance(player, FlatMCPlayer | MCTSPlayer) and player.last_stats and player.last_choice is not None:
-        action = player.last_choice[0]
-        rows = [(s.name, (s.visits, round(s.mean_value, 3)), s.action == action) for s in player.last_stats]
-        why = f"{player.last_choice[2]}, after {player.last_iterations} {player.budget_unit}"
-        columns = ("visits" if player.budget_unit == "iterations" else "rollouts", "mean value")
-    else:
-        return None
-    if len(rows) < 2:
-        return None
-    shown = rows[:top]
-    if not any(chosen for _, _, chosen in shown):
-        shown = [*rows[:top - 1], next(row for row in rows if row[2])]
-    return Reasons(why, columns, tuple((name, values) for name, values, _ in shown),
-                   next(k for k, row in enumerate(shown) if row[2]), len(rows))
+    """The reasons of `player`'s last decision with its `top` best options (Player.reasons: the heuristic's
+    evaluation of each option, a search's root statistics, in the game's words); None for a player that does not
+    weigh options and for a move that needed no weighing."""
+    reasons = player.reasons(top)
+    return reasons if reasons is not None and reasons.weighed >= 2 else None
 
 
 def replay_html(path: str | os.PathLike[str], game_seed: int, players: Sequence[str],
@@ -164,14 +132,16 @@ def replay_page(record: RecordedGame, viewer: int | None = None) -> str:
         breakdowns.append(state.score_breakdown())
 
     snapshot()
+    game = record.game
     for action in record.actions:
-        log.append({"seat": state.current_player, "round": state.round, "phase": state.phase,
-                    "decision": state.decision, "move": state.action_to_string(action)})
+        log.append({"seat": state.current_player, "heading": game.describe_phase(state),
+                    "decision": game.describe_decision(state), "move": game.describe_action(state, action)})
         state.apply(action)
         snapshot()
     data = {
         "roots": list(roots), "pieces": list(pieces), "frames": frames,
-        "sources": list(record.game.sources), "players": len(record.players), "unit": record.game.score_unit,
+        "sources": [game.describe_source(source) for source in game.sources], "players": len(record.players),
+        "unit": game.score_unit,
         "changes": _score_changes(breakdowns, list(record.game.sources)),
         "colours": list(L.SEAT_COLOURS), "specs": list(record.players),
         "reasons": [None, *(_reasons_data(r) for r in record.reasons)] if record.reasons else [],
@@ -186,19 +156,20 @@ def replay_page(record: RecordedGame, viewer: int | None = None) -> str:
         view=html.escape("public view" if viewer is None else f"as seat {viewer} sees it"),
         last=len(frames) - 1,
         log=_log_html(log, record.reasons),
-        chart=to_string(score_chart(breakdowns, list(record.game.sources), record.game.score_unit)),
+        chart=to_string(score_chart(breakdowns, list(game.sources), game.score_unit,
+                                    [game.describe_source(source) for source in game.sources])),
         data=json.dumps(data, separators=(",", ":")).replace("</", "<\\/"),
     )
 
 
 def _reasons_data(reasons: Reasons | None) -> dict[str, Any] | None:
-    """A decision's reasons as the page reads them: the rule, the columns, the rows (move, values...), the index
-    of the chosen row and the number of options weighed."""
+    """A decision's reasons as the page reads them: the rule, the column headings, the rows (move in words, the
+    values as shown...), the index of the chosen row, the number of options weighed and the legend."""
     if reasons is None:
         return None
-    return {"why": reasons.why, "cols": list(reasons.columns), "rows": [[name, *values] for name, values in
-                                                                       reasons.options],
-            "c": reasons.chosen, "n": reasons.weighed}
+    return {"why": reasons.why, "cols": [column.heading for column in reasons.columns],
+            "rows": [[option.words, *cells] for option, cells in zip(reasons.options, reasons.cells(), strict=True)],
+            "c": reasons.chosen, "n": reasons.weighed, "legend": reasons.legend}
 
 
 def _score_changes(breakdowns: list[list[dict[str, int]]], sources: list[str]) -> list[list[int]]:
@@ -216,27 +187,27 @@ def _score_changes(breakdowns: list[list[dict[str, int]]], sources: list[str]) -
 
 
 def _log_html(log: list[dict[str, Any]], reasons: Sequence[Reasons | None] = ()) -> str:
-    """The decision log: a heading at each new round and phase, then each move as `seat S [decision] move`; a move
-    with reasons is of class "why"."""
+    """The decision log in the game's words: a heading at each new round and phase, then each move as
+    `seat S: move` (its decision in the title); a move with reasons is of class "why"."""
     lines = ['<div class="move current" data-step="0">start of the game</div>']
     last = None
     for step, entry in enumerate(log, start=1):
-        heading = (entry["round"], entry["phase"])
-        if heading != last:
-            lines.append(f'<div class="heading">round {entry["round"]}, phase {html.escape(entry["phase"])}</div>')
-            last = heading
+        if entry["heading"] != last:
+            lines.append(f'<div class="heading">{html.escape(entry["heading"])}</div>')
+            last = entry["heading"]
         why = " why" if step <= len(reasons) and reasons[step - 1] is not None else ""
-        lines.append(f'<div class="move{why}" data-step="{step}" data-seat="{entry["seat"]}">'
-                     f'<span class="seat s{entry["seat"]}">{entry["seat"]}</span> '
-                     f'<span class="decision">[{html.escape(entry["decision"])}]</span> '
-                     f'{html.escape(entry["move"])}</div>')
+        lines.append(f'<div class="move{why}" data-step="{step}" data-seat="{entry["seat"]}" '
+                     f'title="{html.escape(entry["decision"])}">'
+                     f'<span class="seat s{entry["seat"]}">{entry["seat"]}</span>: {html.escape(entry["move"])}</div>')
     return "\n".join(lines)
 
 
-def score_chart(breakdowns: list[list[dict[str, int]]], sources: list[str], unit: str = "VP") -> ET.Element:
+def score_chart(breakdowns: list[list[dict[str, int]]], sources: list[str], unit: str = "VP",
+                labels: Sequence[str] | None = None) -> ET.Element:
     """The scores by source over the decisions: one strip per seat, each source a stacked step area in its
-    colour; a cursor line per strip (class "cursor") marks the frame shown. Areas change only where a score
-    does, so the chart stays small."""
+    colour, named in the legend by its label (default: its name, spaced); a cursor line per strip (class
+    "cursor") marks the frame shown. Areas change only where a score does, so the chart stays small."""
+    named = dict(zip(sources, labels, strict=True)) if labels is not None else {}
     frames, players = len(breakdowns), len(breakdowns[0])
     top = max(1, *(sum(row.values()) for rows in breakdowns for row in rows))
     plot_w = L.CHART_WIDTH - L.CHART_LEFT - 8
@@ -279,7 +250,7 @@ def score_chart(breakdowns: list[list[dict[str, int]]], sources: list[str], unit
         ly = players * L.CHART_STRIP + 14 + (i // 4) * 14
         sub(svg, "rect", x=lx, y=ly - 8, width=9, height=9,
             fill=L.SOURCE_COLOURS[sources.index(source) % len(L.SOURCE_COLOURS)])
-        label(svg, lx + 12, ly, source.replace("_", " "), size=9)
+        label(svg, lx + 12, ly, named.get(source, source.replace("_", " ")), size=9)
     label(svg, L.CHART_WIDTH - 6, height - 4, f"x: decisions 0-{frames - 1}; y: {unit}", size=8, anchor="end",
           fill=L.MUTED)
     return svg

@@ -25,10 +25,11 @@ from typing import Any
 from borabora_sim.games import game_spec, get_game
 from borabora_sim.players import make_player
 from borabora_sim.players.base import SeededPlayer
+from borabora_sim.players.reasons import Reasons
 from borabora_sim.protocol import Game, GameState, check_seed
 from borabora_sim.viewer import to_svg
 from borabora_sim.viewer.registry import renderer_for
-from borabora_sim.viewer.web_targets import click_targets
+from borabora_sim.viewer.web_targets import Target, click_targets
 
 HUMAN = "human"
 SAVE_FORMAT = "borabora_sim web game"
@@ -66,24 +67,45 @@ class AdviceTask:
     version: int
 
 
+ADVICE_OPTIONS = 8              # the options an advice and an AI move's reasons show
+
+
+def reasons_view(reasons: Reasons | None) -> dict[str, Any] | None:
+    """A player's reasons as the page shows them: the headline, the rule, the column headings, the options (best
+    first: the action, its words, its values as shown and whether it is the one chosen), how many options were
+    weighed and the legend; None for a move with no options weighed."""
+    if reasons is None:
+        return None
+    return {"headline": reasons.headline(), "why": reasons.why, "columns": [c.heading for c in reasons.columns],
+            "rows": [{"action": option.action, "words": option.words, "cells": cells, "chosen": k == reasons.chosen}
+                     for k, (option, cells) in enumerate(zip(reasons.options, reasons.cells(), strict=True))],
+            "weighed": reasons.weighed, "legend": reasons.legend}
+
+
 def advise(task: AdviceTask) -> dict[str, Any]:
-    """What the advisor of `task` would do, and why: the answer of GET /api/advice."""
+    """What the advisor of `task` would do, and why: the answer of GET /api/advice (the move in the game's words,
+    the advisor's `explain()` and its reasons as a table, `reasons_view`)."""
     game = get_game(task.game)
     advisor = make_player(task.player, None, game)
     advisor.reset(task.seed)
     action = advisor.choose(task.state.clone())
     return {"version": task.version, "player": task.player, "action": action,
-            "name": task.state.action_to_string(action), "explanation": advisor.explain()}
+            "name": task.state.action_to_string(action), "words": game.describe_action(task.state, action),
+            "explanation": advisor.explain(ADVICE_OPTIONS), "reasons": reasons_view(advisor.reasons(ADVICE_OPTIONS))}
 
 
 @dataclass(frozen=True)
 class Move:
-    """A decision taken: by which seat, the action and its name, and for an AI seat its own explanation."""
+    """A decision taken: by which seat, the action, its name and its words, and for an AI seat its own explanation,
+    its reasons (reasons_view) and the things of the picture that pick the move (as a click would)."""
 
     seat: int
     action: int
     name: str
     explanation: str | None        # None: a human's move
+    words: str = ""
+    reasons: dict[str, Any] | None = None
+    targets: tuple[Target, ...] = ()
 
 
 class WebGame:
@@ -123,11 +145,14 @@ class WebGame:
 
     def view(self) -> dict[str, Any]:
         """The position as the page needs it (docs/web_play.md): the picture as `viewer` sees it, the legal moves
-        only when a human is to move (an AI seat's would tell what it holds), the moves so far, the scores."""
+        only when a human is to move (an AI seat's would tell what it holds) in the game's words, the decision, its
+        rules hint and the move that ends it, the moves so far, the scores."""
         state = self.state
         legal = state.legal_actions() if self.human_to_move() else []
         targets = click_targets(self.game.name, state, legal)
+        words = self.game.describe_actions(state, legal)
         terminal = state.is_terminal()
+        end = self.game.end_action
         return {
             "version": self.version,
             "game": game_spec(self.game),
@@ -139,14 +164,19 @@ class WebGame:
             "round": state.round,
             "phase": state.phase,
             "decision": state.decision,
+            "phase_words": self.game.describe_phase(state),
+            "decision_words": None if terminal else self.game.describe_decision(state),
+            "hint": None if terminal else self.game.rules_hint(str(state.decision)),
+            "end": ({"action": end, "words": words[legal.index(end)]} if end is not None and end in legal
+                    else None),
             "terminal": terminal,
             "scores": state.scores(),
             "unit": self.game.score_unit,
             "winner": state.winner() if terminal else None,
-            "legal": [{"action": a, "name": state.action_to_string(a), "targets": targets.get(a, [])}
-                      for a in legal],
-            "moves": [{"seat": m.seat, "action": m.action, "name": m.name, "ai": m.explanation is not None}
-                      for m in self.moves],
+            "legal": [{"action": a, "name": state.action_to_string(a), "words": text, "targets": targets.get(a, [])}
+                      for a, text in zip(legal, words, strict=True)],
+            "moves": [{"seat": m.seat, "action": m.action, "name": m.name, "words": m.words,
+                       "ai": m.explanation is not None} for m in self.moves],
             "can_undo": self._last_human_move() is not None,
             "svg": to_svg(state, self.viewer, self.game),
         }
@@ -157,8 +187,9 @@ class WebGame:
             raise RequestError(404, f"no move {index}: {len(self.moves)} move(s) since the start of this game")
         move = self.moves[index]
         if move.explanation is None:
-            raise RequestError(404, f"move {index} was a human's ({move.name}): only an AI seat's has reasons")
-        return {"move": index, "seat": move.seat, "name": move.name, "explanation": move.explanation}
+            raise RequestError(404, f"move {index} was a human's ({move.words}): only an AI seat's has reasons")
+        return {"move": index, "seat": move.seat, "name": move.name, "words": move.words,
+                "explanation": move.explanation, "reasons": move.reasons, "targets": list(move.targets)}
 
     # ----------------------------------------------------------------------------------------------------------
     # Changes
@@ -186,9 +217,11 @@ class WebGame:
             raise RequestError(409, f"seat {seat} is not to move: seat {to_move} ({self.players[to_move]}) is")
         legal = self.state.legal_actions()
         if isinstance(action, bool) or not isinstance(action, int) or action not in legal:
-            names = ", ".join(f"{a} ({self.state.action_to_string(a)})" for a in legal)
+            names = ", ".join(f"{a} ({text})" for a, text in zip(legal, self.game.describe_actions(self.state, legal),
+                                                                  strict=True))
             raise RequestError(400, f"action {action!r} is not legal for seat {seat} now; legal: {names}")
-        self._apply(Move(seat, action, self.state.action_to_string(action), None))
+        self._apply(Move(seat, action, self.state.action_to_string(action), None,
+                         self.game.describe_action(self.state, action)))
 
     def step(self, version: object) -> None:
         """The AI seat to move takes its decision."""
@@ -200,7 +233,10 @@ class WebGame:
         player = self.ai[seat]
         player.reset(self._decision_seed(seat))
         action = player.choose(self.state.clone())
-        self._apply(Move(seat, action, self.state.action_to_string(action), player.explain()))
+        targets = click_targets(self.game.name, self.state, [action]).get(action, [])
+        self._apply(Move(seat, action, self.state.action_to_string(action), player.explain(ADVICE_OPTIONS),
+                         self.game.describe_action(self.state, action), reasons_view(player.reasons(ADVICE_OPTIONS)),
+                         tuple(targets)))
 
     def undo(self, version: object) -> None:
         """Back to the position before the last human decision (and the AI moves after it)."""

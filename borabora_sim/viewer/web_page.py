@@ -16,7 +16,14 @@ header { padding: 8px 14px; background: #3d5a6c; color: #fff; }
 header h1 { font-size: 17px; margin: 0; }
 #status { padding: 8px 14px; background: #f7f3e8; border-bottom: 1px solid #c8bb98; font-size: 14px;
           position: sticky; top: 0; z-index: 1; min-height: 18px; }
-#status.yours { background: #fff3c4; font-weight: bold; }
+#status.yours { background: #fff3c4; }
+#status-text { font-weight: bold; }
+#status.yours #status-text { font-weight: bold; }
+#hint { font-size: 12px; color: #555; margin-top: 3px; }
+#hint:empty { display: none; }
+#end { margin-left: 10px; font-size: 13px; font-weight: bold; padding: 3px 10px; background: #3d5a6c; color: #fff;
+       border: 1px solid #2b4150; border-radius: 4px; cursor: pointer; }
+#end[hidden] { display: none; }
 #error { display: none; padding: 6px 14px; background: #f8d7d3; color: #7a1a10; font-size: 13px; }
 main { display: flex; gap: 10px; padding: 10px; align-items: flex-start; }
 #board { flex: 1; min-width: 0; }
@@ -29,6 +36,18 @@ section h2 { font-size: 13px; margin: 0 0 4px 0; }
 #legal { max-height: 300px; overflow-y: auto; display: flex; flex-direction: column; gap: 2px; }
 #legal button { text-align: left; font-size: 12px; padding: 3px 6px; }
 #legal button.candidate { background: #ffe9a8; outline: 2px solid #d6b44a; }
+#legal button.hinted { background: #d9f0d3; outline: 2px solid #3c9a3c; font-weight: bold; }
+#board .hinted { filter: drop-shadow(0 0 4px #1f8f1f) drop-shadow(0 0 2px #1f8f1f); }
+#board .chosen-mark { filter: drop-shadow(0 0 4px #2060c0) drop-shadow(0 0 2px #2060c0); }
+table.reasons { border-collapse: collapse; width: 100%; font-size: 11px; margin: 4px 0; background: #f4f0e4; }
+table.reasons th { font-weight: normal; color: #555; text-align: right; padding: 1px 4px; }
+table.reasons td { text-align: right; padding: 1px 4px; border-top: 1px solid #e4dcc2; white-space: nowrap; }
+table.reasons th:first-child, table.reasons td:first-child { text-align: left; white-space: normal; }
+table.reasons tr.chosen td { background: #ffe9a8; font-weight: bold; }
+p.headline, p.legend { margin: 3px 0; font-size: 11px; }
+#advice { font-size: 12px; margin-top: 4px; }
+#advice [data-advice-action] { font-weight: bold; font-size: 13px; }
+p.legend { color: #555; }
 #tools { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; font-size: 12px; }
 #advisor { width: 170px; }
 #newgame { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; font-size: 12px; }
@@ -54,6 +73,9 @@ _SCRIPT = """
   var delay = Number(new URLSearchParams(location.search).get("delay") || 700);
   var board = document.getElementById("board");
   var statusLine = document.getElementById("status");
+  var statusText = document.getElementById("status-text");
+  var hintLine = document.getElementById("hint");
+  var endButton = document.getElementById("end");
   var errorLine = document.getElementById("error");
   var legalList = document.getElementById("legal");
   var log = document.getElementById("log");
@@ -142,24 +164,36 @@ _SCRIPT = """
   function renderStatus() {
     var text, mover = view.to_move;
     statusLine.className = "";
+    hintLine.textContent = "";
+    endButton.hidden = true;
     if (view.terminal) {
       text = "Game over: final " + view.unit + " " + view.scores.map(function (s, i) {
         return "seat " + i + " " + s; }).join(", ") + "; winner seat " + view.winner;
       statusLine.setAttribute("data-final-scores", JSON.stringify(view.scores));
     } else if (view.human_to_move) {
       statusLine.className = "yours";
-      text = "Your decision, seat " + mover + ": " + view.decision + " (round " + view.round + ", phase " +
-             view.phase + "). Pick a move from the list, or click the board where it is marked.";
+      text = "Your decision, seat " + mover + ": " + view.decision_words + " (" + view.phase_words + "). " +
+             "Pick a move from the list, or click the board where it is marked.";
+      hintLine.textContent = view.hint ? "Rules: " + view.hint : "";
+      if (view.end) {
+        endButton.textContent = view.end.words;
+        endButton.setAttribute("data-action", String(view.end.action));
+        endButton.hidden = false;
+      }
     } else {
-      text = "Seat " + mover + " (" + view.players[mover] + ") is deciding: " + view.decision + "...";
+      text = "Seat " + mover + " (" + view.players[mover] + ") is deciding: " + view.decision_words + " (" +
+             view.phase_words + ")...";
     }
-    statusLine.textContent = text;
+    statusText.textContent = text;
   }
+  endButton.addEventListener("click", function () {
+    if (view && view.end && view.human_to_move) { play(view.end.action); }
+  });
   function renderLegal() {
     legalList.textContent = "";
     view.legal.forEach(function (move) {
       var button = document.createElement("button");
-      button.textContent = move.name;
+      button.textContent = move.words;
       button.setAttribute("data-action", String(move.action));
       button.addEventListener("click", function () { play(move.action); });
       legalList.appendChild(button);
@@ -227,7 +261,7 @@ _SCRIPT = """
       line.className = "move" + (index === view.moves.length - 1 ? " latest" : "");
       line.setAttribute("data-move", String(index));
       line.appendChild(seatChip(move.seat));
-      line.appendChild(document.createTextNode(" " + move.name));
+      line.appendChild(document.createTextNode(" " + move.words));
       if (move.ai) {
         var why = document.createElement("button");
         why.textContent = "why?";
@@ -239,20 +273,62 @@ _SCRIPT = """
     });
     log.scrollTop = log.scrollHeight;
   }
-  function addReasons(line, text) {
-    var pre = document.createElement("pre");
-    pre.className = "reasons";
-    pre.textContent = text;
-    line.appendChild(pre);
+  // A player's reasons: a table of the options it weighed (move in words, then its values), the chosen one marked,
+  // and a one-line legend; a player that weighed none says why in a line.
+  function addReasons(parent, data) {
+    var box = document.createElement("div");
+    box.className = "reasons";
+    var headline = document.createElement("p");
+    headline.className = "headline";
+    box.appendChild(headline);
+    if (!data.reasons) {
+      headline.textContent = data.explanation;
+      parent.appendChild(box);
+      return;
+    }
+    headline.textContent = data.reasons.why + "; " + data.reasons.weighed + " option(s) weighed" +
+      (data.reasons.rows.length < data.reasons.weighed ? ", the best " + data.reasons.rows.length + " shown" : "");
+    var table = document.createElement("table"), head = document.createElement("tr");
+    table.className = "reasons";
+    ["move"].concat(data.reasons.columns).forEach(function (name) {
+      var th = document.createElement("th");
+      th.textContent = name;
+      head.appendChild(th);
+    });
+    table.appendChild(head);
+    data.reasons.rows.forEach(function (row) {
+      var tr = document.createElement("tr");
+      if (row.chosen) { tr.className = "chosen"; }
+      tr.setAttribute("data-action", String(row.action));
+      [row.words].concat(row.cells).forEach(function (value) {
+        var td = document.createElement("td");
+        td.textContent = value;
+        tr.appendChild(td);
+      });
+      table.appendChild(tr);
+    });
+    box.appendChild(table);
+    var legend = document.createElement("p");
+    legend.className = "legend";
+    legend.textContent = data.reasons.legend;
+    box.appendChild(legend);
+    parent.appendChild(box);
+  }
+  // Marks the things of the picture a move picks (its click targets) with `className`, none before.
+  function markOnBoard(targets, className) {
+    board.querySelectorAll("." + className).forEach(function (element) { element.classList.remove(className); });
+    (targets || []).forEach(function (target) {
+      board.querySelectorAll(targetSelector(target)).forEach(function (element) { element.classList.add(className); });
+    });
   }
   function explain(index, line) {
-    if (line.querySelector("pre")) { return; }
+    if (line.querySelector(".reasons")) { return; }
     request("GET", "/api/why?move=" + index).then(function (data) {
-      reasons[index] = data.explanation;
-      addReasons(line, data.explanation);
+      reasons[index] = data;
+      addReasons(line, data);
+      if (index === view.moves.length - 1) { markOnBoard(data.targets, "chosen-mark"); }
     }, function (error) { showError(error.message); });
   }
-
   undoButton.addEventListener("click", function () {
     reasons = {};
     change("/api/undo", {version: view.version});
@@ -269,10 +345,17 @@ _SCRIPT = """
       if (view.version !== asked) { return; }
       advice.textContent = "";
       var line = document.createElement("div");
-      line.textContent = data.player + " would play: " + data.name;
+      line.textContent = data.player + " would play: " + data.words;
       line.setAttribute("data-advice-action", String(data.action));
       advice.appendChild(line);
-      addReasons(advice, data.explanation);
+      addReasons(advice, data);
+      var hinted = view.legal.filter(function (move) { return move.action === data.action; })[0];
+      legalList.querySelectorAll("button").forEach(function (button) {
+        button.classList.toggle("hinted", Number(button.getAttribute("data-action")) === data.action);
+      });
+      var shown = legalList.querySelector("button.hinted");
+      if (shown) { shown.scrollIntoView({block: "nearest"}); }
+      markOnBoard(hinted ? hinted.targets : [], "hinted");
     }, function (error) {
       adviseButton.disabled = false;
       if (error.status === 409 || view.version !== asked) { return; }
@@ -318,7 +401,7 @@ _PAGE = """<!DOCTYPE html>
 </head>
 <body>
 <header><h1>borabora play</h1></header>
-<div id="status"></div>
+<div id="status"><span id="status-text"></span><button id="end" hidden></button><div id="hint"></div></div>
 <div id="error" role="alert"></div>
 <main>
 <div id="board"></div>

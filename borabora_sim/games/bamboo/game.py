@@ -12,6 +12,7 @@ from borabora_sim import _bamboo
 from borabora_sim.component_files import RulesCache
 from borabora_sim.errors import check_players
 from borabora_sim.files import read_json
+from borabora_sim.games.bamboo import words
 from borabora_sim.games.bamboo.components import BUILTIN_FILE, BambooComponents, load_components
 from borabora_sim.games.bamboo.text import render as render_text
 from borabora_sim.games.compiled import CompiledGame
@@ -120,6 +121,8 @@ class Bamboo(CompiledGame):
     engine: ClassVar[ModuleType] = _bamboo
     rules_for = rules_for
     rules: _bamboo.Rules
+    words: ClassVar[ModuleType] = words
+    end_action_name = "done"
 
     def __init__(self, components: ComponentSource = None, mode: str = "normal") -> None:
         if mode not in MODES:

@@ -16,6 +16,7 @@ from typing import Any
 
 from borabora_sim import _bamboo
 from borabora_sim.games.bamboo import layout as B
+from borabora_sim.games.bamboo import words as W
 from borabora_sim.games.bamboo.components import ACTIONS, COLOURS, HOME_TYPES, SIDES, SPIRIT_EFFECTS, BambooComponents
 from borabora_sim.viewer import layout as L
 from borabora_sim.viewer.svg import board_slots, label, panel, root, seat_chip, seat_text, sub, title
@@ -164,12 +165,11 @@ def _spirit_tile(parent: ET.Element, c: BambooComponents, spirit: int, x: float,
     label(parent, x + w / 2, y + min(12.0, h * 0.7), name, size=min(9.0, h * 0.45), anchor="middle",
           font_weight="bold")
     if h >= 30:
-        text = effect.replace("_", " ") + (f" {amount}" if amount else "")
+        text = W.SPIRIT_EFFECT_SHORT[effect].format(amount=amount)
         label(parent, x + w / 2, y + 24, text, size=7.5, anchor="middle")
         label(parent, x + w / 2, y + 35, f"wake: {cost} coin{'s' if cost != 1 else ''}", size=7.5,
               anchor="middle", fill=L.MUTED)
-    title(parent, f"{c.spirit_names[spirit]}: {effect.replace('_', ' ')}" + (f" {amount}" if amount else "")
-                  + f"; wakes for {cost} coins")
+    title(parent, f"{W.spirit_words(c, spirit)}; wakes for {cost} coin{'s' if cost != 1 else ''}")
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -186,7 +186,7 @@ def _header(svg: ET.Element, state: _bamboo.State, viewer: int | None) -> None:
         season = ("set-up" if state.phase == "setup"
                   else B.SEASON_NAMES[SEASON_OF_PHASE[state.phase]].lower())
         line = (f"Bamboo: round {state.round}, {season}; seat {state.current_player} decides "
-                f"({str(state.decision).replace('_', ' ')})")
+                f"({W.DECISION_SHORT.get(str(state.decision), str(state.decision))})")
     label(group, 12, 24, line, size=16, font_weight="bold", fill=L.TEXT, data_round=state.round,
           data_phase=state.phase, data_to_move=state.current_player,
           data_decision=None if state.is_terminal() else state.decision)
@@ -399,7 +399,7 @@ def _turn(svg: ET.Element, c: BambooComponents, view: dict[str, Any]) -> None:
     panel(svg, "turn", B.TURN, "Turn in progress and pending decisions")
     group = sub(svg, "g", data_panel="turn-state")
     stack = view["stack"]
-    pending = " \u2192 ".join(f"{_bamboo.DECISIONS[f['kind']].replace('_', ' ')} (seat {f['player']})"
+    pending = " \u2192 ".join(f"{W.DECISION_SHORT[_bamboo.DECISIONS[f['kind']]]} (seat {f['player']})"
                               for f in reversed(stack)) or "none"
     label(group, x + 8, y + 32, f"pending, top first: {pending}", size=9, data_stack=len(stack))
     if view["visit"] < 0:

@@ -12,6 +12,7 @@ from borabora_sim import _engine
 from borabora_sim.component_files import RulesCache
 from borabora_sim.errors import check_players
 from borabora_sim.files import read_json
+from borabora_sim.games.bora_bora import words
 from borabora_sim.games.bora_bora.components import BUILTIN_FILE, Components, load_components
 from borabora_sim.games.bora_bora.text import render as render_text
 from borabora_sim.games.compiled import CompiledGame
@@ -109,6 +110,8 @@ class BoraBora(CompiledGame):
     engine: ClassVar[ModuleType] = _engine
     rules_for = rules_for
     rules: _engine.Rules
+    words: ClassVar[ModuleType] = words
+    end_action_name = "done"
 
     def render(self, state: _engine.State, viewer: int) -> str:
         return render_text(state, viewer)

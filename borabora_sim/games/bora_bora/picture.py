@@ -17,12 +17,12 @@ from typing import Any
 
 from borabora_sim import _engine
 from borabora_sim.games.bora_bora import layout as L
+from borabora_sim.games.bora_bora import words as W
 from borabora_sim.games.bora_bora.components import (
     GOD_COLOURS,
     MATERIALS,
     PERSON_TYPES,
     SEXES,
-    TASK_REQUIREMENT_KINDS,
     TERRAINS,
     Components,
 )
@@ -32,9 +32,6 @@ from borabora_sim.viewer.svg import board_slots, label, panel, root, seat_chip, 
 NO_TILE = 255
 NO_DIE = 7                      # tile_low of an action tile without a die
 CEREMONY_CONTENT = ("empty", "material", "building")
-# Task requirement kinds whose parameter names a member of another table, and that table.
-_PARAM_TABLES = {"god_cards_of_colour": "god", "jewelry_of_kind": "jewelry", "material": "material",
-                 "terrain_regions": "terrain", "fish_type_regions": "fish", "persons_of_type": "person"}
 
 
 def draw(state: _engine.State, viewer: int | None = None) -> ET.Element:
@@ -97,25 +94,12 @@ def _person_tile(parent: ET.Element, c: Components, tile: int, x: float, y: floa
     symbol = "status" if sex == "man" else "shell"
     label(group, x + w / 2, y + h * 0.85, f"{int(c.person_symbols[tile])} {symbol}", size=min(8.0, w / 6.5),
           anchor="middle", fill=S.MUTED)
-    title(group, f"{sex}: {PERSON_TYPES[int(c.person_type[tile])]}, {int(c.person_symbols[tile])} {symbol}"
-                 + (" (shifted down)" if shifted else ""))
+    title(group, W.person_words(c, tile) + (" (shifted down)" if shifted else ""))
 
 
 def requirement_text(c: Components, task: int) -> list[str]:
-    """A task's requirements in words, one per requirement, with their parameter named ("2 material: wood")."""
-    tables = {"god": GOD_COLOURS, "jewelry": c.jewelry_kind_names, "material": MATERIALS, "terrain": TERRAINS,
-              "fish": c.fish_type_names, "person": PERSON_TYPES}
-    parts = []
-    for kind, count, param in zip(c.task_req_kind[task], c.task_req_count[task], c.task_req_param[task],
-                                  strict=True):
-        if kind < 0:
-            continue
-        name = TASK_REQUIREMENT_KINDS[int(kind)]
-        text = f"{int(count)} {name.replace('_', ' ')}"
-        if name in _PARAM_TABLES:
-            text += f": {tables[_PARAM_TABLES[name]][int(param)].replace('_', ' ')}"
-        parts.append(text)
-    return parts
+    """A task's requirements in the game's words, one per requirement ("huts in 3 mountain regions")."""
+    return W.requirement_words(c, task)
 
 
 def _task_tile(parent: ET.Element, c: Components, task: int, x: float, y: float, w: float, h: float,
@@ -141,8 +125,8 @@ def _header(svg: ET.Element, state: _engine.State, viewer: int | None) -> None:
     if state.is_terminal():
         line = f"Bora Bora: game over, winner seat {state.winner()}"
     else:
-        line = (f"Bora Bora: round {state.round}, phase {state.phase}; seat {state.current_player} decides "
-                f"({str(state.decision).replace('_', ' ')})")
+        line = (f"Bora Bora: {W.describe_phase(state)}; seat {state.current_player} decides "
+                f"({W.DECISION_WORDS.get(str(state.decision), str(state.decision))})")
     seen = "public view" if viewer is None else f"as seat {viewer} sees it"
     label(group, 12, 24, line, size=16, font_weight="bold", fill=S.TEXT, data_round=state.round,
           data_phase=state.phase, data_to_move=state.current_player,
@@ -228,10 +212,11 @@ def _map(svg: ET.Element, c: Components, view: dict[str, Any]) -> None:
                      data_terrain=terrain)
         sub(region, "polygon", points=_hexagon(rx, ry, L.REGION_RADIUS), fill=L.TERRAIN_COLOURS[terrain],
             stroke="#5b4a2a", stroke_width=1.5)
-        label(region, rx, ry - 20, rid, size=10, anchor="middle", font_weight="bold")
+        name = W.region_name(c, r)
+        label(region, rx, ry - 20, name, size=9, anchor="middle", font_weight="bold")
         resource = ("sand", "stone", "wood", "offering")[int(c.region_resource[r])]
         label(region, rx, ry + 30, resource, size=8, anchor="middle", fill="#333333")
-        title(region, f"{rid}: {terrain}, {resource}")
+        title(region, f"{name}: {terrain}, {resource}")
         sub(region, "circle", cx=rx - 12, cy=ry + 4, r=11, fill=L.BUILDING_SPACE, stroke="#5b4a2a",
             data_building_space=rid)
         tile = view["fish_at"][r]

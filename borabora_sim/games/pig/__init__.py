@@ -1,7 +1,8 @@
 """Pig (the folk dice game, Scarne 1945): the game (`new_game`, its compiled `State`, compiled `random_playouts`),
 its component data with provenance (the goal and the die), and everything of it the shared layers use, named in its
 RECORD: heuristic styles (game.py, data/), its picture and the things a click picks (picture.py, click_targets.py),
-its observation encoder (observation.py) and its study (hold_study.py)."""
+its observation encoder (observation.py), its study (hold_study.py) and its policy-and-value network
+(data/network.npz, made by the command in data/network.json)."""
 
 from borabora_sim._pig import SOURCES, State, random_playouts
 from borabora_sim.games import GameRecord
@@ -15,6 +16,7 @@ RECORD = GameRecord(
     click_targets="borabora_sim.games.pig.click_targets:click_targets",
     encoder="borabora_sim.games.pig.observation:ENCODER",
     studies={"hold": "borabora_sim.games.pig.hold_study"},
+    network="borabora_sim.games.pig:data/network.npz",
 )
 
 __all__ = ["RECORD", "SOURCES", "ComponentError", "Pig", "PigComponents", "State", "load_components", "new_game",

@@ -13,6 +13,7 @@ from borabora_sim.component_files import RulesCache
 from borabora_sim.errors import check_players
 from borabora_sim.files import read_json
 from borabora_sim.games.compiled import CompiledGame
+from borabora_sim.games.pig import words
 from borabora_sim.games.pig.components import BUILTIN_FILE, PigComponents, load_components
 from borabora_sim.games.pig.text import render as render_text
 from borabora_sim.protocol import ActionKind, check_seed
@@ -82,6 +83,8 @@ class Pig(CompiledGame):
     engine: ClassVar[ModuleType] = _pig
     rules_for = rules_for
     rules: _pig.Rules
+    words: ClassVar[ModuleType] = words
+    end_action_name = "hold"
     default_player_count = 2
 
     def render(self, state: _pig.State, viewer: int) -> str:
