@@ -170,8 +170,8 @@ PICTURES = (
     Picture("bamboo.png", "a Bamboo position of three players (advanced mode)",
             board("bamboo:mode=advanced", 7, ["heuristic", "heuristic", "random"], 60)),
     Picture("pig.png", "a Pig position of two players", board("pig", 3, ["heuristic", "heuristic"], 9)),
-    Picture("replay.png", "the replay page of a 4-player game at decision 240",
-            replay_screenshot(7, REPLAYED, 240)),
+    Picture("replay.png", "the replay page of a 4-player game at decision 236",
+            replay_screenshot(7, REPLAYED, 236)),
     Picture("web-play.png", "browser play: the human seat's decision, with its moves listed and marked on the board",
             web_screenshot(["human", "heuristic", "heuristic"], 11, 14, 760)),
 )
