@@ -1,14 +1,27 @@
 """Builds the compiled engine. A failed compile fails the install: there is no pure-Python fallback.
 
-BORABORA_SANITIZE=1 builds it with AddressSanitizer and UndefinedBehaviorSanitizer instead (docs/fuzzing.md)."""
+BORABORA_SANITIZE=1 builds it with AddressSanitizer and UndefinedBehaviorSanitizer instead (docs/fuzzing.md).
 
+Each compiled module is kept in a build cache (build/ext-cache/, in this tree) under a key made of everything the
+compile reads: the sources of cext/, this file, the Python, Cython and numpy versions, the platform, the compiler and
+its flags. A later install of the same tree (`pip install .`, then `pip install -e ".[test]"`, then the docs' editable
+install) copies the cached module instead of compiling it again; a change to any of them compiles afresh.
+BORABORA_BUILD_CACHE=0 turns the cache off."""
+
+import hashlib
 import os
 import re
+import shutil
+import subprocess
+import sys
+import sysconfig
 from pathlib import Path
 
+import Cython
 import numpy as np
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 SANITIZE = os.environ.get("BORABORA_SANITIZE") == "1"
 SANITIZER_FLAGS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer", "-g"]
@@ -102,7 +115,67 @@ extensions = [
     for name, source in COMPILED_MODULES
 ]
 
+# ---- the build cache ------------------------------------------------------------------------------------------
+BUILD_CACHE = Path("build/ext-cache")
+CACHE_KEPT = 3                  # keys kept in the cache (the newest), so that it does not grow without end
+USE_CACHE = os.environ.get("BORABORA_BUILD_CACHE", "1") != "0"
+
+
+def compiler_identity() -> str:
+    """The compiler the build uses and its version (the first line of `CC --version`), and the flags it is given."""
+    compiler = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
+    try:
+        version = subprocess.run([*compiler.split(), "--version"], capture_output=True, text=True, timeout=30,
+                                 check=False).stdout.partition("\n")[0]
+    except OSError:
+        version = "unknown"
+    flags = " ".join(os.environ.get(name, "") for name in ("CFLAGS", "CPPFLAGS", "LDFLAGS"))
+    return f"{compiler}\n{version}\n{flags}"
+
+
+def cache_key() -> str:
+    """A digest of everything the compiled modules are made from (see the module's docstring)."""
+    digest = hashlib.sha256()
+    for path in sorted([*Path("cext").glob("*.p*"), *LAYOUTS.glob("*.pxi"), Path("setup.py")]):
+        digest.update(f"{path}\n".encode() + path.read_bytes())
+    for part in (sys.version, sysconfig.get_platform(), sysconfig.get_config_var("EXT_SUFFIX"), Cython.__version__,
+                 np.__version__, str(SANITIZE), compiler_identity()):
+        digest.update(f"{part}\n".encode())
+    return digest.hexdigest()[:20]
+
+
+class CachedBuildExt(build_ext):
+    """build_ext that copies a module from the build cache when its key is there, and stores what it compiles."""
+
+    def run(self) -> None:
+        self._key = cache_key() if USE_CACHE else None
+        super().run()
+
+    def build_extension(self, ext: Extension) -> None:
+        target = Path(self.get_ext_fullpath(ext.name))
+        if self._key is None:
+            super().build_extension(ext)
+            return
+        cached = BUILD_CACHE / self._key / target.name
+        if cached.is_file():
+            os.utime(cached.parent)                 # the newest key: kept when older ones are dropped
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(cached, target)
+            print(f"{ext.name}: the compiled module of the same sources, from {cached} (BORABORA_BUILD_CACHE=0 "
+                  "compiles it again)", flush=True)
+            return
+        super().build_extension(ext)
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        partial = cached.with_name(f"{cached.name}.{os.getpid()}.part")
+        shutil.copy2(target, partial)
+        partial.replace(cached)                     # whole or not at all, even when two builds run at once
+        keys = sorted(BUILD_CACHE.iterdir(), key=lambda path: path.stat().st_mtime, reverse=True)
+        for old in keys[CACHE_KEPT:]:
+            shutil.rmtree(old, ignore_errors=True)
+
+
 setup(
+    cmdclass={"build_ext": CachedBuildExt},
     ext_modules=cythonize(
         extensions,
         include_path=["cext", str(LAYOUTS)],

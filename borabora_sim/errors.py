@@ -41,3 +41,6 @@ def check_players(players: object, allowed: tuple[int, ...] = (2, 3, 4)) -> int:
 
 def _either(values: tuple[int, ...]) -> str:
     return ", ".join(map(str, values[:-1])) + f" or {values[-1]}" if len(values) > 1 else str(values[0])
+
+
+__all__ = ["ArgumentTypeError", "IllegalActionError", "StateFormatError"]

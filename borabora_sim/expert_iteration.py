@@ -397,3 +397,6 @@ def _open_work(work: Path, record: dict[str, Any]) -> None:
         return
     work.mkdir(parents=True, exist_ok=True)
     write_bytes(saved, (json.dumps(as_json, indent=1) + "\n").encode())
+
+
+__all__ = ["ExpertConfig", "gate", "play_generation", "train_network"]

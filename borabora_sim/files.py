@@ -162,3 +162,6 @@ def read_json(path: str | os.PathLike[str], what: str, remedy: str) -> Any:
 
 def _refuse_constant(name: str) -> None:
     raise ValueError(f"{name} is not a number JSON allows")
+
+
+__all__ = ["make_directory", "read_arrays", "read_json", "remove", "rename", "write_bytes", "write_file"]

@@ -113,3 +113,6 @@ def manifest(path: str | os.PathLike[str] = DEFAULT_MANIFEST) -> dict[str, Any]:
 
 def _is_count(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+__all__ = ["LearnedWeights", "default_model", "load_weights", "manifest"]

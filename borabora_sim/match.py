@@ -54,3 +54,6 @@ def play_game(players: Sequence[Player], seed: int, game: Game | None = None, ke
     return GameRecord(seed=seed, scores=state.scores(), winner=winner, ranks=state.ranks(),
                       breakdown=state.score_breakdown(), counters=state.counters(), decisions=decisions,
                       seconds=time.perf_counter() - start, actions=actions)
+
+
+__all__ = ["DEFAULT_PLAYERS", "GameRecord", "play_game"]

@@ -310,3 +310,6 @@ def fit(train: Samples, validation: Samples, config: FitConfig, actions: int, st
         if value_loss + config.policy_weight * policy_loss < best[0]:
             best = (value_loss + config.policy_weight * policy_loss, current)
     return best[1], curve
+
+
+__all__ = ["FitConfig", "Network", "Samples", "fit", "load_network"]

@@ -157,3 +157,6 @@ def check_seed(seed: object) -> int:
         return check_int(seed, "seed", 0, 2**64 - 1)
     except ValueError as error:     # the same class (ArgumentTypeError or ValueError), the message of new_game
         raise type(error)(f"seed must be an int in [0, 2**64) or None, got {seed!r}") from None
+
+
+__all__ = ["ActionKind", "Game", "GameState"]

@@ -84,3 +84,6 @@ def record_from_python(target: Any, value: Any, dtype: np.dtype, path: str) -> N
         if any(not info.min <= v <= info.max for v in array.flat):
             raise StateFormatError(f"field '{where}' out of range {info.min}..{info.max}: {item}")
         target[name] = item
+
+
+__all__ = ["record_from_python", "record_from_saved", "record_to_python"]

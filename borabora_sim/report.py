@@ -185,3 +185,6 @@ def plot_summary(summary: Summary | pd.DataFrame, path: str | os.PathLike[str]) 
     plot_win_rate_table(summary.win_rates()).savefig(target, dpi=120)
     plot_vp_source_table(summary.vp_by_source(), unit=summary.score.upper()).savefig(sources, dpi=120)
     return [str(target), str(sources)]
+
+
+__all__ = ["Summary", "format_summary", "plot_summary", "run_summary", "speed"]

@@ -371,3 +371,5 @@ class RunDirectory:
         frame = frame.sort_values(keys, ignore_index=True)
         return frame if columns is None else frame[list(columns)]
 
+
+__all__ = ["FILE_GAMES", "RunConfig", "RunDirectory", "config_from_manifest", "games_schema", "players_schema"]

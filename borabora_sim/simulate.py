@@ -374,6 +374,28 @@ def simulate(games: int, players: Sequence[str] = DEFAULT_PLAYERS, seed: int = 0
     >>> df = simulate(20, ["heuristic", "random"], seed=1, n_jobs=1, progress=False)
     >>> len(df), sorted(df["spec"].unique())
     (40, ['heuristic', 'random'])
+
+    Args:
+        games: How many games to play.
+        players: One player spec per seat ("heuristic", "mcts:iterations=500", ...); its length is the number of
+            players. Not given: the game's default players.
+        seed: The master seed: game i is dealt from `game.derive_seed(seed, i)`.
+        n_jobs: Worker processes (-1: one per core).
+        backend: "loky", "multiprocessing", "threading", "sequential" or "dask" (`BACKENDS`).
+        rotate_seats: Whether seat s plays `players[(s + i) % n]` in game i, so that no spec keeps one seat.
+        out: A directory to stream the run into, as Parquet files with a manifest.
+        resume: Finish the interrupted run in `out` instead of starting one.
+        chunk_size: Games per task (None: chosen from the players' cost).
+        scheduler: The address of a Dask scheduler (with backend "dask"; None: a local cluster).
+        progress: Show a progress bar (None: when the output is a terminal).
+        load: Return the rows (False: return None and keep nothing in memory).
+        components: A component file to play with instead of the built-in data.
+        connect_timeout: Seconds to reach `scheduler`.
+        on_chunk: Called in this process with the player rows (an Arrow table) of each chunk as it finishes.
+        game: The game spec ("bora_bora", "bamboo:mode=advanced", "pig").
+
+    Returns:
+        One row per player per game (see docs/simulation.md for the columns), or None with `load=False`.
     """
     config = check_config(games, players, seed, n_jobs, backend, chunk_size, rotate_seats, components, game)
     directory = None if out is None else RunDirectory(check_out_directory(out))
@@ -479,3 +501,6 @@ def replay(game_seed: int, players: Sequence[str], components: str | os.PathLike
         parts = ", ".join(f"{played.describe_source(k)} {v}" for k, v in row.items() if v)
         lines.append(f"  seat {seat}: {parts}")
     return lines
+
+
+__all__ = ["BACKENDS", "games_table", "replay", "simulate"]

@@ -20,3 +20,6 @@ def split_spec(spec: str, kind: str = "player", example: str = "heuristic:style=
             raise ValueError(f"{kind} spec {spec!r}: option {key!r} given twice")
         options[key] = value
     return name.strip(), options
+
+
+__all__ = ["split_spec"]

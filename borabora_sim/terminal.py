@@ -236,3 +236,5 @@ def play_in_terminal(game: Game, specs: Sequence[str], seed: int, read: Callable
     played.play()
     return played
 
+
+__all__ = ["TerminalGame", "play_in_terminal"]

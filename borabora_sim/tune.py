@@ -570,3 +570,6 @@ def tune(game: str | Game = DEFAULT_GAME, opponents: str | Sequence[str] = "heur
                                             "history": result.history}))
     write_bytes(directory / STYLE, _json(result.style_entry()))
     return result
+
+
+__all__ = ["TuneConfig", "TuneResult", "Validation", "tune"]

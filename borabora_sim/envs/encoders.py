@@ -299,3 +299,6 @@ def win_shares(state: GameState) -> list[float]:
         return [0.0] * state.num_players
     first = [rank == 1 for rank in state.ranks()]
     return [1.0 / sum(first) if won else 0.0 for won in first]
+
+
+__all__ = ["Encoder", "Layout", "encoded_games", "encoder_for", "observation_text", "reward_kinds", "win_shares"]

@@ -190,3 +190,6 @@ def _register() -> None:
 
 
 _register()
+
+
+__all__ = ["GameEnv", "env_id"]

@@ -395,3 +395,6 @@ def _register() -> None:
 
 
 _register()
+
+
+__all__ = ["CompiledRolloutEvaluator", "SpielGame", "SpielState", "load", "short_name"]

@@ -161,3 +161,6 @@ class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo has no type informati
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+__all__ = ["env", "raw_env"]

@@ -184,3 +184,9 @@ def get_game(name: str = DEFAULT_GAME, components: object = None, **options: obj
     naming what is allowed (see parse_game_spec)."""
     game, options = parse_game_spec(name, **options)
     return _factory(game, name)(components, **options)
+
+
+__all__ = [
+    "DEFAULT_GAME", "GAME_PACKAGES", "GameRecord", "canonical_game_spec", "game_names", "game_of", "game_spec",
+    "games_with", "get_game", "record_of", "register", "score_columns",
+]

@@ -106,3 +106,6 @@ class CompiledGame:
 
     def describe_source(self, source: str) -> str:
         return str(self.words.source_words(source))
+
+
+__all__ = ["CompiledGame"]

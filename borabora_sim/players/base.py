@@ -365,3 +365,6 @@ class OptionRatingPlayer(ValuedKindChoices, SeededPlayer):
         shown, chosen = top_options(rows, self.last_action, top)
         return Reasons(self.spec(), self.last_action, shown[chosen].words, self.choice_rule,
                        (Column(self.value_column, PERCENT),), shown, chosen, len(self.last_options), self.legend)
+
+
+__all__ = ["OptionRatingPlayer", "Player", "RatedOption", "SeededPlayer"]

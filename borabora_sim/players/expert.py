@@ -50,3 +50,6 @@ class ExpertPlayer(OptionRatingPlayer):
         options = [f"network={self.network}"] if self.network else []
         options += [f"{kind}={setting}" for kind, setting in self.kind_settings.items() if setting != "normal"]
         return self.name + (":" + ",".join(options) if options else "")
+
+
+__all__ = ["ExpertPlayer"]

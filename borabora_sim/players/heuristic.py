@@ -175,3 +175,6 @@ class HeuristicPlayer(SeededPlayer):
         options += [] if self.thorough else ["thorough=false"]
         options += [f"w_{key}={value:g}" for key, value in self.overrides.items()]
         return f"{self.name}:{','.join(options)}"
+
+
+__all__ = ["STYLES", "WEIGHT_NAMES", "HeuristicPlayer", "weights_for"]

@@ -85,3 +85,6 @@ class LearnedPlayer(OptionRatingPlayer):
         options += [f"style={self.style}"] if self.style != self.game.default_style else []
         options += [f"{kind}={setting}" for kind, setting in self.kind_settings.items() if setting != "normal"]
         return self.name + (":" + ",".join(options) if options else "")
+
+
+__all__ = ["LearnedPlayer"]

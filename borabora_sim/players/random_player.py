@@ -30,3 +30,6 @@ class RandomPlayer(SeededPlayer):
         name, legal = self.last_choice
         words = self.game.describe_action(self.last_state, self.last_state.action_from_string(name))
         return f"{self.spec()}: chose {words} uniformly at random among {legal} legal action(s)"
+
+
+__all__ = ["RandomPlayer"]

@@ -91,3 +91,6 @@ def top_options(options: list[Option], chosen_action: int, top: int) -> tuple[tu
     if all(option.action != chosen_action for option in shown):
         shown = [*shown[:top - 1], next(option for option in options if option.action == chosen_action)]
     return tuple(shown), next(k for k, option in enumerate(shown) if option.action == chosen_action)
+
+
+__all__ = ["Column", "Option", "Reasons", "top_options"]

@@ -354,3 +354,6 @@ class FlatMCPlayer(_SearchPlayer):
 
     def spec(self) -> str:
         return f"{self.name}:rollouts={self.rollouts},{self._rollout_spec()}"
+
+
+__all__ = ["FlatMCPlayer", "MCTSPlayer"]

@@ -14,3 +14,6 @@ def step_bar(total: int, description: str, unit: str, progress: bool | None) -> 
     enabled = sys.stderr.isatty() if progress is None else progress
     return tqdm(total=total, desc=description, unit=unit, disable=not enabled, dynamic_ncols=True, smoothing=0.1,
                 file=sys.stderr)
+
+
+__all__ = ["step_bar"]

@@ -37,3 +37,6 @@ def section(title: str, *parts: str | Sequence[str]) -> str:
     for part in parts:
         body.extend([part] if isinstance(part, str) else list(part))
     return "\n\n".join([f"## {title}", *body])
+
+
+__all__ = ["markdown_table", "section"]

@@ -138,3 +138,6 @@ def across_strength(effects: pd.DataFrame, changes: pd.DataFrame, subject: str, 
     lines.append(f"Its size moves with strength: against the {reference} player's {reference_effect:+.1f} {unit}, "
                  f"it is {'; '.join(parts)}{rest}.")
     return lines
+
+
+__all__ = ["RUNG_LABELS", "across_strength", "rung", "rung_players"]

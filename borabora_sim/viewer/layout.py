@@ -21,3 +21,9 @@ CHART_LEFT = 34
 SOURCE_COLOURS = ("#1f77b4", "#aec7e8", "#ff7f0e", "#ffbb78", "#2ca02c", "#98df8a", "#d62728", "#ff9896",
                   "#9467bd", "#c5b0d5", "#8c564b", "#c49c94", "#e377c2", "#f7b6d2", "#7f7f7f", "#c7c7c7",
                   "#bcbd22", "#17becf", "#dbdb8d", "#9edae5")
+
+
+__all__ = [
+    "BACKGROUND", "CHART_LEFT", "CHART_STRIP", "CHART_WIDTH", "FONT", "MUTED", "PANEL_FILL", "PANEL_STROKE",
+    "SEAT_COLOURS", "SEAT_TEXT", "SOURCE_COLOURS", "TEXT",
+]

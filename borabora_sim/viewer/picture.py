@@ -13,3 +13,6 @@ def to_svg(state: GameState, viewer: int | None = None, game: Game | str | None 
     object or spec) is found from the state when None; a game without a picture is a ValueError."""
     draw = renderer_for(resolve_game(state, game))
     return to_string(draw(state, check_viewer(state, viewer)))
+
+
+__all__ = ["to_svg"]

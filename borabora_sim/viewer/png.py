@@ -67,3 +67,6 @@ def to_png(state: GameState, viewer: int | None = None, path: str | os.PathLike[
     if target is not None:
         target.write_bytes(data)
     return data
+
+
+__all__ = ["svg_to_png", "to_png"]

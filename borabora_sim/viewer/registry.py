@@ -46,3 +46,6 @@ def resolve_game(state: object, game: Game | str | None) -> str:
 def check_viewer(state: Any, viewer: object) -> int | None:
     """None (the public view) or a seat of `state`."""
     return None if viewer is None else check_int(viewer, "viewer", 0, state.num_players - 1)
+
+
+__all__ = ["renderer_for", "renderer_names"]

@@ -266,3 +266,5 @@ def _steps(values: list[int], fx: Callable[[int], float], fy: Callable[[float], 
     points.append((fx(len(values) - 1), fy(values[-1])))
     return points
 
+
+__all__ = ["Reasons", "RecordedGame", "record_game", "replay_html", "replay_page", "replay_png"]

@@ -417,3 +417,6 @@ def serve(server: WebServer, open_browser: bool = True, write: Callable[[str], N
         write("\nserver stopped")
     finally:
         server.server_close()
+
+
+__all__ = ["WebServer", "serve"]

@@ -117,3 +117,6 @@ def seat_chip(parent: ET.Element, x: float, y: float, seat: int, r: float = 8, *
     group = sub(parent, "g", data_seat=seat, **data)
     sub(group, "circle", cx=x, cy=y, r=r, fill=L.SEAT_COLOURS[seat], stroke="#222222")
     label(group, x, y + r * 0.45, seat, size=r * 1.2, anchor="middle", fill=L.SEAT_TEXT[seat])
+
+
+__all__ = ["label", "panel", "root", "sub", "title", "to_string"]

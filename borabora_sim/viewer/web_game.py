@@ -341,3 +341,6 @@ class WebGame:
             raise RequestError(400, f"the saved game was refused: {error}") from None
         loaded.version = version
         return loaded
+
+
+__all__ = ["WebGame"]

@@ -435,3 +435,6 @@ _PAGE = """<!DOCTYPE html>
 def page_html() -> str:
     """The page (the same for every game: the position comes from the server)."""
     return _PAGE
+
+
+__all__ = ["page_html"]

@@ -40,3 +40,6 @@ def by_name(state: GameState, actions: Sequence[int], rules: list[Rule]) -> dict
                 targets[action] = make(match)
                 break
     return targets
+
+
+__all__ = ["click_targets"]

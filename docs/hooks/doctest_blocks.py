@@ -41,9 +41,18 @@ def _fence(obj: griffe.Object) -> None:
         obj.docstring.value = fence_doctests(obj.docstring.value)
 
 
+def _fence_all(obj: griffe.Object) -> None:
+    _fence(obj)
+    for member in obj.members.values():
+        if not member.is_alias:
+            _fence_all(member)
+
+
 class DoctestBlocks(griffe.Extension):
     def on_package(self, *, pkg: griffe.Module, loader: griffe.GriffeLoader, **kwargs: Any) -> None:
-        _fence(pkg)             # the top package: on_object runs for its members only
+        # Every docstring at once, before the extensions listed after this one read them (api_tables.py); Griffe
+        # calls on_object later. Fencing is idempotent: lines already in a code block are left as they are.
+        _fence_all(pkg)
 
     def on_object(self, *, obj: griffe.Object, loader: griffe.GriffeLoader, **kwargs: Any) -> None:
         _fence(obj)

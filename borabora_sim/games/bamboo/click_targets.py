@@ -50,3 +50,6 @@ def click_targets(state: GameState, actions: Sequence[int]) -> dict[int, list[Ta
         (r"(?:wake|use) (\w+)", lambda m: [["data-player-spirit", f"{seat}-{m[1]}"]]),
     ]
     return by_name(state, actions, rules)
+
+
+__all__ = ["click_targets"]

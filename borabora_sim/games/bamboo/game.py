@@ -151,3 +151,6 @@ class Bamboo(CompiledGame):
 
     def render(self, state: _bamboo.State, viewer: int) -> str:
         return render_text(state, viewer)
+
+
+__all__ = ["MODES", "NUM_ACTIONS", "PLAYER_COUNTS", "STYLES", "Bamboo", "new_game", "rules_for"]

@@ -461,3 +461,6 @@ ENCODER = Encoder(
     max_game_length=3000,
 )
 """Bamboo's encoder for the adapters (borabora_sim.envs.encoders)."""
+
+
+__all__ = ["ENCODER", "SIZE", "SOURCES", "encode", "observation_tensor", "observation_text", "player_slice"]

@@ -581,3 +581,6 @@ def _spirits(svg: ET.Element, c: BambooComponents, p: dict[str, Any], seat: int,
         row, col = divmod(k, per_row)
         tile = sub(group, "g", data_player_spirit=f"{seat}-{c.spirit_names[spirit]}", data_count=n, data_asleep=asleep)
         _spirit_tile(tile, c, spirit, x + col * (tw + 4), y + row * 21, tw, 18, copies=n, asleep=asleep)
+
+
+__all__ = ["draw"]

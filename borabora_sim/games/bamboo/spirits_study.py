@@ -763,3 +763,6 @@ def run(study: SpiritsStudy, out: str | Path, log: Callable[[str], None] = print
     report.write_text(text)
     log(f"report written to {report}")
     return report
+
+
+__all__ = ["SpiritsStudy", "answer", "run", "sized"]

@@ -62,3 +62,6 @@ def render(state: _bamboo.State, viewer: int) -> str:
                  if t != NO_TILE]
         lines.append(f"Seat {seat} balance tiles: {', '.join(tiles) or 'none'}; {p['n_scored']} scored")
     return "\n".join(lines)
+
+
+__all__ = ["render"]

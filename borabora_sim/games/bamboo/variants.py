@@ -104,3 +104,6 @@ def variant_document(name: str) -> Doc:
 def write_variant(name: str, folder: str | Path) -> Path:
     """Writes the variant as a component file (`get_game("bamboo", components=path)` takes the path)."""
     return write_document(variant_document(name), Path(folder) / f"bamboo_components_{name}.json")
+
+
+__all__ = ["VARIANTS", "Variant", "variant_document", "write_variant"]

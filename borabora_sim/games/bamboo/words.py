@@ -264,3 +264,6 @@ def _done(decision: str, top: Mapping[str, int]) -> str:
         return "End the turn" + (f" (declining {plural(top['a'], 'activation')} left)" if top["a"] else "")
     return {"balance": "Skip the second Balance action", "renew_food": "Do not renew the food counters",
             "wake": "Wake up no more spirits"}.get(decision, "Done")
+
+
+__all__ = ["describe_action", "describe_actions", "describe_decision", "describe_phase", "rules_hint", "source_words"]

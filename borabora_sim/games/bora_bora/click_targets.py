@@ -66,3 +66,6 @@ def click_targets(state: GameState, actions: Sequence[int]) -> dict[int, list[Ta
         (r"done", lambda m: [["data-decision", None]]),
     ]
     return by_name(state, actions, rules)
+
+
+__all__ = ["click_targets"]

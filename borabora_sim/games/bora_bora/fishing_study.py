@@ -598,3 +598,5 @@ def sized(size: str, **overrides: Any) -> FishingStudy:
         raise ValueError(f"size must be one of {', '.join(SIZES)}, got {size!r}")
     return replace(SIZES[size], **overrides)
 
+
+__all__ = ["FishingStudy", "answer", "run", "sized"]

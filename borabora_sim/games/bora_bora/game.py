@@ -115,3 +115,6 @@ class BoraBora(CompiledGame):
 
     def render(self, state: _engine.State, viewer: int) -> str:
         return render_text(state, viewer)
+
+
+__all__ = ["NUM_ACTIONS", "PLAYER_COUNTS", "STYLES", "BoraBora", "is_fishing", "new_game", "rules_for"]

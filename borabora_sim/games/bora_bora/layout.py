@@ -72,3 +72,12 @@ ACTION_TILE_NAMES = {
 # Short labels of the person types (PERSON_TYPES order) so that a tile fits in a small box.
 PERSON_LABELS = ("land", "water", "woman", "man", "build", "material", "move hut", "VP", "god card", "offering",
                  "status", "shell")
+
+
+__all__ = [
+    "ACTION_TILES", "ACTION_TILE_NAMES", "BOARDS_TOP", "BOARD_GAP", "BOARD_HEIGHT", "BUILDING_SPACE",
+    "CRANE_TASK_FILL", "CURRENT_COLUMN", "DIE", "FISH_FILL", "GODS", "GOD_COLOURS", "HEADER_HEIGHT", "ISLAND_FILL",
+    "ISLAND_PAD", "ISLAND_RING", "JEWELRY", "JEWELRY_FILL", "LAND_PATH", "MAP", "MAP_TITLE", "MATERIAL_COLOURS",
+    "PERSONS", "PERSON_LABELS", "PIPS", "REGION_RADIUS", "REGION_STEP", "SCORE_TRACK", "SEA", "SEX_COLOURS",
+    "STATUS_TRACK", "TASKS", "TASK_FILL", "TEMPLE", "TERRAIN_COLOURS", "WATER_PATH", "WIDTH",
+]

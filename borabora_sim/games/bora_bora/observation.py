@@ -361,3 +361,6 @@ ENCODER = Encoder(
     max_game_length=2000,
 )
 """Bora Bora's encoder for the adapters (borabora_sim.envs.encoders)."""
+
+
+__all__ = ["ENCODER", "SIZE", "encode", "observation_tensor", "observation_text", "player_slice"]

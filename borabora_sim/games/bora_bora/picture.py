@@ -535,3 +535,6 @@ def _ceremony(parent: ET.Element, c: Components, p: dict[str, Any], seat: int, x
     beside = [(MATERIALS[m], n) for m, n in enumerate(p["beside"]) if n]
     text = ", ".join(f"{n} {m}" for m, n in beside) or "none"
     label(parent, x, by + 42, f"beside: {text}", size=9, data_beside=seat)
+
+
+__all__ = ["draw", "map_layout"]

@@ -430,3 +430,6 @@ def sized(size: str, **overrides: Any) -> PriestStudy:
     if size not in SIZES:
         raise ValueError(f"size must be one of {', '.join(SIZES)}, got {size!r}")
     return replace(SIZES[size], **overrides)
+
+
+__all__ = ["PriestStudy", "run", "sized"]

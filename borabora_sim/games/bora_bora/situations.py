@@ -29,3 +29,6 @@ def die_situation(game_state: GameState, action: int) -> dict[str, Any]:
     blocked = blocked_tiles(state, die) if die is not None else []
     return {"die": die, "blocked": ",".join(blocked), "n_blocked": len(blocked), "vp_gap": score_gap(state, seat),
             "start_position": state.first_turn_order.index(seat)}
+
+
+__all__ = ["die_situation"]

@@ -62,3 +62,6 @@ def render(state: _engine.State, viewer: int) -> str:
         lines.append(f"Seat {seat} tasks: {'; '.join(tasks) or 'none'}; {p['tasks_done']} done, "
                      f"{p['n_jewelry']} jewelry")
     return "\n".join(lines)
+
+
+__all__ = ["render"]

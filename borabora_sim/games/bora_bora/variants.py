@@ -72,3 +72,6 @@ def variant_document(name: str) -> Doc:
 def write_variant(name: str, folder: str | Path) -> Path:
     """Writes the variant as a component file (simulate(components=...) takes the path)."""
     return write_document(variant_document(name), Path(folder) / f"components_{name}.json")
+
+
+__all__ = ["VARIANTS", "variant_document", "write_variant"]

@@ -402,3 +402,6 @@ def _done(decision: str, top: Mapping[str, int]) -> str:
         return f"End the Helper action ({plural(top['a'], 'point')} left unused)"
     return {"red_god": "Do not score the fish tile", "phase_b": "End the phase B turn",
             "jewelry": "Buy no jewelry this round", "final_tasks": "Complete no more tasks"}.get(decision, "Done")
+
+
+__all__ = ["describe_action", "describe_actions", "describe_decision", "describe_phase", "rules_hint", "source_words"]

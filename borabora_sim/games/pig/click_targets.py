@@ -17,3 +17,6 @@ def click_targets(state: GameState, actions: Sequence[int]) -> dict[int, list[Ta
         (r"hold", lambda m: [["data-turn-total", seat]]),
     ]
     return by_name(state, actions, rules)
+
+
+__all__ = ["click_targets"]

@@ -89,3 +89,6 @@ class Pig(CompiledGame):
 
     def render(self, state: _pig.State, viewer: int) -> str:
         return render_text(state, viewer)
+
+
+__all__ = ["NUM_ACTIONS", "PLAYER_COUNTS", "STYLES", "Pig", "new_game", "rules_for"]

@@ -154,3 +154,6 @@ def run(study: HoldStudy, out: str | Path, log: Callable[[str], None] = print, p
     report.write_text(text, encoding="utf-8")
     log(f"report written to {report}")
     return report
+
+
+__all__ = ["HoldStudy", "answer", "run", "sized"]

@@ -26,3 +26,9 @@ GOAL_LINE = "#2e7d32"
 # Pips of the faces 1..6 on a 3 x 3 grid (column, row); a die of more faces shows its number.
 PIPS = {1: ((1, 1),), 2: ((0, 0), (2, 2)), 3: ((0, 0), (1, 1), (2, 2)), 4: ((0, 0), (2, 0), (0, 2), (2, 2)),
         5: ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)), 6: ((0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2))}
+
+
+__all__ = [
+    "AT_STAKE_OPACITY", "BANKED_OPACITY", "DIE", "DIE_FILL", "GOAL_LINE", "HEADER_HEIGHT", "LANE", "LANE_BAR",
+    "PIG_OUT", "PIP", "PIPS", "TICK", "TRACK_LEFT", "TRACK_RIGHT", "TRACK_TOP", "TURN_HEIGHT", "WIDTH",
+]

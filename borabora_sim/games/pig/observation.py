@@ -132,3 +132,6 @@ ENCODER = Encoder(
     max_game_length=2000,
 )
 """Pig's encoder for the adapters (borabora_sim.envs.encoders)."""
+
+
+__all__ = ["ENCODER", "SIZE", "encode", "observation_tensor", "observation_text"]

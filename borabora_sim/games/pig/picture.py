@@ -163,3 +163,6 @@ def _last_turn(parent: ET.Element, view: dict[str, Any], x: float, y: float) -> 
         text = f"rolled a 1: lost {points}" if points else "rolled a 1 at once"
     label(group, x + (60 if how == "pig_out" else 26), y + 35, text, size=12,
           fill=P.PIG_OUT if how == "pig_out" else L.TEXT)
+
+
+__all__ = ["draw"]

@@ -30,3 +30,6 @@ def render(state: _pig.State, viewer: int) -> str:
         lines.append(f"Seat {seat} rolled a {state.last_roll}: turn total {state.turn_total} "
                      f"(holding would make {state.scores()[seat] + state.turn_total}). Roll or hold?")
     return "\n".join(lines)
+
+
+__all__ = ["render"]

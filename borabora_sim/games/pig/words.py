@@ -68,3 +68,6 @@ def describe_actions(state: _pig.State, actions: Sequence[int]) -> list[str]:
 
 def describe_action(state: _pig.State, action: int) -> str:
     return describe_actions(state, [action])[0]
+
+
+__all__ = ["describe_action", "describe_actions", "describe_decision", "describe_phase", "rules_hint", "source_words"]
