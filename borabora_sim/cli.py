@@ -51,6 +51,11 @@ EXAMPLES = {
   borabora analyze priest --out reports/priest               # what a priest is worth, by round
   borabora analyze fishing --rungs heuristic,learned --out r  # only two of the players of rising strength
   borabora analyze spirits --out reports/spirits             # Bamboo: each spirit's worth, the fallbacks""",
+    "ask": """examples:
+  borabora ask --list                                   # the built-in questions, one line each
+  borabora ask first_seat --size quick --out reports/q  # a built-in question, in under a minute
+  borabora ask my_question.toml --out reports/mine      # your own question (docs/questions.md)
+  borabora ask fishing_policy --jobs 2 --out reports/f  # an interrupted run continues with the same --out""",
     "bench": """examples:
   borabora bench
   borabora bench --games 50000""",
@@ -344,6 +349,29 @@ def cmd_analyze(args: argparse.Namespace) -> None:
     module.run(module.sized(args.size, **overrides), args.out, progress=False if args.quiet else None)
 
 
+def cmd_ask(args: argparse.Namespace) -> None:
+    from borabora_sim.questions import ask, list_questions, load_question
+    from borabora_sim.simulate import check_n_jobs, check_out_directory
+
+    if args.list:
+        if args.question is not None:
+            raise CommandError("--list takes no question")
+        rows = list_questions()
+        width = max(len(name) for name, _, _ in rows)
+        for name, game, title in rows:
+            print(f"{name:<{width}}  {game:<9}  {title}")
+        return
+    if args.question is None:
+        raise CommandError("name a question: a .toml or .json file, or a built-in one (borabora ask --list)")
+    question = checked(load_question, args.question)
+    checked(check_n_jobs, args.jobs, "--jobs")
+    checked(check_out_directory, args.out, "--out")
+    answer = ask(question, args.out, args.size, args.jobs, args.backend, args.scheduler,
+                 progress=False if args.quiet else None, log=print)
+    print()
+    print(answer)
+
+
 def cmd_bench(args: argparse.Namespace) -> None:
     from borabora_sim.bench import measure
 
@@ -484,6 +512,19 @@ def build_parser() -> argparse.ArgumentParser:
                                     "learned, mcts100, mcts300 (default: all)")
     an.add_argument("--quiet", action="store_true", help="no progress bars")
     an.set_defaults(handler=cmd_analyze)
+
+    ak = sub("ask", "answer a strategy question written in a few lines (docs/questions.md)")
+    ak.add_argument("question", nargs="?", help="a question file (.toml or .json) or a built-in question's name")
+    ak.add_argument("--list", action="store_true", help="list the built-in questions")
+    ak.add_argument("--out", default="reports", help="output directory: the report, its tables and figures, and "
+                                                     "the games (a rerun continues them; default: reports)")
+    ak.add_argument("--size", default="default", choices=("quick", "default", "full"),
+                    help="quick (under a minute), default (under 10 minutes on 2 cores) or full")
+    ak.add_argument("--jobs", type=int, default=-1, help="worker processes (-1: all cores)")
+    ak.add_argument("--backend", default="loky", choices=("loky", "dask"), help="where the games run")
+    ak.add_argument("--scheduler", help="with --backend dask: the address of a Dask scheduler")
+    ak.add_argument("--quiet", action="store_true", help="no progress bars")
+    ak.set_defaults(handler=cmd_ask)
 
     bench = sub("bench", "engine and simulator throughput on this machine")
     game_option(bench)

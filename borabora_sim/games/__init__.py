@@ -45,6 +45,8 @@ class GameRecord:
     encoder: str | None = None              # the observation Encoder (borabora_sim.envs)
     studies: Mapping[str, str] = field(default_factory=dict)  # study name -> its module (sized(), run())
     network: str | None = None              # "package:file" of its policy-and-value network (borabora_sim.network)
+    questions: str | None = None            # its pieces for the question engine (borabora_sim.questions.Vocabulary);
+    #                                         its built-in questions are the TOML files in that module's questions/
 
     def part(self, what: str) -> Any:
         """The part `what` ("game", "picture", "click_targets", "encoder"), imported on first use; None where the

@@ -23,6 +23,7 @@ RECORD = GameRecord(
     encoder="borabora_sim.games.bamboo.observation:ENCODER",
     studies={"spirits": "borabora_sim.games.bamboo.spirits_study"},
     network="borabora_sim.games.bamboo:data/network.npz",
+    questions="borabora_sim.games.bamboo.questions:QUESTIONS",
 )
 
 __all__ = [

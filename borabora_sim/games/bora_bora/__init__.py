@@ -18,6 +18,7 @@ RECORD = GameRecord(
     studies={"fishing": "borabora_sim.games.bora_bora.fishing_study",
              "priest": "borabora_sim.games.bora_bora.priest_study"},
     network="borabora_sim.games.bora_bora:data/network.npz",
+    questions="borabora_sim.games.bora_bora.questions:QUESTIONS",
 )
 
 __all__ = [

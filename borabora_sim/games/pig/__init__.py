@@ -17,6 +17,7 @@ RECORD = GameRecord(
     encoder="borabora_sim.games.pig.observation:ENCODER",
     studies={"hold": "borabora_sim.games.pig.hold_study"},
     network="borabora_sim.games.pig:data/network.npz",
+    questions="borabora_sim.games.pig.questions:QUESTIONS",
 )
 
 __all__ = ["RECORD", "SOURCES", "ComponentError", "Pig", "PigComponents", "State", "load_components", "new_game",

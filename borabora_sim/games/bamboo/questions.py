@@ -1,0 +1,84 @@
+"""Bamboo's pieces for the question engine (borabora_sim.questions): its strength ladder, the groups of actions a
+choice can be asked about, the situation columns of a decision, the gifts a state edit can make, and its
+component variants. The built-in questions are the TOML files beside this module, in `questions/`."""
+
+from __future__ import annotations
+
+import copy
+from types import MappingProxyType
+
+from borabora_sim.counterfactual import score_gap
+from borabora_sim.errors import StateFormatError
+from borabora_sim.games import game_of
+from borabora_sim.games.bamboo.variants import VARIANTS, write_variant
+from borabora_sim.protocol import GameState
+from borabora_sim.questions.vocabulary import ActionGroup, Edit, Rung, Situation, Vocabulary
+
+RUNGS = (                                                 # in the order of the ladder's ratings
+    Rung("heuristic", "heuristic", "the balanced heuristic"),
+    Rung("mcts300", "mcts:iterations=300", "MCTS with 300 iterations"),
+    Rung("mcts1000", "mcts:iterations=1000", "MCTS with 1,000 iterations"),
+    Rung("tuned", "heuristic:style=tuned", "the tuned heuristic"),
+)
+
+GROUPS = MappingProxyType({
+    "balance_hp": ActionGroup("balance 1 HP (the Balance fallback)", r"balance \d HP"),
+    "improve_coin": ActionGroup("improve 1 coin (the Improve Your Home fallback)", r"improve \d coin"),
+    "ramen": ActionGroup("taking ramen", r"take ramen"),
+    "tea": ActionGroup("taking tea", r"take tea"),
+    "rice": ActionGroup("taking rice", r"take rice"),
+    "spirit": ActionGroup("using a Spirit of the Forest", r"use \w+"),
+    "home": ActionGroup("buying a home tile", r"buy home [AB] \d"),
+    "obtain_balance": ActionGroup("obtaining a balance tile", r"obtain \w+ balance \d"),
+})
+
+
+def _player(state: GameState) -> dict[str, object]:
+    player: dict[str, object] = state.to_dict()["state"]["pl"][state.current_player]
+    return player
+
+
+SITUATIONS = MappingProxyType({
+    "round": Situation("round", lambda state, action: state.round),
+    "coins": Situation("coins held", lambda state, action: _player(state)["coins"]),
+    "hp_gap": Situation("HP ahead of the best other player", lambda state, action: score_gap(state,
+                                                                                             state.current_player)),
+    "decision": Situation("the decision", lambda state, action: game_of(state).describe_decision(state)),
+})
+
+
+def _edited(state: GameState, key: str, seat: int) -> GameState | None:
+    data = copy.deepcopy(state.to_dict())
+    data["state"]["pl"][seat][key] += 1
+    try:
+        return game_of(state).state_from_dict(data)
+    except StateFormatError:
+        return None
+
+
+def _first_decision(state: GameState) -> bool:
+    return state.phase != "setup"
+
+
+EDITS = MappingProxyType({
+    "coin": Edit("one more coin", lambda state, seat: _edited(state, "coins", seat), _first_decision),
+    "incense": Edit("one more stick of incense", lambda state, seat: _edited(state, "incense", seat),
+                    _first_decision),
+})
+
+QUESTIONS = Vocabulary(
+    rungs=RUNGS,
+    study_rungs=("heuristic", "mcts1000", "tuned"),
+    opponent="heuristic",
+    opponent_words="balanced heuristics",
+    judge="tuned",
+    groups=GROUPS,
+    situations=SITUATIONS,
+    edits=EDITS,
+    variants=tuple(VARIANTS),
+    write_variant=write_variant,
+    invented="Several component values are INVENTED (the balance tiles' HP, the home tiles' costs and the "
+             "wildcards' places among them; `../shared/data/bamboo_components.md`).",
+)
+
+__all__ = ["QUESTIONS"]

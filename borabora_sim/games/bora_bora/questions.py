@@ -1,0 +1,113 @@
+"""Bora Bora's pieces for the question engine (borabora_sim.questions): its strength ladder, the groups of
+actions a choice can be asked about, the situation columns of a decision, the gifts a state edit can make, and
+its component variants. The built-in questions are the TOML files beside this module, in `questions/`."""
+
+from __future__ import annotations
+
+import copy
+from types import MappingProxyType
+from typing import cast
+
+from borabora_sim import _engine
+from borabora_sim.counterfactual import score_gap
+from borabora_sim.errors import StateFormatError
+from borabora_sim.games.bora_bora.situations import blocked_tiles
+from borabora_sim.games.bora_bora.variants import VARIANTS, write_variant
+from borabora_sim.protocol import GameState
+from borabora_sim.questions.vocabulary import ActionGroup, Edit, Rung, Situation, Vocabulary
+
+RUNGS = (
+    Rung("heuristic", "heuristic", "the balanced heuristic"),
+    Rung("tuned", "heuristic:style=tuned", "the tuned heuristic"),
+    Rung("learned", "learned", "the learned player"),
+    Rung("mcts100", "mcts:iterations=100,rollout=heuristic,rollout_depth=30", "MCTS with 100 iterations"),
+    Rung("mcts300", "mcts:iterations=300,rollout=heuristic,rollout_depth=30", "MCTS with 300 iterations"),
+)
+
+GROUPS = MappingProxyType({
+    "fishing": ActionGroup("a die on the Fishing action", r"place \d on fishing"),
+    "temple": ActionGroup("a die on the Temple action", r"place \d on temple"),
+    "build": ActionGroup("a die on the Build action", r"place \d on build"),
+    "man": ActionGroup("a die on the Man action", r"place \d on man"),
+    "woman": ActionGroup("a die on the Woman action", r"place \d on woman"),
+    "expand": ActionGroup("a die on a Land or Water expansion action", r"place \d on (land|water)_path"),
+    "god": ActionGroup("playing a God card", r"play \w+ god with .*"),
+})
+
+
+def _state(state: GameState) -> _engine.State:
+    return cast(_engine.State, state)
+
+
+def _die(state: GameState, action: int) -> int | None:
+    placement = _engine.die_placement(action)
+    return placement[0] if placement else None
+
+
+def _blocked(state: GameState, action: int) -> int:
+    die = _die(state, action)
+    return len(blocked_tiles(_state(state), die)) if die is not None else 0
+
+
+SITUATIONS = MappingProxyType({
+    "round": Situation("round", lambda state, action: state.round),
+    "die": Situation("die value", _die),
+    "blocked": Situation("action tiles that die may not use", _blocked),
+    "vp_gap": Situation("VP ahead of the best other player", lambda state, action: score_gap(state,
+                                                                                             state.current_player)),
+    "turn_order": Situation("place in the turn order (1 = first)", lambda state, action:
+                            _state(state).first_turn_order.index(state.current_player) + 1),
+})
+
+
+def _edited(state: GameState, change: dict[str, object], seat: int) -> GameState | None:
+    """The state with the seat's counters raised as `change` says, or None where the engine refuses it."""
+    data = copy.deepcopy(state.to_dict())
+    mine = data["state"]["pl"][seat]
+    for key, more in change.items():
+        mine[key] += more
+    try:
+        return _engine.State.from_dict(data, _state(state).components)
+    except StateFormatError:
+        return None
+
+
+def extra_priest(state: GameState, seat: int) -> GameState | None:
+    """One more priest of `seat` placed on the leftmost temple space as a temple action places it (the priests
+    there are pushed along the arrows; the last one may drop off); None if all four are already in the temple."""
+    data = copy.deepcopy(state.to_dict())
+    temple = data["state"]["temple"]
+    if temple.count(seat) >= 4:
+        return None
+    end = temple.index(-1) if -1 in temple else len(temple) - 1
+    temple[1:end + 1] = temple[:end]
+    temple[0] = seat
+    return _engine.State.from_dict(data, _state(state).components)
+
+
+def _at_die(state: GameState) -> bool:
+    return state.decision == "die"
+
+
+EDITS = MappingProxyType({
+    "priest": Edit("one more priest in the temple", extra_priest, _at_die),
+    "shell": Edit("one more shell", lambda state, seat: _edited(state, {"shells": 1}, seat), _at_die),
+    "offering": Edit("one more offering token", lambda state, seat: _edited(state, {"offerings": 1}, seat), _at_die),
+})
+
+QUESTIONS = Vocabulary(
+    rungs=RUNGS,
+    study_rungs=tuple(rung.label for rung in RUNGS),
+    opponent="heuristic",
+    opponent_words="balanced heuristics",
+    judge="tuned",
+    groups=GROUPS,
+    situations=SITUATIONS,
+    edits=EDITS,
+    variants=tuple(VARIANTS),
+    write_variant=write_variant,
+    invented="Several component values are INVENTED (the fish tiles', the temple's shape, the status track's VP, "
+             "jewelry and paths among them; `../shared/data/borabora_components.md`).",
+)
+
+__all__ = ["QUESTIONS", "extra_priest"]

@@ -1,0 +1,153 @@
+"""The question engine: ask a strategy question of any game in a few lines of TOML (or a dict), get its tables
+and a report a player can read in a minute.
+
+>>> from borabora_sim.questions import load_question
+>>> question = load_question({"title": "Is the first seat an advantage?", "game": "pig", "form": "setup",
+...                           "vary": "players", "arms": [2]})
+>>> question.form, [arm.words for arm in question.arms]
+('setup', ['2 players'])
+
+`ask(question, out=DIR, size="quick")` plays the games (resumable in DIR), writes DIR/report.md with its figures,
+tables as CSV and an HTML replay, and returns an `Answer`. The forms and the question file's fields are in
+`borabora_sim.questions.question`; each game declares its pieces (ladder, action groups, situations, gifts,
+variants) in its package's `questions.py`; docs/questions.md explains it all.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from borabora_sim import files, stats
+from borabora_sim.questions.forms import FORM_RUNNERS, Findings
+from borabora_sim.questions.question import (
+    FORMS,
+    Question,
+    QuestionError,
+    builtin_questions,
+    load_question,
+)
+from borabora_sim.questions.work import Work, fingerprint
+
+REPORT = "report.md"
+REPLAY = "replay.html"
+METHODS = {
+    "policy": "Arms that differ only in the studied player's options play the same game seeds and seat rotations; "
+              "each game is a pair (exact McNemar test and Newcombe interval for the win rate, Wilcoxon test and "
+              "t interval for the score).",
+    "choice": "At every decision of the studied seat where an option of the group is legal beside others, every "
+              "legal option is judged by paired rollouts (the same hidden-card samples and dice for every option); "
+              "the option's advantage over the best other one is judged again on fresh rollouts.",
+    "gift": "From the first state of each round at which the gift can be made, the game is continued twice by the "
+            "same players with the same seeds and dice, as it stood and with the gift; each continuation pair is a "
+            "pair.",
+    "setup": "Every seat is played by the same player; each place in the first round's turn order is tested against "
+             "its fair share, and the places' chances are compared between setups.",
+}
+
+
+@dataclass
+class Answer:
+    """What `ask` found: the question, the size, the tables by name, the plain answer (sentences), the report's
+    path (None without `out`) and the seconds it took (wall and the games' CPU)."""
+
+    question: Question
+    size: str
+    tables: dict[str, pd.DataFrame]
+    answer: list[str]
+    report: Path | None
+    wall_seconds: float
+    cpu_seconds: float
+
+    def __str__(self) -> str:
+        return "\n".join([self.question.title, *self.answer])
+
+
+def ask(question: str | os.PathLike[str] | Mapping[str, Any] | Question, out: str | os.PathLike[str] | None = None,
+        size: str = "default", jobs: int = -1, backend: str = "loky", scheduler: str | None = None,
+        progress: bool | None = None, log: Callable[[str], None] | None = None) -> Answer:
+    """Answers `question` (a file, a built-in question's name, a dict or a Question) at `size` ("quick", "default"
+    or "full"). With `out`, its games are kept there (an interrupted run continues where it stopped) and the
+    report is written to `out`/report.md with its figures, tables (CSV) and a replay. `jobs` worker processes on
+    the joblib `backend` ("loky", or "dask" with the `scheduler` address); `progress` shows bars with the time
+    left (None: on a terminal)."""
+    checked = load_question(question)
+    chosen = checked.size(size)
+    if backend not in ("loky", "dask"):
+        raise QuestionError(f"backend: {backend!r} is not a backend; allowed: loky, dask")
+    folder = None if out is None else Path(out)
+    if folder is not None:
+        files.make_directory(folder)
+    began = time.monotonic()
+    deadline = began + chosen.budget if chosen.budget else None
+    settings = {key: value for key, value in asdict(checked).items() if key not in ("title", "source", "sizes")}
+    work_folder = None if folder is None else folder / "games" / fingerprint([settings, asdict(chosen)])
+    work = Work(work_folder, jobs, backend, scheduler, progress, deadline)
+    say = log or (lambda line: None)
+    say(f"{checked.title} ({checked.form} question, {checked.game}, size {size})")
+    findings = FORM_RUNNERS[checked.form](checked, chosen, work, folder)
+    wall = time.monotonic() - began
+    result = Answer(checked, size, findings.tables, findings.answer, None, wall, work.cpu)
+    if folder is not None:
+        result.report = write_report(result, findings, folder, jobs)
+        say(f"report written to {result.report}")
+    return result
+
+
+def write_report(answer: Answer, findings: Findings, folder: Path, jobs: int) -> Path:
+    """The report (answer, evidence, replay, method, settings) with its figures and CSV tables in `folder`."""
+    question = answer.question
+    for name, figure in findings.figures.items():
+        figure.savefig(folder / name, dpi=110, bbox_inches="tight")
+    for name, table in findings.tables.items():
+        stats.interval_columns(table).to_csv(folder / f"{name}.csv", index=False)
+    parts = [f"# {question.title}", "## Answer", " ".join(findings.answer),
+             f"The answer rests on the players measured: a stronger player may gain or lose differently. "
+             f"{question.vocabulary.invented}" + (
+                 " The robustness table shows how the answer moves when they vary." if question.robustness_variants
+                 else " This question was not run on component variants."),
+             "## Evidence", *findings.evidence]
+    if findings.replay is not None:
+        from borabora_sim.viewer import replay_html
+
+        seed, specs, decision, words = findings.replay
+        replay_html(folder / REPLAY, seed, specs, game=question.game)
+        parts += ["## An illustrative game",
+                  f"[Replay of the game]({REPLAY}#decision={decision}), opened at the decision where {words}."]
+    parts += ["## Method", METHODS[question.form],
+              "Verdicts are at the stated level after Holm's correction over the rows of each table; the "
+              "intervals are 95% and not adjusted. A sentence names an effect only where its table calls it "
+              "detectable.",
+              "## Settings", "\n".join([*[f"- {line}" for line in question.settings(answer.size)],
+              f"- time: {answer.wall_seconds:.0f} s of wall time with {jobs if jobs > 0 else os.cpu_count()} "
+              f"worker(s); the games took {answer.cpu_seconds:.0f} s of CPU",
+              f"- reproduce: `borabora ask {_command_name(question)} --size {answer.size} --out DIR`"])]
+    report = folder / REPORT
+    files.write_bytes(report, ("\n\n".join(parts) + "\n").encode())
+    return report
+
+
+def _command_name(question: Question) -> str:
+    """How `borabora ask` names the question: a built-in one by its name, another by its file."""
+    if question.source and builtin_questions().get(question.name) == Path(question.source):
+        return question.name
+    return question.source or "QUESTION.toml"
+
+
+def list_questions() -> list[tuple[str, str, str]]:
+    """The built-in questions: (name, game, title), one per file."""
+    rows = []
+    for name, path in builtin_questions().items():
+        question = load_question(path)
+        rows.append((name, question.game, question.title))
+    return rows
+
+
+__all__ = ["FORMS", "Answer", "Question", "QuestionError", "ask", "builtin_questions", "list_questions",
+           "load_question"]

@@ -1,0 +1,706 @@
+"""The four forms of a question, each turned into `Findings`: the tables (with Holm-corrected verdicts), the
+plain-language answer and the evidence, every sentence worded from the verdicts of the tables it stands beside.
+
+- policy: the studied player's arms on the same seeds and seat rotations (`stats.paired_compare`);
+- choice: every decision of the studied seat with an option of the group beside others, each legal option judged
+  by paired rollouts (`counterfactual.judge_game`, with the rechecked advantage free of selection bias);
+- gift: the game from the first decision of each round, continued with and without the edit on common seeds
+  (`stats.paired_outcomes`);
+- setup: every seat played by the same player; each place in the turn order's win rate against a fair share
+  (exact binomial tests), and whether the seats' chances differ between setups (chi-square test of homogeneity).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from borabora_sim import stats
+from borabora_sim.counterfactual import RolloutJudge, judge_game
+from borabora_sim.games import get_game
+from borabora_sim.protocol import GameState
+from borabora_sim.questions.question import BUILT_IN, Question, Size
+from borabora_sim.questions.work import BATCH_ID_STRIDE, Rows, Work
+from borabora_sim.simulate import seated_players
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+
+@dataclass
+class Findings:
+    """What a form found: `tables` (name -> table, kept as CSV), `answer` (two to four plain sentences),
+    `evidence` (Markdown parts: sentences, tables, figure links), `figures` (file name -> figure) and `replay`
+    (game seed, player specs and decision of an illustrative game, or None)."""
+
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+    answer: list[str] = field(default_factory=list)
+    evidence: list[str] = field(default_factory=list)
+    figures: dict[str, Figure] = field(default_factory=dict)
+    replay: tuple[int, list[str], int, str] | None = None
+
+
+def active_rungs(question: Question, size: Size) -> list[str]:
+    """The rungs played at this size: all, or without those that search where the size leaves them out."""
+    vocabulary = question.vocabulary
+    rungs = [r for r in question.rungs if size.search_rungs or not vocabulary.rung(r).searches]
+    return rungs or [question.rungs[0]]
+
+
+def studied_players(question: Question, spec: str, players: int | None = None) -> list[str]:
+    """The studied player first, then the game's opponents."""
+    count = question.players if players is None else players
+    return [spec] + [question.vocabulary.opponent] * (count - 1)
+
+
+def _games(question: Question, size: Size, label: str) -> int:
+    return size.search_games if question.vocabulary.rung(label).searches else size.games
+
+
+def _precise_enough(size: Size, half_width: float, took: float, time_left: float) -> bool:
+    """Whether to stop adding batches: no target, the target met, or no time for another batch like the last."""
+    return size.target is None or half_width <= size.target or took > time_left
+
+
+# =============================================================================
+# Words shared by the forms
+# =============================================================================
+WIN_WORDS = {"A better": "wins detectably more often", "A worse": "wins detectably less often",
+             "no detectable difference": "makes no detectable difference to the win rate after Holm's correction"}
+
+
+def score_words(verdict: str, unit: str) -> str:
+    return {"A better": f"scores detectably more {unit}", "A worse": f"scores detectably fewer {unit}",
+            "no detectable difference": f"makes no detectable difference to the {unit} after Holm's correction",
+            }[verdict]
+
+
+def effect_sentence(row: pd.Series, unit: str) -> str:
+    """Both effects of one paired row, from its Holm-corrected verdicts, with estimates and intervals."""
+    (wlo, whi), (vlo, vhi) = row["win_diff_ci"], row["vp_diff_ci"]
+    return (f"{WIN_WORDS[row['win_verdict']]} ({100 * row['win_diff']:+.1f} win-rate points, 95% CI "
+            f"{100 * wlo:+.1f} to {100 * whi:+.1f}) and {score_words(row['vp_verdict'], unit)} "
+            f"({row['vp_diff']:+.2f} {unit}, 95% CI {vlo:+.2f} to {vhi:+.2f}), over {int(row['games']):,} pairs")
+
+
+def paired_view(table: pd.DataFrame, labels: Sequence[str], unit: str) -> pd.DataFrame:
+    """The printed columns of a paired table, in words, intervals as text."""
+    view = table[list(labels)].copy()
+    view["pairs"] = table["games"].astype(int)
+    view["win rate A"] = [f"{v:.1%}" for v in table["win_a"]]
+    view["win rate B"] = [f"{v:.1%}" for v in table["win_b"]]
+    view["change in win rate (points)"] = [f"{100 * d:+.1f} ({100 * lo:+.1f} to {100 * hi:+.1f})"
+                                           for d, (lo, hi) in zip(table["win_diff"], table["win_diff_ci"],
+                                                                  strict=True)]
+    view["Holm p (win)"] = [f"{p:.3g}" for p in table["mcnemar_p_holm"]]
+    view["verdict (win)"] = table["win_verdict"].map(VERDICT_COLUMN)
+    view[f"change in {unit}"] = [f"{d:+.2f} ({lo:+.2f} to {hi:+.2f})"
+                                 for d, (lo, hi) in zip(table["vp_diff"], table["vp_diff_ci"], strict=True)]
+    view[f"Holm p ({unit})"] = [f"{p:.3g}" for p in table["wilcoxon_p_holm"]]
+    view[f"verdict ({unit})"] = table["vp_verdict"].map(VERDICT_COLUMN)
+    return view
+
+
+VERDICT_COLUMN = {"A better": "A higher", "A worse": "A lower", "no detectable difference": "not detectable"}
+
+
+def forest(table: pd.DataFrame, labels: Sequence[str], title: str, unit: str) -> Figure:
+    """Each row's change in win rate and in score with its 95% interval, labelled in words."""
+    from borabora_sim import plots
+
+    fig = plots.new_figure(11, 1.6 + 0.45 * len(table))
+    left, right = fig.subplots(1, 2, sharey=True)
+    y = np.arange(len(table))
+    for ax, estimate, interval, scale, name in ((left, "win_diff", "win_diff_ci", 100, "change in win rate (points)"),
+                                                (right, "vp_diff", "vp_diff_ci", 1, f"change in {unit}")):
+        values = table[estimate].to_numpy(dtype=float) * scale
+        lows = np.array([ci[0] for ci in table[interval]], dtype=float) * scale
+        highs = np.array([ci[1] for ci in table[interval]], dtype=float) * scale
+        ax.errorbar(values, y, xerr=np.clip([values - lows, highs - values], 0, None), fmt="o", capsize=4)
+        ax.axvline(0, color="grey", linestyle="--", linewidth=1)
+        ax.set_xlabel(name)
+    left.set_yticks(y, [", ".join(str(row[c]) for c in labels) for _, row in table.iterrows()])
+    left.invert_yaxis()
+    fig.suptitle(title)
+    return fig
+
+
+def strength_rows(question: Question, wins: dict[str, tuple[int, int]]) -> pd.DataFrame:
+    """Each rung's measured strength: its win rate against the opponents, Wilson 95% interval."""
+    rows = []
+    for label, (won, games) in wins.items():
+        lo, hi = stats.wilson_interval(won, games)
+        rows.append({"player": question.vocabulary.rung(label).words, "games": games,
+                     "win rate": f"{won / games:.1%}" if games else "-", "95% CI": f"{lo:.1%} to {hi:.1%}"})
+    return pd.DataFrame(rows)
+
+
+# =============================================================================
+# Policy comparison
+# =============================================================================
+def _compare_runs(question: Question, runs: dict[str, list[pd.DataFrame]]) -> list[dict[str, Any]]:
+    frames = {name: pd.concat(parts, ignore_index=True) for name, parts in runs.items()}
+    rows = []
+    for a, b in question.compare:
+        result = stats.paired_compare(frames[a], frames[b], focus=[0])
+        rows.append({"comparison": f"{question.arm(a).words} rather than {question.arm(b).words}",
+                     "arm_a": a, "arm_b": b, **asdict(result)})
+    return rows
+
+
+def _policy_rung(question: Question, size: Size, work: Work, label: str, games: int, shares: int,
+                 players: int, variant: str = BUILT_IN, components: str | None = None
+                 ) -> tuple[list[dict[str, Any]], tuple[int, int]]:
+    rung = question.vocabulary.rung(label)
+    runs: dict[str, list[pd.DataFrame]] = {arm.name: [] for arm in question.arms}
+    batch = 0
+    while True:
+        began = time.monotonic()
+        for arm in question.arms:
+            specs = studied_players(question, rung.with_options(str(arm.value)), players)
+            runs[arm.name].append(work.arm(f"{label}-{arm.name}-{players}p-{variant}", specs, games, question.seed,
+                                           batch, components, question.game))
+        rows = _compare_runs(question, runs)
+        batch += 1
+        half = max((r["win_diff_ci"][1] - r["win_diff_ci"][0]) / 2 for r in rows)
+        if _precise_enough(size, half, time.monotonic() - began, work.time_left(shares)):
+            break
+    plain = next((arm.name for arm in question.arms if arm.value == ""), question.arms[0].name)
+    frame = pd.concat(runs[plain], ignore_index=True)
+    studied = frame[frame["position"] == 0]
+    extra = {"rung": label, "player": rung.words, "players": players, "variant": variant}
+    return [{**extra, **row} for row in rows], (int(studied["win"].sum()), len(studied))
+
+
+def policy(question: Question, size: Size, work: Work, folder: Path | None) -> Findings:
+    game = get_game(question.game)
+    unit = game.score_unit
+    rungs = active_rungs(question, size)
+    rows, wins = [], {}
+    for i, label in enumerate(rungs):
+        found, wins[label] = _policy_rung(question, size, work, label, _games(question, size, label),
+                                          len(rungs) - i, question.players)
+        rows += found
+    table = stats.paired_table(pd.DataFrame(rows), question.alpha)
+    findings = Findings(tables={"effects": table})
+    findings.figures["effects.png"] = forest(table, ("player", "comparison"),
+                                             f"{question.title}\nA = the first arm named, B = the second", unit)
+    changes = pd.DataFrame()
+    if len(rungs) > 1:
+        changes = stats.effect_changes(table, "rung", rungs[0], within=("comparison",), alpha=question.alpha)
+        findings.tables["changes_with_strength"] = changes
+    findings.evidence += [
+        f"Each player below sat in one seat (rotated over the games) against {question.players - 1} "
+        f"{question.vocabulary.opponent_words}; each arm played the same game seeds and seat rotations, so each "
+        "game is a pair. A is the first arm of each comparison, B the second. Win rates: exact McNemar test, "
+        f"Newcombe interval; {unit}: paired t interval, Wilcoxon signed-rank test; p-values and verdicts "
+        f"Holm-corrected over the {len(table)} comparisons.",
+        "Each player's strength, its win rate in the arm with no option changed:",
+        _markdown(strength_rows(question, wins)),
+        _markdown(paired_view(table, ("player", "comparison"), unit)), "![effects](effects.png)"]
+    for comparison in dict.fromkeys(table["comparison"]):
+        effects = table[table["comparison"] == comparison]
+        moved = changes[changes["comparison"] == comparison] if len(changes) else changes
+        findings.evidence.append(" ".join(_across_strength(effects, moved, comparison[0].upper() + comparison[1:])))
+    for comparison in dict.fromkeys(table["comparison"]):
+        row = table[table["comparison"] == comparison].iloc[-1]
+        findings.answer.append(f"For {row['player']}, {comparison} {effect_sentence(row, unit)}.")
+    findings.answer.append(_holds_sentence(table))
+    robust = _policy_robustness(question, size, work, folder, rungs[0])
+    if len(robust):
+        findings.tables["robustness"] = robust
+        findings.evidence += [f"Robustness, for {question.vocabulary.rung(rungs[0]).words} (Holm over these "
+                              f"{len(robust)} comparisons):",
+                              _markdown(paired_view(robust, ("players", "variant", "comparison"), unit))]
+        findings.answer.append(_robustness_sentence(robust))
+    return findings
+
+
+def _policy_robustness(question: Question, size: Size, work: Work, folder: Path | None, label: str) -> pd.DataFrame:
+    settings: list[tuple[int, str, str | None]] = [(count, BUILT_IN, None) for count in question.robustness_players]
+    settings += [(question.players, name, str(_variant_file(question, name, folder)))
+                 for name in question.robustness_variants]
+    rows = []
+    for count, variant, components in settings:
+        found, _ = _policy_rung(question, Size(size.robustness_games, 1, 1), work, label, size.robustness_games, 1,
+                                count, variant, components)
+        rows += found
+    return stats.paired_table(pd.DataFrame(rows), question.alpha) if rows else pd.DataFrame()
+
+
+def _variant_file(question: Question, name: str, folder: Path | None) -> Path:
+    import tempfile
+
+    where = folder / "variants" if folder is not None else Path(tempfile.mkdtemp())
+    where.mkdir(parents=True, exist_ok=True)
+    return question.vocabulary.write_variant(name, where)
+
+
+def _across_strength(effects: pd.DataFrame, changes: pd.DataFrame, subject: str) -> list[str]:
+    from borabora_sim.studies.strength import across_strength
+
+    named = effects.assign(rung=effects["player"])
+    if len(changes):
+        words = dict(zip(effects["rung"], effects["player"], strict=True))
+        changes = changes.assign(rung=changes["rung"].map(words), reference=changes["reference"].map(words))
+    return across_strength(named, changes, subject)
+
+
+def _holds_sentence(table: pd.DataFrame) -> str:
+    """How many of the measured (player, comparison) rows show a detectable effect on the win rate."""
+    detectable = table[table["win_verdict"] != "no detectable difference"]
+    if detectable.empty:
+        return (f"No effect on the win rate is detectable for any of the {table['player'].nunique()} players "
+                f"measured, after Holm's correction over {len(table)} comparisons.")
+    listing = "; ".join(f"{row['comparison']} for {row['player']} ({100 * row['win_diff']:+.1f} points)"
+                        for _, row in detectable.iterrows())
+    return (f"Detectable effects on the win rate, after Holm's correction over {len(table)} comparisons: "
+            f"{listing}; the others are not detectable.")
+
+
+def _robustness_sentence(robust: pd.DataFrame) -> str:
+    counts = robust["win_verdict"].value_counts()
+    tally = ", ".join(f"{int(counts[v])} {VERDICT_COLUMN[v].replace('A ', 'a ')}" for v in stats.VERDICTS
+                      if v in counts)
+    return (f"Across {len(robust)} robustness settings (other player counts and component variants, first player "
+            f"only), the win-rate verdicts were: {tally}.")
+
+
+# =============================================================================
+# Value of a choice
+# =============================================================================
+def _choice_task(question: Question, label: str, game_id: int, rollouts: int) -> Rows:
+    game = get_game(question.game)
+    vocabulary = question.vocabulary
+    studied = vocabulary.groups[question.group].actions(game)
+    seat = game_id % question.players
+    specs = studied_players(question, vocabulary.rung(label).spec)
+    specs = [*specs[1:seat + 1], specs[0], *specs[seat + 1:]]
+
+    def situation(state: GameState, action: int) -> dict[str, Any]:
+        return {name: vocabulary.situations[name].of(state, action) for name in question.by} | {
+            "option_words": game.describe_action(state, action)}
+
+    judge = RolloutJudge(rollouts=rollouts, rollout="heuristic", style=vocabulary.judge)
+    rows = judge_game(game, game_id, specs, question.seed, studied.__contains__, situation, focus=[seat],
+                      judge=judge, recheck=True)
+    return [{"rung": label, "player": vocabulary.rung(label).words, "players_by_seat": "|".join(specs), **row}
+            for row in rows]
+
+
+def _mean_row(values: pd.Series) -> dict[str, Any]:
+    mean, lo, hi = stats.mean_interval(values.to_numpy(dtype=float))
+    p = float(stats._sps().ttest_1samp(values, 0.0).pvalue) if len(values) > 1 and values.std() > 0 else 1.0
+    return {"mean_advantage": mean, "advantage_ci": (lo, hi), "advantage_p": p}
+
+
+def choice(question: Question, size: Size, work: Work, folder: Path | None) -> Findings:
+    vocabulary = question.vocabulary
+    group = vocabulary.groups[question.group]
+    rungs = active_rungs(question, size)
+    tasks = [(question, label, game_id, size.rollouts) for label in rungs
+             for game_id in range(_games(question, size, label))]
+    values = pd.DataFrame(work.tasks("choice", _choice_task, tasks, f"judging {group.words}"))
+    findings = Findings(tables={"options": values})
+    if values.empty:
+        findings.answer.append(f"In the games played, {group.words} was never legal beside another move at a "
+                               "decision of the studied seat, so nothing can be said about it.")
+        return findings
+    rows = []
+    for label in rungs:
+        part = values[values["rung"] == label]
+        if part.empty:
+            continue
+        best_count = int(part["best_overall"].sum())
+        lo, hi = stats.wilson_interval(best_count, len(part))
+        taken_lo, taken_hi = stats.wilson_interval(int(part["chosen"].sum()), len(part))
+        rows.append({"rung": label, "player": vocabulary.rung(label).words, "options": len(part),
+                     "best_share": best_count / len(part), "best_ci": (lo, hi), "taken_share": part["chosen"].mean(),
+                     "taken_ci": (taken_lo, taken_hi), **_mean_row(part["recheck_advantage"])})
+    summary = pd.DataFrame(rows)
+    summary["advantage_p_holm"] = stats.holm(summary["advantage_p"].to_numpy(dtype=float))
+    summary["verdict"] = [
+        "no detectable difference" if p >= question.alpha else ("better" if d > 0 else "worse")
+        for d, p in zip(summary["mean_advantage"], summary["advantage_p_holm"], strict=True)]
+    findings.tables["summary"] = summary
+    judge_words = f"paired rollouts played to the end by the {vocabulary.judge} heuristic"
+    view = pd.DataFrame({
+        "player": summary["player"], "decisions judged": summary["options"],
+        "best move (share, 95% CI)": [f"{s:.0%} ({lo:.0%} to {hi:.0%})" for s, (lo, hi)
+                                      in zip(summary["best_share"], summary["best_ci"], strict=True)],
+        "taken by the player": [f"{s:.0%}" for s in summary["taken_share"]],
+        "against the best other move (win chance, points)": [
+            f"{100 * m:+.1f} ({100 * lo:+.1f} to {100 * hi:+.1f})"
+            for m, (lo, hi) in zip(summary["mean_advantage"], summary["advantage_ci"], strict=True)],
+        "Holm p": [f"{p:.3g}" for p in summary["advantage_p_holm"]], "verdict": summary["verdict"]})
+    findings.evidence += [
+        f"Games of the studied player (one seat, rotated) against {question.players - 1} "
+        f"{vocabulary.opponent_words}. At every decision of the studied seat where {group.words} was legal beside "
+        f"another move, every legal move was judged by {size.rollouts} {judge_words} (the same hidden-card samples "
+        "and dice for every move). The best move is the one with the highest win chance in the rollouts; the "
+        "comparison with the best other move is judged again on fresh rollouts, free of the bias of picking the "
+        "best of several noisy values (t test, Holm-corrected over the players).", _markdown(view, index=False)]
+    pooled = values
+    for by in question.by:
+        words = vocabulary.situations[by].words
+        table = _share_by(pooled, by)
+        findings.tables[f"by_{by}"] = table
+        shown = table.assign(**{"best move (share, 95% CI)": [
+            f"{s:.0%} ({lo:.0%} to {hi:.0%})" for s, lo, hi in zip(table["share"], table["ci_low"], table["ci_high"],
+                                                                    strict=True)]})
+        findings.evidence += [f"By {words} (all players pooled):",
+                              _markdown(shown[[by, "decisions", "best move (share, 95% CI)"]].rename(
+                                  columns={by: words}), index=False)]
+        if pooled[by].nunique() > 1 and pd.api.types.is_numeric_dtype(pooled[by]):
+            from borabora_sim import plots
+
+            fig = plots.share_plot(table.rename(columns={by: words}), words,
+                                   "share of decisions where it was the best move", title=f"{group.words}, by {words}")
+            findings.figures[f"best_by_{by}.png"] = fig
+            findings.evidence.append(f"![by {words}](best_by_{by}.png)")
+    strongest = summary.iloc[-1]
+    lo, hi = strongest["best_ci"]
+    alo, ahi = strongest["advantage_ci"]
+    against = {"better": "on average detectably better than the best other move",
+               "worse": "on average detectably worse than the best other move",
+               "no detectable difference": "on average not detectably different from the best other move"}
+    findings.answer.append(
+        f"Judged by {judge_words}, {group.words} was the best move in {strongest['best_share']:.0%} (95% CI "
+        f"{lo:.0%} to {hi:.0%}) of the {int(strongest['options']):,} decisions of {strongest['player']} where it "
+        f"was legal beside other moves, and {against[strongest['verdict']]} ({100 * strongest['mean_advantage']:+.1f} "
+        f"points of win chance, 95% CI {100 * alo:+.1f} to {100 * ahi:+.1f}); the player took it in "
+        f"{strongest['taken_share']:.0%} of them.")
+    for by in question.by[:1]:
+        enough = findings.tables[f"by_{by}"]
+        enough = enough[enough["decisions"] >= 20]
+        if len(enough) > 1:
+            top = enough.iloc[int(enough["share"].to_numpy().argmax())]
+            findings.answer.append(
+                f"Over all players, it was best most often at {vocabulary.situations[by].words} {_text(top[by])} "
+                f"({top['share']:.0%}, 95% CI {top['ci_low']:.0%} to {top['ci_high']:.0%}, of "
+                f"{int(top['decisions'])} decisions); groups of fewer than 20 decisions are not compared.")
+    best = values[values["best_overall"]]
+    if len(best):
+        row = best.iloc[int(best["advantage"].to_numpy().argmax())]
+        findings.replay = (int(row["game_seed"]), str(row["players_by_seat"]).split("|"), int(row["decision"]),
+                           f"round {int(row['round'])}: {row['option_words']} was the best move by the widest "
+                           f"margin of the games judged")
+    return findings
+
+
+def _text(value: object) -> str:
+    """A situation's value as a person reads it: a whole number without its ".0"."""
+    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+
+
+def _share_by(values: pd.DataFrame, by: str) -> pd.DataFrame:
+    rows = []
+    for key, group in values.groupby(by, sort=True):
+        hits = int(group["best_overall"].sum())
+        lo, hi = stats.wilson_interval(hits, len(group))
+        rows.append({by: key, "decisions": len(group), "best": hits, "share": hits / len(group), "ci_low": lo,
+                     "ci_high": hi})
+    return pd.DataFrame(rows)
+
+
+# =============================================================================
+# Value of a gift
+# =============================================================================
+def _play_out(state: GameState, specs: Sequence[str], seeds: Sequence[int], game_name: str) -> GameState:
+    from borabora_sim.players import make_player
+
+    game = get_game(game_name)
+    players = [make_player(spec, seed, game) for spec, seed in zip(specs, seeds, strict=True)]
+    while not state.is_terminal():
+        state.apply(players[state.current_player].choose(state))
+    return state
+
+
+def _gift_task(question: Question, label: str, ids: Sequence[int], seed: int) -> Rows:
+    """For rung `label` and the games `ids`: one row per (game, round) with the studied seat's score and win
+    without and with the gift, and one row per game (`real`) with its score and win in the game as played."""
+    game = get_game(question.game)
+    edit = question.vocabulary.edits[question.edit]
+    count = question.players
+    rows: Rows = []
+    for game_id in ids:
+        game_seed = int(game.derive_seed(seed, game_id))
+        seat = game_id % count
+        specs = studied_players(question, question.vocabulary.rung(label).spec)
+        specs = [*specs[1:seat + 1], specs[0], *specs[seat + 1:]]
+        players = seated_players(specs, game_seed, game)
+        state = game.new_initial_state(players=count, seed=game_seed)
+        starts: dict[int, GameState] = {}
+        while not state.is_terminal():
+            if state.round not in starts and edit.at(state):
+                starts[state.round] = state.clone()
+            state.apply(players[state.current_player].choose(state))
+        rows.append({"rung": label, "game_id": game_id, "real": True, "score": state.scores()[seat],
+                     "win": state.winner() == seat})
+        for round_, start in sorted(starts.items()):
+            changed = edit.apply(start.clone(), seat)
+            if changed is None:
+                continue
+            seeds = [int(game.derive_seed(game_seed, 100 * round_ + s)) for s in range(count)]
+            base = _play_out(start.clone(), specs, seeds, question.game)
+            more = _play_out(changed, specs, seeds, question.game)
+            rows.append({"rung": label, "game_id": game_id, "real": False, "round": round_,
+                         "score_without": base.scores()[seat], "score_with": more.scores()[seat],
+                         "win_without": base.winner() == seat, "win_with": more.winner() == seat})
+    return rows
+
+
+def _gift_table(question: Question, pairs: pd.DataFrame, unit: str) -> pd.DataFrame:
+    rows = []
+    for (label, round_), group in pairs.groupby(["rung", "round"], sort=False):
+        per_game = pd.DataFrame({"win_a": group["win_with"], "win_b": group["win_without"],
+                                 "vp_a": group["score_with"], "vp_b": group["score_without"]})
+        result = stats.paired_outcomes(per_game, "with", "without", baseline=1 / question.players, unit=unit)
+        rows.append({"rung": label, "player": question.vocabulary.rung(str(label)).words,
+                     "round": int(str(round_)), **asdict(result)})
+    return pd.DataFrame(rows)
+
+
+def gift(question: Question, size: Size, work: Work, folder: Path | None) -> Findings:
+    game = get_game(question.game)
+    unit = game.score_unit
+    edit = question.vocabulary.edits[question.edit]
+    rungs = active_rungs(question, size)
+    frames = []
+    for i, label in enumerate(rungs):
+        games = _games(question, size, label)
+        batch = 0
+        while True:
+            began = time.monotonic()
+            chunk = 1 if question.vocabulary.rung(label).searches else 25
+            seed = int(game.derive_seed(question.seed, (1 << 40) + batch)) if batch else question.seed
+            tasks = [(question, label, range(start, min(start + chunk, games)), seed)
+                     for start in range(0, games, chunk)]
+            part = pd.DataFrame(work.tasks(f"gift-{label}-b{batch}", _gift_task, tasks,
+                                           f"{question.vocabulary.rung(label).words}: games with and without"))
+            frames.append(part.assign(game_id=part["game_id"] + batch * BATCH_ID_STRIDE))
+            batch += 1
+            pairs = pd.concat([f for f in frames if (f["rung"] == label).any()])
+            table = _gift_table(question, pairs[(pairs["rung"] == label) & ~pairs["real"]], unit)
+            half = max((hi - lo) / 2 for lo, hi in table["win_diff_ci"]) if len(table) else 0.0
+            if _precise_enough(size, half, time.monotonic() - began, work.time_left(len(rungs) - i)):
+                break
+    everything = pd.concat(frames, ignore_index=True)
+    real = everything[everything["real"]]
+    pairs = everything[~everything["real"]]
+    findings = Findings(tables={"pairs": pairs.drop(columns=["score", "win"]), "games": real[["rung", "game_id",
+                                                                                                "score", "win"]]})
+    if pairs.empty:
+        findings.answer.append(f"The gift ({edit.words}) could never be made in the games played.")
+        return findings
+    table = stats.paired_table(_gift_table(question, pairs, unit), question.alpha)
+    findings.tables["effects"] = table
+    wins = {label: (int(real.loc[real["rung"] == label, "win"].sum()), int((real["rung"] == label).sum()))
+            for label in rungs}
+    view = paired_view(table, ("player", "round"), unit).rename(columns={"win rate A": "win rate with",
+                                                                         "win rate B": "win rate without"})
+    findings.figures["by_round.png"] = _gift_figure(table, edit.words, unit)
+    findings.evidence += [
+        f"Real games of the studied player (one seat, rotated) against {question.players - 1} "
+        f"{question.vocabulary.opponent_words}. At the start of each round (the first state with the gift possible) "
+        f"the game was continued twice by the same players with the same seeds and the same dice: as it stood (B) "
+        f"and with {edit.words} for the studied seat (A). p-values and verdicts Holm-corrected over the "
+        f"{len(table)} rows.", "Each player's strength in the real games:", _markdown(strength_rows(question, wins)),
+        _markdown(view, index=False), "![by round](by_round.png)"]
+    changes = pd.DataFrame()
+    if len(rungs) > 1:
+        changes = stats.effect_changes(table, "rung", rungs[0], within=("round",), alpha=question.alpha)
+        findings.tables["changes_with_strength"] = changes
+    for round_, effects in table.groupby("round", sort=True):
+        moved = changes[changes["round"] == round_] if len(changes) else changes
+        findings.evidence.append(" ".join(_across_strength(effects, moved,
+                                                           f"{edit.words.capitalize()} at the start of round "
+                                                           f"{round_}")))
+    strongest = table[table["rung"] == table["rung"].iloc[-1]]
+    findings.answer += _gift_answer(strongest, edit.words, unit)
+    findings.answer.append(_holds_sentence(table.assign(comparison=[f"{edit.words} in round {r}"
+                                                                    for r in table["round"]])))
+    return findings
+
+
+def _gift_answer(rows: pd.DataFrame, words: str, unit: str) -> list[str]:
+    """The strongest player's values of the gift, rounds grouped by their score verdict."""
+    player = rows["player"].iloc[0]
+    parts = []
+    for verdict, phrase in (("A better", f"detectably raises the final {unit}"),
+                            ("A worse", f"detectably lowers the final {unit}"),
+                            ("no detectable difference", f"makes no detectable difference to the final {unit}")):
+        chosen = rows[rows["vp_verdict"] == verdict]
+        if len(chosen):
+            listing = ", ".join(f"round {int(r['round'])}: {r['vp_diff']:+.1f} ({r['vp_diff_ci'][0]:+.1f} to "
+                                f"{r['vp_diff_ci'][1]:+.1f})" for _, r in chosen.iterrows())
+            parts.append(f"{phrase} when gained at the start of {listing}")
+    wins = rows[rows["win_verdict"] != "no detectable difference"]
+    win_text = ("; its effect on the win rate is detectable in " + ", ".join(
+        f"round {int(r['round'])} ({100 * r['win_diff']:+.1f} points)" for _, r in wins.iterrows())
+        if len(wins) else "; its effect on the win rate is not detectable in any round")
+    return [f"For {player}, {words} " + "; it ".join(parts) + win_text + "."]
+
+
+def _gift_figure(table: pd.DataFrame, words: str, unit: str) -> Figure:
+    from borabora_sim import plots
+
+    fig = plots.new_figure()
+    ax = fig.subplots()
+    players = list(dict.fromkeys(table["player"]))
+    for i, player in enumerate(players):
+        rows = table[table["player"] == player]
+        x = rows["round"].to_numpy(dtype=float) + 0.08 * (i - (len(players) - 1) / 2)
+        mean = rows["vp_diff"].to_numpy(dtype=float)
+        low = np.array([lo for lo, _ in rows["vp_diff_ci"]])
+        high = np.array([hi for _, hi in rows["vp_diff_ci"]])
+        ax.errorbar(x, mean, yerr=[mean - low, high - mean], marker="o", capsize=3, label=player)
+    ax.axhline(0.0, color="grey", linestyle="--", linewidth=1)
+    ax.set_xlabel("round the gift is made at the start of")
+    ax.set_ylabel(f"{unit} gained by the end (mean, 95% interval)")
+    ax.set_title(f"What {words} is worth, by round")
+    ax.legend(title="studied player")
+    return fig
+
+
+# =============================================================================
+# Setup comparison
+# =============================================================================
+def _setup_games(question: Question, work: Work, folder: Path | None, label: str, arm_name: str,
+                 value: str | int, games: int, batch: int) -> pd.DataFrame:
+    spec = question.vocabulary.rung(label).spec
+    count = value if question.vary == "players" else question.players
+    game = value if question.vary == "game" else question.game
+    components = None
+    if question.vary == "variant" and value != BUILT_IN:
+        components = str(_variant_file(question, str(value), folder))
+    frame = work.arm(f"setup-{label}-{arm_name}", [spec] * int(count), games, question.seed, batch, components,
+                     str(game))
+    return frame.assign(arm=arm_name)
+
+
+def _seat_rows(question: Question, label: str, frame: pd.DataFrame, unit: str) -> list[dict[str, Any]]:
+    rows = []
+    score = stats.score_column(frame)
+    for arm_name, part in frame.groupby("arm", sort=False):
+        count = int(part["n_players"].iloc[0])
+        games = part["game_id"].nunique()
+        for position, seat in part.groupby("start_position", sort=True):
+            wins = int(seat["win"].sum())
+            lo, hi = stats.wilson_interval(wins, games)
+            rows.append({"rung": label, "player": question.vocabulary.rung(label).words,
+                         "setup": question.arm(str(arm_name)).words, "arm": arm_name, "players": count,
+                         "turn_order": int(str(position)) + 1, "games": games, "wins": wins, "win_rate": wins / games,
+                         "ci_low": lo, "ci_high": hi, "fair_share": 1 / count,
+                         "p": stats.binomial_test(wins, games, 1 / count), f"mean_{unit}": seat[score].mean()})
+    return rows
+
+
+def setup(question: Question, size: Size, work: Work, folder: Path | None) -> Findings:
+    unit = get_game(question.game).score_unit
+    rungs = active_rungs(question, size)
+    rows: list[dict[str, Any]] = []
+    homogeneity = []
+    for i, label in enumerate(rungs):
+        games = _games(question, size, label)
+        parts: list[pd.DataFrame] = []
+        batch = 0
+        while True:
+            began = time.monotonic()
+            parts += [_setup_games(question, work, folder, label, arm.name, arm.value, games, batch)
+                      for arm in question.arms]
+            batch += 1
+            seat_rows = _seat_rows(question, label, pd.concat(parts, ignore_index=True), unit)
+            half = max((r["ci_high"] - r["ci_low"]) / 2 for r in seat_rows)
+            if _precise_enough(size, half, time.monotonic() - began, work.time_left(len(rungs) - i)):
+                break
+        rows += seat_rows
+        if question.vary != "players":
+            counts = pd.DataFrame(seat_rows).pivot(index="arm", columns="turn_order", values="wins")
+            p = float(stats._sps().chi2_contingency(counts.to_numpy()).pvalue) if counts.to_numpy().min() >= 0 else 1.0
+            homogeneity.append({"rung": label, "player": question.vocabulary.rung(label).words, "p": p})
+    table = pd.DataFrame(rows)
+    table["p_holm"] = stats.holm(table["p"].to_numpy(dtype=float))
+    table["verdict"] = ["no detectable difference" if p >= question.alpha else
+                        ("advantage" if w > f else "disadvantage")
+                        for p, w, f in zip(table["p_holm"], table["win_rate"], table["fair_share"], strict=True)]
+    findings = Findings(tables={"seats": table})
+    view = pd.DataFrame({
+        "player": table["player"], "setup": table["setup"], "place in turn order": table["turn_order"],
+        "games": table["games"],
+        "win rate (95% CI)": [f"{w:.1%} ({lo:.1%} to {hi:.1%})" for w, lo, hi in zip(
+            table["win_rate"], table["ci_low"], table["ci_high"], strict=True)],
+        "fair share": [f"{f:.1%}" for f in table["fair_share"]], "Holm p": [f"{p:.3g}" for p in table["p_holm"]],
+        "verdict": table["verdict"], f"mean {unit}": [f"{v:.1f}" for v in table[f"mean_{unit}"]]})
+    findings.evidence += [
+        "Every seat played by the same player; the place in the turn order is that of the first round (1 = moves "
+        "first). Each place's win rate is tested against its fair share (one over the number of players; shared "
+        f"first places count for each) with an exact binomial test, Holm-corrected over the {len(table)} cells.",
+        _markdown(view, index=False)]
+    findings.figures["seats.png"] = _setup_figure(table)
+    findings.evidence.append("![win rate by place in the turn order](seats.png)")
+    strongest = table[table["rung"] == table["rung"].iloc[-1]]
+    for setup_words, part in strongest.groupby("setup", sort=False):
+        found = part[part["verdict"] != "no detectable difference"]
+        if found.empty:
+            findings.answer.append(f"With {setup_words}, for {part['player'].iloc[0]}: no place in the turn order "
+                                   f"wins detectably more or less often than its fair share (widest interval "
+                                   f"+/- {100 * ((part['ci_high'] - part['ci_low']) / 2).max():.1f} points).")
+        else:
+            listing = "; ".join(f"place {int(r['turn_order'])} wins {r['win_rate']:.1%} (95% CI {r['ci_low']:.1%} "
+                                f"to {r['ci_high']:.1%}, fair share {r['fair_share']:.0%}): a detectable "
+                                f"{r['verdict']}" for _, r in found.iterrows())
+            findings.answer.append(f"With {setup_words}, for {part['player'].iloc[0]}: {listing}; the other places "
+                                   "are not detectably different from their fair share.")
+    if homogeneity:
+        frame = pd.DataFrame(homogeneity)
+        frame["p_holm"] = stats.holm(frame["p"].to_numpy(dtype=float))
+        frame["verdict"] = ["the seats' chances differ between the setups" if p < question.alpha
+                            else "no detectable difference between the setups" for p in frame["p_holm"]]
+        findings.tables["between_setups"] = frame
+        findings.evidence += ["Whether the chances of the places in the turn order differ between the setups "
+                              "(chi-square test of homogeneity of the winners' places, Holm over the players):",
+                              _markdown(frame.assign(p=frame["p"].map("{:.3g}".format),
+                                                     p_holm=frame["p_holm"].map("{:.3g}".format))
+                                        .drop(columns=["rung"]), index=False)]
+        last = frame.iloc[-1]
+        findings.answer.append(f"Between the setups, for {last['player']}: {last['verdict']} (chi-square test, "
+                               f"Holm p = {last['p_holm']:.2g}).")
+    return findings
+
+
+def _setup_figure(table: pd.DataFrame) -> Figure:
+    from borabora_sim import plots
+
+    fig = plots.new_figure()
+    ax = fig.subplots()
+    groups = list(table.groupby(["player", "setup"], sort=False))
+    for i, ((player, setup_words), part) in enumerate(groups):
+        x = part["turn_order"].to_numpy(dtype=float) + 0.06 * (i - (len(groups) - 1) / 2)
+        mean = part["win_rate"].to_numpy(dtype=float)
+        ax.errorbar(x, 100 * mean, yerr=[100 * (mean - part["ci_low"]), 100 * (part["ci_high"] - mean)], marker="o",
+                    capsize=3, label=f"{player}, {setup_words}")
+        ax.hlines(100 * part["fair_share"].iloc[0], x.min() - 0.2, x.max() + 0.2, colors="grey", linestyles=":")
+    ax.set_xlabel("place in the turn order of the first round (1 = moves first)")
+    ax.set_ylabel("win rate, % (95% interval; dotted: fair share)")
+    ax.set_title("Win rate by place in the turn order")
+    ax.legend(fontsize=8)
+    return fig
+
+
+def _markdown(frame: pd.DataFrame, index: bool = False) -> str:
+    from borabora_sim.studies.report_md import markdown_table
+
+    return markdown_table(frame, index=index)
+
+
+FORM_RUNNERS: dict[str, Callable[[Question, Size, Work, Path | None], Findings]] = {
+    "policy": policy, "choice": choice, "gift": gift, "setup": setup}
+
+__all__ = ["FORM_RUNNERS", "Findings"]

@@ -1,0 +1,472 @@
+"""A strategy question as data: a TOML or JSON file (or a dict, or a `Question`) that names the game, one of four
+forms and its options. `Question.from_dict` checks everything before any game is played and refuses a bad
+question in one line naming the field, what was given and what is allowed (`QuestionError`).
+
+The forms:
+- `policy`: arms that differ only in the studied seat's player options ("fishing=never" against "" against
+  "fishing=prefer"), paired on common seeds and seat rotations;
+- `choice`: at every decision of the studied seat where an action of a named group is legal beside others, how
+  often it is the best move and by how much, judged by paired rollouts, by situation columns;
+- `gift`: what one more of something is worth at the start of each round, through a named state edit, the game
+  continued twice on common seeds;
+- `setup`: the seats' chances from the start (who moves first), across player counts, game options or component
+  variants, each seat played by the same player.
+
+Every form is answered for each rung of the game's strength ladder named in `rungs` (the studied player; the other
+seats are the game's opponents), sized by `--size` (`quick`, `default`, `full`; a `[sizes.<name>]` table changes a
+size's numbers).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import tomllib
+
+from borabora_sim.games import canonical_game_spec, get_game, record_of
+from borabora_sim.questions.vocabulary import Vocabulary
+
+FORMS = ("policy", "choice", "gift", "setup")
+VARIES = ("players", "game", "variant")
+SIZE_NAMES = ("quick", "default", "full")
+BUILT_IN = "built-in"
+
+
+class QuestionError(ValueError):
+    """A question that cannot be asked: the message names the field, what was given and what is allowed."""
+
+
+@dataclass(frozen=True)
+class Size:
+    """How much a question plays at one size: `games` per rung and arm for players that do not search,
+    `search_games` for those that do; `robustness_games` per robustness setting (first rung only); `rollouts` per
+    option of a choice; `target`: the half-width of the win-rate effects to reach by adding batches of games (None:
+    play the games once); `budget`: the seconds the batches may take in all; `search_rungs`: whether the rungs that
+    search take part."""
+
+    games: int
+    search_games: int
+    robustness_games: int
+    rollouts: int = 48
+    target: float | None = None
+    budget: float | None = None
+    search_rungs: bool = True
+
+
+# The sizes of each form: the quick size answers in under a minute on 2 cores, the default in under ten.
+SIZES: dict[str, dict[str, Size]] = {
+    "policy": {"quick": Size(40, 4, 24, search_rungs=False),
+               "default": Size(1000, 40, 400, target=0.03, budget=420),
+               "full": Size(20000, 1000, 8000, target=0.01)},
+    "choice": {"quick": Size(2, 1, 1, rollouts=8, search_rungs=False),
+               "default": Size(12, 4, 4, rollouts=48),
+               "full": Size(150, 40, 40, rollouts=128)},
+    "gift": {"quick": Size(6, 1, 4, search_rungs=False),
+             "default": Size(600, 16, 200, target=0.03, budget=420),
+             "full": Size(6000, 200, 2000, target=0.01)},
+    "setup": {"quick": Size(200, 4, 100, search_rungs=False),
+              "default": Size(4000, 60, 1000, target=0.015, budget=420),
+              "full": Size(40000, 1000, 10000, target=0.005)},
+}
+
+
+@dataclass(frozen=True)
+class Arm:
+    """One arm: its name in tables, its value (player options, a player count, a game spec or a variant) and its
+    words in the report."""
+
+    name: str
+    value: str | int
+    words: str
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question, checked (see the module docstring); build one with `Question.from_dict` or `load_question`."""
+
+    name: str
+    title: str
+    game: str
+    form: str
+    players: int
+    rungs: tuple[str, ...]
+    seed: int = 0
+    alpha: float = 0.05
+    arms: tuple[Arm, ...] = ()
+    compare: tuple[tuple[str, str], ...] = ()
+    group: str = ""
+    by: tuple[str, ...] = ()
+    edit: str = ""
+    vary: str = ""
+    robustness_players: tuple[int, ...] = ()
+    robustness_variants: tuple[str, ...] = ()
+    sizes: Mapping[str, Size] = field(default_factory=dict)
+    source: str = ""
+
+    @property
+    def vocabulary(self) -> Vocabulary:
+        return vocabulary_of(self.game)
+
+    def size(self, name: str) -> Size:
+        if name not in SIZE_NAMES:
+            raise QuestionError(f"size: {name!r} is not a size; allowed: {', '.join(SIZE_NAMES)}")
+        return self.sizes[name]
+
+    def arm(self, name: str) -> Arm:
+        return next(arm for arm in self.arms if arm.name == name)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], name: str = "question", source: str = "") -> Question:
+        """The question `data` describes, checked; a QuestionError names the first field that is wrong."""
+        return _parse(data, name, source)
+
+    def settings(self, size: str) -> list[str]:
+        """The question and its size as a readable list (the report's settings)."""
+        chosen = self.size(size)
+        vocabulary = self.vocabulary
+        lines = [f"game: {self.game}", f"form: {self.form}"]
+        if self.form == "setup":
+            lines.append("every seat played by the same player: " + "; ".join(
+                f"{vocabulary.rung(r).words} (`{vocabulary.rung(r).spec}`)" for r in self.rungs))
+        else:
+            lines += [f"players: {self.players}",
+                      "studied players: " + "; ".join(f"{vocabulary.rung(r).words} (`{vocabulary.rung(r).spec}`)"
+                                                      for r in self.rungs),
+                      f"other seats: {vocabulary.opponent_words} (`{vocabulary.opponent}`)"]
+        lines += [f"seed: {self.seed}", f"significance level: {self.alpha:g}, Holm-corrected"]
+        if self.arms:
+            lines.append("arms: " + "; ".join(f"{arm.name} = {arm.words} (`{arm.value}`)" for arm in self.arms))
+        if self.compare:
+            lines.append("comparisons: " + "; ".join(f"{a} against {b}" for a, b in self.compare))
+        if self.group:
+            lines.append(f"choice: {vocabulary.groups[self.group].words}")
+        if self.by:
+            lines.append("situations: " + ", ".join(vocabulary.situations[b].words for b in self.by))
+        if self.edit:
+            lines.append(f"gift: {vocabulary.edits[self.edit].words}")
+        if self.robustness_players or self.robustness_variants:
+            lines.append("robustness: " + "; ".join(
+                [f"{p} players" for p in self.robustness_players]
+                + [f"component variant {v}" for v in self.robustness_variants]))
+        lines.append(f"size: {size} ({chosen.games:,} games per arm and player that does not search, "
+                     f"{chosen.search_games:,} for a player that searches"
+                     + (f", {chosen.rollouts} rollouts per option" if self.form == "choice" else "")
+                     + (f", batches added until the win-rate intervals are +/- {100 * chosen.target:g} points or "
+                        f"{chosen.budget:.0f} s are spent" if chosen.target and chosen.budget else "")
+                     + ("" if chosen.search_rungs else "; the players that search are left out at this size")
+                     + ")")
+        return lines
+
+
+def vocabulary_of(game: str) -> Vocabulary:
+    """The question pieces of `game` (a game spec); a QuestionError if the game declares none."""
+    record = record_of(game.partition(":")[0])
+    if record.questions is None:
+        raise QuestionError(f"game: {game!r} declares no question pieces; games that do: "
+                            f"{', '.join(questionable_games())}")
+    vocabulary: Vocabulary = record.part("questions")
+    return vocabulary
+
+
+def questionable_games() -> list[str]:
+    from borabora_sim.games import game_names
+
+    return [name for name in game_names() if record_of(name).questions is not None]
+
+
+# =============================================================================
+# Reading and checking
+# =============================================================================
+COMMON = ("title", "game", "form", "players", "rungs", "seed", "alpha", "sizes", "robustness", "description")
+FORM_KEYS = {"policy": ("arms", "compare"), "choice": ("group", "by"), "gift": ("edit",),
+             "setup": ("vary", "arms")}
+
+
+def _fail(field_name: str, given: object, allowed: str) -> QuestionError:
+    return QuestionError(f"{field_name}: {given!r} {allowed}")
+
+
+def _listing(values: Sequence[object]) -> str:
+    return ", ".join(str(v) for v in values) or "none"
+
+
+def _parse(data: Mapping[str, Any], name: str, source: str) -> Question:
+    if not isinstance(data, Mapping):
+        raise QuestionError(f"question: must be a table of fields, got {type(data).__name__}")
+    form = data.get("form")
+    if form not in FORMS:
+        raise _fail("form", form, f"is not a form; allowed: {_listing(FORMS)}")
+    unknown = [key for key in data if key not in COMMON + FORM_KEYS[form]]
+    if unknown:
+        raise _fail(unknown[0], data[unknown[0]], f"is not a field of a {form} question; allowed: "
+                                                   f"{_listing(COMMON + FORM_KEYS[form])}")
+    title = data.get("title")
+    if not isinstance(title, str) or not title.strip():
+        raise _fail("title", title, "must be the question in words, e.g. \"Is the fishing space ever worth it?\"")
+    game_spec = data.get("game")
+    if not isinstance(game_spec, str):
+        raise _fail("game", game_spec, f"must be a game; allowed: {_listing(questionable_games())}")
+    try:
+        game = get_game(game_spec)
+        game_spec = canonical_game_spec(game_spec)
+    except ValueError as exc:
+        raise QuestionError(f"game: {exc}") from None
+    vocabulary = vocabulary_of(game_spec)
+    players = data.get("players", max(game.player_counts))
+    if isinstance(players, bool) or players not in game.player_counts:
+        raise _fail("players", players, f"is not a player count of {game.name}; allowed: "
+                                        f"{_listing(game.player_counts)}")
+    rungs = _rungs(data.get("rungs", vocabulary.study_rungs), vocabulary)
+    seed = data.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise _fail("seed", seed, "must be a whole number >= 0")
+    alpha = data.get("alpha", 0.05)
+    if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0 < alpha < 0.5:
+        raise _fail("alpha", alpha, "must be a significance level between 0 and 0.5, e.g. 0.05")
+    question = Question(name=name, title=title.strip(), game=game_spec, form=form, players=players, rungs=rungs,
+                        seed=seed, alpha=float(alpha), sizes=_sizes(data.get("sizes", {}), form), source=source)
+    robust_players, robust_variants = _robustness(data.get("robustness", {}), game.player_counts, vocabulary)
+    question = replace(question, robustness_players=robust_players, robustness_variants=robust_variants)
+    return {"policy": _policy, "choice": _choice, "gift": _gift, "setup": _setup}[form](question, data)
+
+
+def _rungs(given: object, vocabulary: Vocabulary) -> tuple[str, ...]:
+    allowed = vocabulary.rung_labels
+    if isinstance(given, str):
+        given = [given]
+    if isinstance(given, tuple):
+        given = list(given)
+    if not isinstance(given, list) or not given:
+        raise _fail("rungs", given, f"must be a list of one or more players of the ladder; allowed: "
+                                    f"{_listing(allowed)}")
+    for label in given:
+        if label not in allowed:
+            raise _fail("rungs", label, f"is not a rung of the game's ladder; allowed: {_listing(allowed)}")
+    if len(set(given)) < len(given):
+        raise _fail("rungs", given, "names a rung twice; name each once")
+    return tuple(label for label in allowed if label in given)
+
+
+def _sizes(given: object, form: str) -> dict[str, Size]:
+    if not isinstance(given, Mapping):
+        raise _fail("sizes", given, "must be a table of sizes, e.g. [sizes.quick] games = 20")
+    sizes = dict(SIZES[form])
+    for size_name, changes in given.items():
+        if size_name not in SIZE_NAMES:
+            raise _fail("sizes", size_name, f"is not a size; allowed: {_listing(SIZE_NAMES)}")
+        if not isinstance(changes, Mapping):
+            raise _fail(f"sizes.{size_name}", changes, "must be a table, e.g. games = 20")
+        for key, value in changes.items():
+            where = f"sizes.{size_name}.{key}"
+            if key not in Size.__dataclass_fields__:
+                raise _fail(where, value, f"is not a setting of a size; allowed: "
+                                          f"{_listing(tuple(Size.__dataclass_fields__))}")
+            if key == "search_rungs":
+                if not isinstance(value, bool):
+                    raise _fail(where, value, "must be true or false")
+            elif key in ("target", "budget"):
+                if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+                    raise _fail(where, value, "must be a positive number")
+            elif isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise _fail(where, value, "must be a whole number >= 1")
+        sizes[size_name] = replace(sizes[size_name], **changes)
+    return sizes
+
+
+def _robustness(given: object, counts: Sequence[int], vocabulary: Vocabulary) -> tuple[tuple[int, ...],
+                                                                                          tuple[str, ...]]:
+    if not isinstance(given, Mapping):
+        raise _fail("robustness", given, "must be a table with players = [...] and/or variants = [...]")
+    unknown = [key for key in given if key not in ("players", "variants")]
+    if unknown:
+        raise _fail(f"robustness.{unknown[0]}", given[unknown[0]], "is not a robustness setting; allowed: "
+                                                                   "players, variants")
+    players = given.get("players", [])
+    if not isinstance(players, list) or any(p not in counts or isinstance(p, bool) for p in players):
+        raise _fail("robustness.players", players, f"must be a list of player counts; allowed: {_listing(counts)}")
+    variants = given.get("variants", [])
+    if variants == "all":
+        variants = list(vocabulary.variants)
+    if not isinstance(variants, list) or any(v not in vocabulary.variants for v in variants):
+        raise _fail("robustness.variants", variants, f"must be a list of component variants (or \"all\"); "
+                                                     f"allowed: {_listing(vocabulary.variants)}")
+    return tuple(players), tuple(variants)
+
+
+def _arms(given: object, check: Any, what: str) -> tuple[Arm, ...]:
+    """Arms from a table name -> value or name -> {value-key, words}; `check(name, value)` returns the value."""
+    if not isinstance(given, Mapping) or len(given) < 2:
+        raise _fail("arms", given, f"must be a table of two or more arms, name = {what}")
+    arms = []
+    for arm_name, value in given.items():
+        words = arm_name.replace("_", " ")
+        if isinstance(value, Mapping):
+            unknown = [key for key in value if key not in ("value", "words")]
+            if unknown or "value" not in value:
+                raise _fail(f"arms.{arm_name}", value, f"must be {what}, or a table with value = {what} and "
+                                                       "words = \"...\"")
+            words = str(value.get("words", words))
+            value = value["value"]
+        arms.append(Arm(arm_name, check(arm_name, value), words))
+    values = [arm.value for arm in arms]
+    for i, arm in enumerate(arms):
+        if arm.value in values[:i]:
+            other = arms[values.index(arm.value)].name
+            raise _fail(f"arms.{arm.name}", arm.value, f"is the same as arm {other}: each arm must differ")
+    return tuple(arms)
+
+
+def _policy(question: Question, data: Mapping[str, Any]) -> Question:
+    from borabora_sim.players import make_player
+
+    vocabulary = question.vocabulary
+    game = get_game(question.game)
+
+    def check(arm_name: str, options: object) -> str:
+        if not isinstance(options, str):
+            raise _fail(f"arms.{arm_name}", options, "must be the studied player's options as text, e.g. "
+                                                     "\"fishing=never\" (\"\" for none)")
+        for label in question.rungs:
+            spec = vocabulary.rung(label).with_options(options.strip())
+            try:
+                make_player(spec, seed=0, game=game)
+            except ValueError as exc:
+                raise QuestionError(f"arms.{arm_name}: {options!r} does not suit the player {label}: {exc}") from None
+        return options.strip()
+
+    arms = _arms(data.get("arms"), check, "player options (\"fishing=never\")")
+    names = [arm.name for arm in arms]
+    compare = data.get("compare", [[name, names[0]] for name in names[1:]])
+    pairs = []
+    if not isinstance(compare, list) or not compare:
+        raise _fail("compare", compare, "must be a list of pairs of arm names, e.g. [[\"normal\", \"never\"]]")
+    for pair in compare:
+        if not (isinstance(pair, list) and len(pair) == 2 and all(p in names for p in pair) and pair[0] != pair[1]):
+            raise _fail("compare", pair, f"must be a pair of two different arms; arms: {_listing(names)}")
+        pairs.append((pair[0], pair[1]))
+    return replace(question, arms=arms, compare=tuple(pairs))
+
+
+def _choice(question: Question, data: Mapping[str, Any]) -> Question:
+    vocabulary = question.vocabulary
+    group = data.get("group")
+    if group not in vocabulary.groups:
+        raise _fail("group", group, f"is not an action group of {question.game}; allowed: "
+                                    f"{_listing(tuple(vocabulary.groups))}")
+    by = data.get("by", ["round"])
+    if isinstance(by, str):
+        by = [by]
+    if not isinstance(by, list) or not by or any(b not in vocabulary.situations for b in by):
+        raise _fail("by", by, f"must name situation columns of {question.game}; allowed: "
+                              f"{_listing(tuple(vocabulary.situations))}")
+    return replace(question, group=str(group), by=tuple(by))
+
+
+def _gift(question: Question, data: Mapping[str, Any]) -> Question:
+    vocabulary = question.vocabulary
+    edit = data.get("edit")
+    if edit not in vocabulary.edits:
+        allowed = _listing(tuple(vocabulary.edits)) if vocabulary.edits else "none (this game declares no gifts)"
+        raise _fail("edit", edit, f"is not a gift {question.game} declares; allowed: {allowed}")
+    return replace(question, edit=str(edit))
+
+
+def _setup(question: Question, data: Mapping[str, Any]) -> Question:
+    vocabulary = question.vocabulary
+    game = get_game(question.game)
+    vary = data.get("vary", "players")
+    if vary not in VARIES:
+        raise _fail("vary", vary, f"is not what a setup question varies; allowed: {_listing(VARIES)}")
+    given = data.get("arms")
+
+    def count(arm_name: str, value: object) -> int:
+        if isinstance(value, bool) or value not in game.player_counts:
+            raise _fail(f"arms.{arm_name}", value, f"is not a player count of {game.name}; allowed: "
+                                                   f"{_listing(game.player_counts)}")
+        return int(str(value))
+
+    def game_arm(arm_name: str, value: object) -> str:
+        try:
+            spec = canonical_game_spec(str(value))
+        except ValueError as exc:
+            raise QuestionError(f"arms.{arm_name}: {exc}") from None
+        if spec.partition(":")[0] != game.name:
+            raise _fail(f"arms.{arm_name}", value, f"is another game; the arms must be {game.name} with its options "
+                                                   f"({_listing(tuple(game.options))})")
+        return spec
+
+    def variant(arm_name: str, value: object) -> str:
+        if value != BUILT_IN and value not in vocabulary.variants:
+            raise _fail(f"arms.{arm_name}", value, f"is not a component variant; allowed: {BUILT_IN}, "
+                                                   f"{_listing(vocabulary.variants)}")
+        return str(value)
+
+    if vary == "players":
+        if given is None:
+            given = list(game.player_counts)
+        if isinstance(given, list):
+            given = {f"{c}_players": {"value": c, "words": f"{c} players"} for c in given}
+        arms = _arms(given, count, "a player count")
+    elif vary == "game":
+        arms = _arms(given, game_arm, "a game spec (\"bamboo:mode=advanced\")")
+    else:
+        if isinstance(given, list):
+            given = {str(v): v for v in given}
+        arms = _arms(given, variant, "a component variant")
+    return replace(question, vary=vary, arms=arms)
+
+
+# =============================================================================
+# Files and built-in questions
+# =============================================================================
+def _read(path: Path) -> dict[str, Any]:
+    text = path.read_text(encoding="utf-8")
+    try:
+        if path.suffix == ".json":
+            data: dict[str, Any] = json.loads(text)
+        elif path.suffix == ".toml":
+            data = tomllib.loads(text)
+        else:
+            raise QuestionError(f"question file: {path.name!r} must end in .toml or .json")
+    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
+        raise QuestionError(f"question file: {path} is not valid {path.suffix[1:].upper()}: {exc}") from None
+    return data
+
+
+def builtin_questions() -> dict[str, Path]:
+    """Every game's built-in questions, name -> file (the TOML files in each game package's `questions/`)."""
+    from importlib import import_module
+
+    found: dict[str, Path] = {}
+    for game in questionable_games():
+        module = str(record_of(game).questions).partition(":")[0]
+        folder = Path(import_module(module).__file__ or "").parent
+        for path in sorted((folder / "questions").glob("*.toml")):
+            found[path.stem] = path
+    return found
+
+
+def load_question(source: str | os.PathLike[str] | Mapping[str, Any] | Question) -> Question:
+    """A question from a file (.toml or .json), the name of a built-in question, a dict or a Question."""
+    if isinstance(source, Question):
+        return source
+    if isinstance(source, Mapping):
+        return Question.from_dict(source)
+    path = Path(source)
+    if not path.exists():
+        known = builtin_questions()
+        if str(source) in known:
+            path = known[str(source)]
+        else:
+            raise QuestionError(f"question: {str(source)!r} is neither a file nor a built-in question; built-in: "
+                                f"{_listing(tuple(known))}")
+    return Question.from_dict(_read(path), name=path.stem, source=str(path))
+
+
+__all__ = ["FORMS", "SIZES", "Arm", "Question", "QuestionError", "Size", "builtin_questions", "load_question",
+           "vocabulary_of"]

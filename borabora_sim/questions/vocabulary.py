@@ -1,0 +1,113 @@
+"""What a game offers the question engine, declared once in the game's package (its `QUESTIONS`): the players a
+question is answered for (the rungs of its strength ladder), the named groups of actions a choice is asked about,
+the situation columns a decision is described by, the named edits of a state a gift is valued through, its
+component variants and who moves first. Everything a person reads is in the game's words."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+
+from borabora_sim.protocol import Game, GameState
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One player of a game's strength ladder: a short label for tables, its player spec and its name in words."""
+
+    label: str
+    spec: str
+    words: str
+
+    @property
+    def searches(self) -> bool:
+        """Whether the player searches (costs milliseconds a decision, not microseconds)."""
+        return self.spec.startswith(("mcts", "flatmc", "strong", "best"))
+
+    def with_options(self, options: str) -> str:
+        """The spec with more options ("fishing=never"), or as it is for none."""
+        if not options:
+            return self.spec
+        return f"{self.spec}{',' if ':' in self.spec else ':'}{options}"
+
+
+@dataclass(frozen=True)
+class ActionGroup:
+    """Actions a choice question asks about, named in words ("a die on the Fishing action"), matched by a regular
+    expression over the engine's action names (what programs read; never shown)."""
+
+    words: str
+    pattern: str
+
+    def actions(self, game: Game) -> frozenset[int]:
+        """The game's actions in the group (action names do not change with a game's options or components)."""
+        key = (game.name, self.pattern)
+        if key not in _MATCHING:
+            expression = re.compile(self.pattern)
+            _MATCHING[key] = frozenset(a for a in range(game.num_actions)
+                                       if expression.fullmatch(game.action_name(a)))
+        return _MATCHING[key]
+
+
+_MATCHING: dict[tuple[str, str], frozenset[int]] = {}
+
+
+@dataclass(frozen=True)
+class Situation:
+    """A column that describes a decision at which an option of a group is legal: its words ("die value") and its
+    value for the state and the option."""
+
+    words: str
+    of: Callable[[GameState, int], object]
+
+
+@dataclass(frozen=True)
+class Edit:
+    """A named change to a state that gives one seat one more (or one fewer) of something: its words ("one more
+    priest in the temple"), the edited copy (None where it cannot be made, e.g. no priest left) and the moments it
+    is made at: the first state of each round for which `at` is true."""
+
+    words: str
+    apply: Callable[[GameState, int], GameState | None]
+    at: Callable[[GameState], bool] = lambda state: True
+    moment: str = "at the start of round {round}"
+
+
+def _no_variant(name: str, folder: Path) -> Path:
+    raise ValueError(f"this game has no component variants (asked for {name!r})")
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """A game's pieces for questions (see the module docstring). `rungs` are in ladder order, weakest first;
+    `study_rungs` the labels a question uses when it names none; `opponent` plays the other seats; `judge` is the
+    heuristic style whose rollouts judge the options of a choice; `invented` a sentence on the INVENTED component
+    values the answers rest on."""
+
+    rungs: tuple[Rung, ...]
+    study_rungs: tuple[str, ...]
+    opponent: str
+    opponent_words: str
+    judge: str
+    groups: Mapping[str, ActionGroup] = field(default_factory=lambda: MappingProxyType({}))
+    situations: Mapping[str, Situation] = field(default_factory=lambda: MappingProxyType({}))
+    edits: Mapping[str, Edit] = field(default_factory=lambda: MappingProxyType({}))
+    variants: tuple[str, ...] = ()
+    write_variant: Callable[[str, Path], Path] = _no_variant
+    invented: str = ""
+
+    def rung(self, label: str) -> Rung:
+        for candidate in self.rungs:
+            if candidate.label == label:
+                return candidate
+        raise KeyError(label)
+
+    @property
+    def rung_labels(self) -> tuple[str, ...]:
+        return tuple(rung.label for rung in self.rungs)
+
+
+__all__ = ["ActionGroup", "Edit", "Rung", "Situation", "Vocabulary"]
