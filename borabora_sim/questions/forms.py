@@ -379,7 +379,7 @@ def choice(question: Question, size: Size, work: Work, folder: Path | None) -> F
     for by in question.by[:1]:
         enough = findings.tables[f"by_{by}"]
         enough = enough[enough["decisions"] >= 20]
-        if len(enough) > 1:
+        if len(enough) > 1 and enough["share"].max() > 0:
             top = enough.iloc[int(enough["share"].to_numpy().argmax())]
             findings.answer.append(
                 f"Over all players, it was best most often at {vocabulary.situations[by].words} {_text(top[by])} "
@@ -463,7 +463,7 @@ def _gift_table(question: Question, pairs: pd.DataFrame, unit: str) -> pd.DataFr
                                  "vp_a": group["score_with"], "vp_b": group["score_without"]})
         result = stats.paired_outcomes(per_game, "with", "without", baseline=1 / question.players, unit=unit)
         rows.append({"rung": label, "player": question.vocabulary.rung(str(label)).words,
-                     "round": int(str(round_)), **asdict(result)})
+                     "round": int(float(str(round_))), **asdict(result)})
     return pd.DataFrame(rows)
 
 
@@ -486,8 +486,9 @@ def gift(question: Question, size: Size, work: Work, folder: Path | None) -> Fin
                                            f"{question.vocabulary.rung(label).words}: games with and without"))
             frames.append(part.assign(game_id=part["game_id"] + batch * BATCH_ID_STRIDE))
             batch += 1
-            pairs = pd.concat([f for f in frames if (f["rung"] == label).any()])
-            table = _gift_table(question, pairs[(pairs["rung"] == label) & ~pairs["real"]], unit)
+            mine = pd.concat([f for f in frames if (f["rung"] == label).any()])
+            mine = mine[~mine["real"]]
+            table = _gift_table(question, mine, unit) if len(mine) else pd.DataFrame()
             half = max((hi - lo) / 2 for lo, hi in table["win_diff_ci"]) if len(table) else 0.0
             if _precise_enough(size, half, time.monotonic() - began, work.time_left(len(rungs) - i)):
                 break

@@ -70,7 +70,7 @@ SIZES: dict[str, dict[str, Size]] = {
              "default": Size(600, 16, 200, target=0.03, budget=420),
              "full": Size(6000, 200, 2000, target=0.01)},
     "setup": {"quick": Size(200, 4, 100, search_rungs=False),
-              "default": Size(4000, 60, 1000, target=0.015, budget=420),
+              "default": Size(2000, 60, 1000, target=0.02, budget=420),
               "full": Size(40000, 1000, 10000, target=0.005)},
 }
 

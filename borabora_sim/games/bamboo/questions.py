@@ -56,14 +56,38 @@ def _edited(state: GameState, key: str, seat: int) -> GameState | None:
         return None
 
 
+FOOD_KINDS = ("tea", "rice", "ramen")                     # the order of a player's food counters
+
+
+def _food(state: GameState, kind: str, seat: int) -> GameState | None:
+    """The state with one food of `kind` moved to the seat from the supply (the deepest of that kind in the pile,
+    else the discards); None when the supply has none."""
+    data = copy.deepcopy(state.to_dict())
+    board, index = data["state"], FOOD_KINDS.index(kind)
+    pile = board["food_pile"][:board["food_left"]]
+    if index in pile:
+        pile.pop(pile.index(index))
+        board["food_pile"] = pile + [0] * (len(board["food_pile"]) - len(pile))
+        board["food_left"] -= 1
+    elif board["food_discard"][index] > 0:
+        board["food_discard"][index] -= 1
+    else:
+        return None
+    board["pl"][seat]["food"][index] += 1
+    try:
+        return game_of(state).state_from_dict(data)
+    except StateFormatError:
+        return None
+
+
 def _first_decision(state: GameState) -> bool:
     return state.phase != "setup"
 
 
 EDITS = MappingProxyType({
     "coin": Edit("one more coin", lambda state, seat: _edited(state, "coins", seat), _first_decision),
-    "incense": Edit("one more stick of incense", lambda state, seat: _edited(state, "incense", seat),
-                    _first_decision),
+    "ramen": Edit("one more ramen", lambda state, seat: _food(state, "ramen", seat), _first_decision),
+    "rice": Edit("one more rice", lambda state, seat: _food(state, "rice", seat), _first_decision),
 })
 
 QUESTIONS = Vocabulary(
