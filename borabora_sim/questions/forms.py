@@ -25,7 +25,7 @@ from borabora_sim import stats
 from borabora_sim.counterfactual import RolloutJudge, judge_game
 from borabora_sim.games import get_game
 from borabora_sim.protocol import GameState
-from borabora_sim.questions.question import BUILT_IN, Question, Size
+from borabora_sim.questions.question import BUILT_IN, Question, Size, variant_words
 from borabora_sim.questions.work import BATCH_ID_STRIDE, Rows, Work
 from borabora_sim.simulate import seated_players
 
@@ -174,7 +174,8 @@ def _policy_rung(question: Question, size: Size, work: Work, label: str, games: 
     plain = next((arm.name for arm in question.arms if arm.value == ""), question.arms[0].name)
     frame = pd.concat(runs[plain], ignore_index=True)
     studied = frame[frame["position"] == 0]
-    extra = {"rung": label, "player": rung.words, "players": players, "variant": variant}
+    extra = {"rung": label, "player": rung.words, "players": players,
+             "components": "as printed" if variant == BUILT_IN else variant_words(variant)}
     return [{**extra, **row} for row in rows], (int(studied["win"].sum()), len(studied))
 
 
@@ -217,7 +218,7 @@ def policy(question: Question, size: Size, work: Work, folder: Path | None) -> F
         findings.tables["robustness"] = robust
         findings.evidence += [f"Robustness, for {question.vocabulary.rung(rungs[0]).words} (Holm over these "
                               f"{len(robust)} comparisons):",
-                              _markdown(paired_view(robust, ("players", "variant", "comparison"), unit))]
+                              _markdown(paired_view(robust, ("players", "components", "comparison"), unit))]
         findings.answer.append(_robustness_sentence(robust))
     return findings
 
@@ -362,8 +363,8 @@ def choice(question: Question, size: Size, work: Work, folder: Path | None) -> F
 
             fig = plots.share_plot(table.rename(columns={by: words}), words,
                                    "share of decisions where it was the best move", title=f"{group.words}, by {words}")
-            findings.figures[f"best_by_{by}.png"] = fig
-            findings.evidence.append(f"![by {words}](best_by_{by}.png)")
+            findings.figures[f"best-by-{by}.png"] = fig
+            findings.evidence.append(f"![by {words}](best-by-{by}.png)")
     strongest = summary.iloc[-1]
     lo, hi = strongest["best_ci"]
     alo, ahi = strongest["advantage_ci"]
@@ -506,14 +507,14 @@ def gift(question: Question, size: Size, work: Work, folder: Path | None) -> Fin
             for label in rungs}
     view = paired_view(table, ("player", "round"), unit).rename(columns={"win rate A": "win rate with",
                                                                          "win rate B": "win rate without"})
-    findings.figures["by_round.png"] = _gift_figure(table, edit.words, unit)
+    findings.figures["by-round.png"] = _gift_figure(table, edit.words, unit)
     findings.evidence += [
         f"Real games of the studied player (one seat, rotated) against {question.players - 1} "
         f"{question.vocabulary.opponent_words}. At the start of each round (the first state with the gift possible) "
         f"the game was continued twice by the same players with the same seeds and the same dice: as it stood (B) "
         f"and with {edit.words} for the studied seat (A). p-values and verdicts Holm-corrected over the "
         f"{len(table)} rows.", "Each player's strength in the real games:", _markdown(strength_rows(question, wins)),
-        _markdown(view, index=False), "![by round](by_round.png)"]
+        _markdown(view, index=False), "![by round](by-round.png)"]
     changes = pd.DataFrame()
     if len(rungs) > 1:
         changes = stats.effect_changes(table, "rung", rungs[0], within=("round",), alpha=question.alpha)
@@ -623,9 +624,8 @@ def setup(question: Question, size: Size, work: Work, folder: Path | None) -> Fi
                 break
         rows += seat_rows
         if question.vary != "players":
-            counts = pd.DataFrame(seat_rows).pivot(index="arm", columns="turn_order", values="wins")
-            p = float(stats._sps().chi2_contingency(counts.to_numpy()).pvalue) if counts.to_numpy().min() >= 0 else 1.0
-            homogeneity.append({"rung": label, "player": question.vocabulary.rung(label).words, "p": p})
+            homogeneity.append({"rung": label, "player": question.vocabulary.rung(label).words,
+                                "p": _homogeneity_p(pd.DataFrame(seat_rows))})
     table = pd.DataFrame(rows)
     table["p_holm"] = stats.holm(table["p"].to_numpy(dtype=float))
     table["verdict"] = ["no detectable difference" if p >= question.alpha else
@@ -667,13 +667,24 @@ def setup(question: Question, size: Size, work: Work, folder: Path | None) -> Fi
         findings.tables["between_setups"] = frame
         findings.evidence += ["Whether the chances of the places in the turn order differ between the setups "
                               "(chi-square test of homogeneity of the winners' places, Holm over the players):",
-                              _markdown(frame.assign(p=frame["p"].map("{:.3g}".format),
-                                                     p_holm=frame["p_holm"].map("{:.3g}".format))
-                                        .drop(columns=["rung"]), index=False)]
+                              _markdown(pd.DataFrame({"player": frame["player"],
+                                                      "p": frame["p"].map("{:.3g}".format),
+                                                      "Holm p": frame["p_holm"].map("{:.3g}".format),
+                                                      "verdict": frame["verdict"]}), index=False)]
         last = frame.iloc[-1]
         findings.answer.append(f"Between the setups, for {last['player']}: {last['verdict']} (chi-square test, "
                                f"Holm p = {last['p_holm']:.2g}).")
     return findings
+
+
+def _homogeneity_p(seat_rows: pd.DataFrame) -> float:
+    """The chi-square test of whether the winners' places in the turn order are spread alike in every setup
+    (places no winner held are left out; 1 when fewer than two places remain)."""
+    counts = seat_rows.pivot(index="arm", columns="turn_order", values="wins").fillna(0).to_numpy()
+    counts = counts[:, counts.sum(axis=0) > 0]
+    if counts.shape[1] < 2:
+        return 1.0
+    return float(stats._sps().chi2_contingency(counts).pvalue)
 
 
 def _setup_figure(table: pd.DataFrame) -> Figure:

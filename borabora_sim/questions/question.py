@@ -34,6 +34,8 @@ from borabora_sim.questions.vocabulary import Vocabulary
 FORMS = ("policy", "choice", "gift", "setup")
 VARIES = ("players", "game", "variant")
 SIZE_NAMES = ("quick", "default", "full")
+FORM_WORDS = {"policy": "a comparison of playing policies", "choice": "the value of a choice",
+              "gift": "the value of a gift", "setup": "a comparison of setups"}
 BUILT_IN = "built-in"
 
 
@@ -129,7 +131,9 @@ class Question:
         """The question and its size as a readable list (the report's settings)."""
         chosen = self.size(size)
         vocabulary = self.vocabulary
-        lines = [f"game: {self.game}", f"form: {self.form}"]
+        options = self.game.partition(":")[2]
+        lines = [f"game: {vocabulary.title}" + (f" ({options.replace(',', ', ')})" if options else ""),
+                 f"form: {FORM_WORDS[self.form]}"]
         if self.form == "setup":
             lines.append("every seat played by the same player: " + "; ".join(
                 f"{vocabulary.rung(r).words} (`{vocabulary.rung(r).spec}`)" for r in self.rungs))
@@ -140,9 +144,11 @@ class Question:
                       f"other seats: {vocabulary.opponent_words} (`{vocabulary.opponent}`)"]
         lines += [f"seed: {self.seed}", f"significance level: {self.alpha:g}, Holm-corrected"]
         if self.arms:
-            lines.append("arms: " + "; ".join(f"{arm.name} = {arm.words} (`{arm.value}`)" for arm in self.arms))
+            lines.append("arms: " + "; ".join(f"{arm.words} (`{arm.value}`)" if arm.value != "" else arm.words
+                                              for arm in self.arms))
         if self.compare:
-            lines.append("comparisons: " + "; ".join(f"{a} against {b}" for a, b in self.compare))
+            lines.append("comparisons: " + "; ".join(f"{self.arm(a).words} against {self.arm(b).words}"
+                                                     for a, b in self.compare))
         if self.group:
             lines.append(f"choice: {vocabulary.groups[self.group].words}")
         if self.by:
@@ -152,7 +158,7 @@ class Question:
         if self.robustness_players or self.robustness_variants:
             lines.append("robustness: " + "; ".join(
                 [f"{p} players" for p in self.robustness_players]
-                + [f"component variant {v}" for v in self.robustness_variants]))
+                + [f"component variant \"{variant_words(v)}\"" for v in self.robustness_variants]))
         lines.append(f"size: {size} ({chosen.games:,} games per arm and player that does not search, "
                      f"{chosen.search_games:,} for a player that searches"
                      + (f", {chosen.rollouts} rollouts per option" if self.form == "choice" else "")
@@ -161,6 +167,11 @@ class Question:
                      + ("" if chosen.search_rungs else "; the players that search are left out at this size")
                      + ")")
         return lines
+
+
+def variant_words(name: str) -> str:
+    """A component variant's name as a person reads it ("fish rich")."""
+    return name.replace("_", " ")
 
 
 def vocabulary_of(game: str) -> Vocabulary:
@@ -298,10 +309,11 @@ def _robustness(given: object, counts: Sequence[int], vocabulary: Vocabulary) ->
     return tuple(players), tuple(variants)
 
 
-def _arms(given: object, check: Any, what: str) -> tuple[Arm, ...]:
+def _arms(given: object, check: Any, what: str, minimum: int = 2) -> tuple[Arm, ...]:
     """Arms from a table name -> value or name -> {value-key, words}; `check(name, value)` returns the value."""
-    if not isinstance(given, Mapping) or len(given) < 2:
-        raise _fail("arms", given, f"must be a table of two or more arms, name = {what}")
+    if not isinstance(given, Mapping) or len(given) < minimum:
+        count = "two or more arms" if minimum == 2 else "one or more arms"
+        raise _fail("arms", given, f"must be a table of {count}, name = {what}")
     arms = []
     for arm_name, value in given.items():
         words = arm_name.replace("_", " ")
@@ -411,13 +423,13 @@ def _setup(question: Question, data: Mapping[str, Any]) -> Question:
             given = list(game.player_counts)
         if isinstance(given, list):
             given = {f"{c}_players": {"value": c, "words": f"{c} players"} for c in given}
-        arms = _arms(given, count, "a player count")
+        arms = _arms(given, count, "a player count", minimum=1)
     elif vary == "game":
-        arms = _arms(given, game_arm, "a game spec (\"bamboo:mode=advanced\")")
+        arms = _arms(given, game_arm, "a game spec (\"bamboo:mode=advanced\")", minimum=1)
     else:
         if isinstance(given, list):
-            given = {str(v): v for v in given}
-        arms = _arms(given, variant, "a component variant")
+            given = {str(v): {"value": v, "words": f"the {variant_words(str(v))} components"} for v in given}
+        arms = _arms(given, variant, "a component variant", minimum=1)
     return replace(question, vary=vary, arms=arms)
 
 
@@ -469,4 +481,4 @@ def load_question(source: str | os.PathLike[str] | Mapping[str, Any] | Question)
 
 
 __all__ = ["FORMS", "SIZES", "Arm", "Question", "QuestionError", "Size", "builtin_questions", "load_question",
-           "vocabulary_of"]
+           "variant_words", "vocabulary_of"]

@@ -82,11 +82,12 @@ def _no_variant(name: str, folder: Path) -> Path:
 
 @dataclass(frozen=True)
 class Vocabulary:
-    """A game's pieces for questions (see the module docstring). `rungs` are in ladder order, weakest first;
-    `study_rungs` the labels a question uses when it names none; `opponent` plays the other seats; `judge` is the
-    heuristic style whose rollouts judge the options of a choice; `invented` a sentence on the INVENTED component
-    values the answers rest on."""
+    """A game's pieces for questions (see the module docstring). `title` is the game's name in words; `rungs`
+    are in ladder order, weakest first; `study_rungs` the labels a question uses when it names none; `opponent`
+    plays the other seats; `judge` is the heuristic style whose rollouts judge the options of a choice; `invented`
+    a sentence on the INVENTED component values the answers rest on."""
 
+    title: str
     rungs: tuple[Rung, ...]
     study_rungs: tuple[str, ...]
     opponent: str

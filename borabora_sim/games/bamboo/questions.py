@@ -91,6 +91,7 @@ EDITS = MappingProxyType({
 })
 
 QUESTIONS = Vocabulary(
+    title="Bamboo",
     rungs=RUNGS,
     study_rungs=("heuristic", "mcts1000", "tuned"),
     opponent="heuristic",
@@ -102,7 +103,7 @@ QUESTIONS = Vocabulary(
     variants=tuple(VARIANTS),
     write_variant=write_variant,
     invented="Several component values are INVENTED (the balance tiles' HP, the home tiles' costs and the "
-             "wildcards' places among them; `../shared/data/bamboo_components.md`).",
+             "wildcards' places among them; the Components page of the documentation lists them).",
 )
 
 __all__ = ["QUESTIONS"]

@@ -96,6 +96,7 @@ EDITS = MappingProxyType({
 })
 
 QUESTIONS = Vocabulary(
+    title="Bora Bora",
     rungs=RUNGS,
     study_rungs=tuple(rung.label for rung in RUNGS),
     opponent="heuristic",
@@ -107,7 +108,7 @@ QUESTIONS = Vocabulary(
     variants=tuple(VARIANTS),
     write_variant=write_variant,
     invented="Several component values are INVENTED (the fish tiles', the temple's shape, the status track's VP, "
-             "jewelry and paths among them; `../shared/data/borabora_components.md`).",
+             "jewelry and paths among them; the Components page of the documentation lists them).",
 )
 
 __all__ = ["QUESTIONS", "extra_priest"]

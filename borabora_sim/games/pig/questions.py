@@ -8,6 +8,7 @@ from borabora_sim.counterfactual import score_gap
 from borabora_sim.questions.vocabulary import ActionGroup, Rung, Situation, Vocabulary
 
 QUESTIONS = Vocabulary(
+    title="Pig",
     rungs=(Rung("hold20", "heuristic:style=hold20", "the hold-at-20 player"),
            Rung("keep_pace", "heuristic:style=keep_pace", "the keep-pace player")),
     study_rungs=("hold20", "keep_pace"),

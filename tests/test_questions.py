@@ -1,0 +1,206 @@
+"""The question engine (borabora_sim.questions): question files are checked before any game is played, every form
+runs on both games, an interrupted question continues from its kept games, and the written answer says only what
+its table's verdicts allow, in game words."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+from game_words import identifiers_in
+
+from borabora_sim import cli
+from borabora_sim.games import get_game
+from borabora_sim.questions import Question, QuestionError, ask, builtin_questions, list_questions, load_question
+from borabora_sim.questions import forms as question_forms
+from borabora_sim.questions.forms import WIN_WORDS, effect_sentence
+
+TINY = {"quick": {"games": 6, "search_games": 1, "robustness_games": 4, "rollouts": 2}}
+
+
+def question(**fields: Any) -> dict[str, Any]:
+    """A small question of `fields` over the defaults: the first seat on Pig at a tiny size."""
+    base: dict[str, Any] = {"title": "Is moving first an advantage?", "game": "pig", "form": "setup",
+                            "vary": "players", "arms": [2], "sizes": TINY}
+    return {**base, **fields}
+
+
+BAD_QUESTIONS = [
+    ("unknown form", {"form": "poll"}, "form: 'poll' is not a form; allowed: policy, choice, gift, setup"),
+    ("unknown field", {"colour": "red"}, "colour: 'red' is not a field of a setup question"),
+    ("no title", {"title": " "}, "title: ' ' must be the question in words"),
+    ("unknown game", {"game": "chess"}, "game: unknown game 'chess'"),
+    ("player count", {"game": "bora_bora", "players": 5, "form": "choice", "group": "fishing"},
+     "players: 5 is not a player count of bora_bora; allowed: 2, 3, 4"),
+    ("unknown rung", {"rungs": ["alphazero"]}, "rungs: 'alphazero' is not a rung of the game's ladder; allowed: "
+                                               "hold20, keep_pace"),
+    ("rung twice", {"rungs": ["hold20", "hold20"]}, "names a rung twice"),
+    ("unknown group", {"game": "bora_bora", "form": "choice", "group": "fish", "arms": None, "vary": None},
+     "group: 'fish' is not an action group of bora_bora; allowed: fishing, temple"),
+    ("unknown situation", {"game": "bora_bora", "form": "choice", "group": "fishing", "by": ["weather"]},
+     "by: ['weather'] must name situation columns of bora_bora; allowed: round, die"),
+    ("equal arms", {"game": "bora_bora", "form": "policy",
+                    "arms": {"a": "fishing=never", "b": "fishing=never"}},
+     "arms.b: 'fishing=never' is the same as arm a: each arm must differ"),
+    ("one arm", {"game": "bora_bora", "form": "policy", "arms": {"a": ""}}, "arms: {'a': ''} must be a table of "
+                                                                            "two or more arms"),
+    ("option a rung refuses", {"game": "bora_bora", "form": "policy", "rungs": ["heuristic", "learned"],
+                               "arms": {"plain": "", "vp": "w_vp=2"}},
+     "arms.vp: 'w_vp=2' does not suit the player learned"),
+    ("compare unknown arm", {"game": "bora_bora", "form": "policy", "arms": {"a": "", "b": "fishing=never"},
+                             "compare": [["a", "c"]]}, "compare: ['a', 'c'] must be a pair of two different arms"),
+    ("gift the game lacks", {"form": "gift", "edit": "priest"},
+     "edit: 'priest' is not a gift pig declares; allowed: none (this game declares no gifts)"),
+    ("unknown gift", {"game": "bora_bora", "form": "gift", "edit": "castle"},
+     "edit: 'castle' is not a gift bora_bora declares; allowed: priest, shell, offering"),
+    ("setup of another game", {"game": "bamboo", "vary": "game", "arms": {"a": "bamboo", "b": "bora_bora"}},
+     "arms.b: 'bora_bora' is another game"),
+    ("unknown variant", {"game": "bamboo", "vary": "variant", "arms": ["built-in", "gold_rush"]},
+     "arms.gold_rush: 'gold_rush' is not a component variant"),
+    ("player count arm", {"arms": [2, 7]}, "arms.7_players: 7 is not a player count of pig; allowed: 2"),
+    ("unknown vary", {"vary": "weather"}, "vary: 'weather' is not what a setup question varies"),
+    ("size key", {"sizes": {"quick": {"hours": 2}}}, "sizes.quick.hours: 2 is not a setting of a size"),
+    ("size value", {"sizes": {"quick": {"games": 0}}}, "sizes.quick.games: 0 must be a whole number >= 1"),
+    ("unknown size", {"sizes": {"huge": {}}}, "sizes: 'huge' is not a size; allowed: quick, default, full"),
+    ("robustness variant", {"game": "bora_bora", "form": "choice", "group": "fishing",
+                            "robustness": {"variants": ["cheap_fish"]}},
+     "robustness.variants: ['cheap_fish'] must be a list of component variants"),
+    ("alpha", {"alpha": 2}, "alpha: 2 must be a significance level between 0 and 0.5"),
+]
+
+
+def _clean(fields: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in fields.items() if value is not None}
+
+
+@pytest.mark.parametrize(("case", "changes", "message"), BAD_QUESTIONS, ids=[case for case, _, _ in BAD_QUESTIONS])
+def test_a_bad_question_is_refused_in_one_line_before_any_work(case: str, changes: dict[str, Any], message: str,
+                                                               tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    fields = question(**changes)
+    if fields["form"] != "setup":
+        fields = {k: v for k, v in fields.items() if k not in ("vary", "arms") or k in changes}
+    fields = _clean(fields)
+    with pytest.raises(QuestionError, match=None) as refused:
+        Question.from_dict(fields)
+    assert message in str(refused.value)
+    assert "\n" not in str(refused.value)
+    path = tmp_path / "question.json"
+    import json
+
+    path.write_text(json.dumps(fields))
+    out = tmp_path / "out"
+    status = cli.main(["ask", str(path), "--out", str(out), "--size", "quick"])
+    _, stderr = capsys.readouterr()
+    assert status == 2
+    assert stderr.count("\n") == 1 and message in stderr
+    assert not out.exists()
+
+
+def test_a_file_that_is_not_toml_is_refused_naming_the_file(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "broken.toml"
+    path.write_text("title = \"unfinished\ngame = pig\n")
+    assert cli.main(["ask", str(path), "--out", str(tmp_path / "out")]) == 2
+    assert "is not valid TOML" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_unknown_question_name_lists_the_built_in_ones(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["ask", "is_chess_fun", "--out", "unused"]) == 2
+    err = capsys.readouterr().err
+    assert "neither a file nor a built-in question" in err and "fishing_policy" in err
+
+
+def test_ask_list_shows_every_built_in_question_and_each_loads(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["ask", "--list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    files = builtin_questions()
+    assert len(lines) == len(files) >= 17
+    for (name, game, title), line in zip(list_questions(), lines, strict=True):
+        assert line.split()[:2] == [name, game] and line.endswith(title)
+        assert load_question(name).title == title
+    games = pd.Series([game for _, game, _ in list_questions()]).value_counts()
+    assert games["bora_bora"] >= 5 and games["bamboo"] >= 5
+
+
+FORMS_ON_BOTH_GAMES = [
+    ("policy", {"game": "bora_bora", "form": "policy", "rungs": ["heuristic", "tuned"],
+                "arms": {"never": {"value": "fishing=never", "words": "never fishing"},
+                         "normal": {"value": "", "words": "fishing as it likes"}},
+                "robustness": {"players": [2], "variants": ["fish_rich"]}}),
+    ("policy", {"game": "bamboo", "form": "policy", "rungs": ["heuristic"], "players": 2,
+                "arms": {"balanced": "", "spirits": "style=spirits"}}),
+    ("choice", {"game": "bora_bora", "form": "choice", "group": "fishing", "by": ["die", "round"],
+                "rungs": ["heuristic"]}),
+    ("choice", {"game": "bamboo", "form": "choice", "group": "balance_hp", "by": ["round"], "rungs": ["tuned"]}),
+    ("gift", {"game": "bora_bora", "form": "gift", "edit": "priest", "rungs": ["heuristic", "learned"],
+              "players": 3}),
+    ("gift", {"game": "bamboo", "form": "gift", "edit": "coin", "rungs": ["heuristic"], "players": 2}),
+    ("setup", {"game": "bora_bora", "form": "setup", "vary": "players", "arms": [2, 3], "rungs": ["heuristic"]}),
+    ("setup", {"game": "bamboo", "form": "setup", "vary": "game", "rungs": ["heuristic"],
+               "arms": {"normal": "bamboo", "advanced": "bamboo:mode=advanced"}}),
+]
+
+
+@pytest.mark.parametrize(("form", "fields"), FORMS_ON_BOTH_GAMES,
+                         ids=[f"{form}-{fields['game']}" for form, fields in FORMS_ON_BOTH_GAMES])
+def test_every_form_answers_on_both_games_in_game_words(form: str, fields: dict[str, Any], tmp_path: Path) -> None:
+    answer = ask({"title": f"A {form} question", "seed": 3, "sizes": TINY, **fields}, tmp_path, size="quick", jobs=1,
+                 progress=False)
+    assert answer.answer and answer.report is not None
+    text = answer.report.read_text()
+    assert text.index("## Answer") < text.index("## Evidence") < text.index("## Method") < text.index("## Settings")
+    assert identifiers_in(text, get_game(fields["game"])) == []
+    for name in answer.tables:
+        assert (tmp_path / f"{name}.csv").exists()
+    for figure in [line for line in text.splitlines() if line.startswith("![")]:
+        assert (tmp_path / figure.split("(")[1].rstrip(")")).exists()
+
+
+def test_the_policy_answer_words_each_effect_from_its_corrected_verdict(tmp_path: Path) -> None:
+    fields = FORMS_ON_BOTH_GAMES[0][1]
+    answer = ask({"title": "Fishing", "seed": 5, "sizes": {"quick": {"games": 30}}, **fields}, tmp_path,
+                 size="quick", jobs=1, progress=False)
+    table = answer.tables["effects"]
+    strongest = table.iloc[-1]
+    sentence = next(line for line in answer.answer if line.startswith(f"For {strongest['player']},"))
+    assert WIN_WORDS[strongest["win_verdict"]] in sentence
+    assert effect_sentence(strongest, "VP") in sentence
+    detectable = table[table["win_verdict"] != "no detectable difference"]
+    said = " ".join(answer.answer)
+    if detectable.empty:
+        assert "No effect on the win rate is detectable" in said
+    else:
+        assert all(row["comparison"] in said for _, row in detectable.iterrows())
+
+
+def test_an_interrupted_question_continues_from_the_games_it_kept(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    fields = {"title": "A priest", "game": "bora_bora", "form": "gift", "edit": "priest", "rungs": ["heuristic"],
+              "players": 2, "seed": 9, "sizes": TINY}
+    first = ask(fields, tmp_path, size="quick", jobs=1, progress=False)
+
+    def must_not_play(*args: object) -> list[dict[str, object]]:
+        raise AssertionError("a kept task was played again")
+
+    monkeypatch.setattr(question_forms, "_gift_task", must_not_play)
+    second = ask(fields, tmp_path, size="quick", jobs=1, progress=False)
+    pd.testing.assert_frame_equal(first.tables["effects"], second.tables["effects"])
+
+
+def test_a_changed_question_does_not_reuse_the_games_of_another(tmp_path: Path) -> None:
+    fields = question(seed=1)
+    ask(fields, tmp_path, size="quick", jobs=1, progress=False)
+    ask(question(seed=2), tmp_path, size="quick", jobs=1, progress=False)
+    assert len(list((tmp_path / "games").iterdir())) == 2
+
+
+def test_the_same_question_as_toml_and_as_a_dict_is_the_same_question(tmp_path: Path) -> None:
+    path = tmp_path / "first.toml"
+    path.write_text('title = "Is moving first an advantage?"\ngame = "pig"\nform = "setup"\nvary = "players"\n'
+                    'arms = [2]\n\n[sizes.quick]\ngames = 6\nsearch_games = 1\nrobustness_games = 4\nrollouts = 2\n')
+    from_file = load_question(path)
+    assert from_file == Question.from_dict(question(), name="first", source=str(path))
