@@ -15,6 +15,7 @@ variants) in its package's `questions.py`; docs/questions.md explains it all.
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from collections.abc import Callable, Mapping
@@ -36,6 +37,7 @@ from borabora_sim.questions.question import (
 from borabora_sim.questions.work import Work, fingerprint
 
 REPORT = "report.md"
+SUMMARY = "summary.json"              # the answer in one sentence and how sure it is (the atlas page reads it)
 REPLAY = "replay.html"
 METHODS = {
     "policy": "Arms that differ only in the studied player's options play the same game seeds and seat rotations; "
@@ -130,6 +132,11 @@ def write_report(answer: Answer, findings: Findings, folder: Path, jobs: int) ->
               f"- reproduce: `borabora ask {_command_name(question)} --size {answer.size} --out DIR`"])]
     report = folder / REPORT
     files.write_bytes(report, ("\n\n".join(parts) + "\n").encode())
+    summary = {"name": question.name, "title": question.title, "game": question.vocabulary.title,
+               "form": question.form, "size": answer.size, "headline": findings.answer[0] if findings.answer else "",
+               "certainty": findings.certainty, "wall_seconds": round(answer.wall_seconds),
+               "cpu_seconds": round(answer.cpu_seconds), "report": REPORT}
+    files.write_bytes(folder / SUMMARY, (json.dumps(summary, indent=1) + "\n").encode())
     return report
 
 

@@ -37,13 +37,15 @@ if TYPE_CHECKING:
 class Findings:
     """What a form found: `tables` (name -> table, kept as CSV), `answer` (two to four plain sentences),
     `evidence` (Markdown parts: sentences, tables, figure links), `figures` (file name -> figure) and `replay`
-    (game seed, player specs and decision of an illustrative game, or None)."""
+    (game seed, player specs and decision of an illustrative game, or None); `certainty` says in a few words how
+    sure the answer is."""
 
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
     answer: list[str] = field(default_factory=list)
     evidence: list[str] = field(default_factory=list)
     figures: dict[str, Figure] = field(default_factory=dict)
     replay: tuple[int, list[str], int, str] | None = None
+    certainty: str = ""               # how sure the answer is, in a few words (the atlas's "how sure")
 
 
 def active_rungs(question: Question, size: Size) -> list[str]:
@@ -213,6 +215,7 @@ def policy(question: Question, size: Size, work: Work, folder: Path | None) -> F
         row = table[table["comparison"] == comparison].iloc[-1]
         findings.answer.append(f"For {row['player']}, {comparison} {effect_sentence(row, unit)}.")
     findings.answer.append(_holds_sentence(table))
+    findings.certainty = _paired_certainty(table, "win-rate effects")
     robust = _policy_robustness(question, size, work, folder, rungs[0])
     if len(robust):
         findings.tables["robustness"] = robust
@@ -251,6 +254,14 @@ def _across_strength(effects: pd.DataFrame, changes: pd.DataFrame, subject: str)
         words = dict(zip(effects["rung"], effects["player"], strict=True))
         changes = changes.assign(rung=changes["rung"].map(words), reference=changes["reference"].map(words))
     return across_strength(named, changes, subject)
+
+
+def _paired_certainty(table: pd.DataFrame, what: str, metric: str = "win") -> str:
+    detectable = int((table[f"{metric}_verdict"] != "no detectable difference").sum())
+    widest = max((hi - lo) / 2 for lo, hi in table[f"{metric}_diff_ci"])
+    scale, unit = (100, " points") if metric == "win" else (1, f" {table['unit'].iloc[0]}")
+    return (f"{detectable} of {len(table)} {what} detectable after Holm's correction; widest 95% interval "
+            f"+/- {scale * widest:.1f}{unit}")
 
 
 def _holds_sentence(table: pd.DataFrame) -> str:
@@ -377,6 +388,8 @@ def choice(question: Question, size: Size, work: Work, folder: Path | None) -> F
         f"was legal beside other moves, and {against[strongest['verdict']]} ({100 * strongest['mean_advantage']:+.1f} "
         f"points of win chance, 95% CI {100 * alo:+.1f} to {100 * ahi:+.1f}); the player took it in "
         f"{strongest['taken_share']:.0%} of them.")
+    findings.certainty = (f"best-move share +/- {100 * (hi - lo) / 2:.0f} points over {int(strongest['options'])} "
+                          f"judged decisions; advantage {strongest['verdict']} after Holm's correction")
     for by in question.by[:1]:
         enough = findings.tables[f"by_{by}"]
         enough = enough[enough["decisions"] >= 20]
@@ -526,6 +539,7 @@ def gift(question: Question, size: Size, work: Work, folder: Path | None) -> Fin
                                                            f"{round_}")))
     strongest = table[table["rung"] == table["rung"].iloc[-1]]
     findings.answer += _gift_answer(strongest, edit.words, unit)
+    findings.certainty = _paired_certainty(strongest, f"rounds' effects on the final {unit}", "vp")
     findings.answer.append(_holds_sentence(table.assign(comparison=[f"{edit.words} in round {r}"
                                                                     for r in table["round"]])))
     return findings
@@ -647,6 +661,10 @@ def setup(question: Question, size: Size, work: Work, folder: Path | None) -> Fi
     findings.figures["seats.png"] = _setup_figure(table)
     findings.evidence.append("![win rate by place in the turn order](seats.png)")
     strongest = table[table["rung"] == table["rung"].iloc[-1]]
+    off = int((strongest["verdict"] != "no detectable difference").sum())
+    findings.certainty = (f"{off} of {len(strongest)} places detectably off their fair share after Holm's "
+                          f"correction; widest 95% interval +/- "
+                          f"{100 * ((strongest['ci_high'] - strongest['ci_low']) / 2).max():.1f} points")
     for setup_words, part in strongest.groupby("setup", sort=False):
         found = part[part["verdict"] != "no detectable difference"]
         if found.empty:
