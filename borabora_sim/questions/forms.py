@@ -268,11 +268,13 @@ def _holds_sentence(table: pd.DataFrame) -> str:
     """How many of the measured (player, comparison) rows show a detectable effect on the win rate."""
     detectable = table[table["win_verdict"] != "no detectable difference"]
     if detectable.empty:
-        return (f"No effect on the win rate is detectable for any of the {table['player'].nunique()} players "
-                f"measured, after Holm's correction over {len(table)} comparisons.")
+        players = table["player"].nunique()
+        who = "the player measured" if players == 1 else f"any of the {players} players measured"
+        return (f"No effect on the win rate is detectable for {who}, after Holm's correction over "
+                f"{_count(len(table), 'comparison')}.")
     listing = "; ".join(f"{row['comparison']} for {row['player']} ({100 * row['win_diff']:+.1f} points)"
                         for _, row in detectable.iterrows())
-    return (f"Detectable effects on the win rate, after Holm's correction over {len(table)} comparisons: "
+    return (f"Detectable effects on the win rate, after Holm's correction over {_count(len(table), 'comparison')}: "
             f"{listing}; the others are not detectable.")
 
 
@@ -280,8 +282,12 @@ def _robustness_sentence(robust: pd.DataFrame) -> str:
     counts = robust["win_verdict"].value_counts()
     tally = ", ".join(f"{int(counts[v])} {VERDICT_COLUMN[v].replace('A ', 'a ')}" for v in stats.VERDICTS
                       if v in counts)
-    return (f"Across {len(robust)} robustness settings (other player counts and component variants, first player "
-            f"only), the win-rate verdicts were: {tally}.")
+    return (f"Across {_count(len(robust), 'robustness setting')} (other player counts and component variants, the "
+            f"first player only), the win-rate verdicts were: {tally}.")
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n:,} {noun}s"
 
 
 # =============================================================================

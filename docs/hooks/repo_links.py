@@ -2,7 +2,7 @@
 (`../benchmarks/README.md`) that work when the repository is read as it is; this hook makes the same links work in
 the site:
 
-- the Markdown files of `PAGES` (the benchmark tables) become pages of the site, read when the site is built;
+- the Markdown files of `PAGES` (the benchmark tables, the question reports) become pages of the site, read when the site is built;
   their own relative links are read from where they lie in the repository;
 - a link that leaves docs/ for one of those files is pointed at its page, a link to any other file of the
   repository at a copy of that file published with the site (under `repository/`).
@@ -19,8 +19,12 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
+ROOT = Path(__file__).resolve().parents[2]
 PAGES = {"benchmarks/README.md": "benchmarks/engine.md", "benchmarks/README_players.md": "benchmarks/players.md",
-         "benchmarks/README_ladder.md": "benchmarks/ladder.md"}
+         "benchmarks/README_ladder.md": "benchmarks/ladder.md",
+         # the reports of the answered questions (the Strategy atlas links them)
+         **{f"analysis/results/{path.parent.name}/report.md": f"atlas/{path.parent.name}.md"
+            for path in sorted((ROOT / "analysis" / "results").glob("*/report.md"))}}
 SOURCES = {page: source for source, page in PAGES.items()}
 COPIES = "repository"
 LINK = re.compile(r"\]\((?P<target>[^)\s#:]+)(?P<anchor>#[^)\s]*)?\)")
