@@ -25,7 +25,7 @@ from borabora_sim import stats
 from borabora_sim.counterfactual import RolloutJudge, judge_game
 from borabora_sim.games import get_game
 from borabora_sim.protocol import GameState
-from borabora_sim.questions.question import BUILT_IN, Question, Size, variant_words
+from borabora_sim.questions.question import BUILT_IN, MAX_BATCHES, Question, Size, variant_words
 from borabora_sim.questions.work import BATCH_ID_STRIDE, Rows, Work
 from borabora_sim.simulate import seated_players
 
@@ -51,8 +51,9 @@ class Findings:
 def active_rungs(question: Question, size: Size) -> list[str]:
     """The rungs played at this size: all, or without those that search where the size leaves them out."""
     vocabulary = question.vocabulary
-    rungs = [r for r in question.rungs if size.search_rungs or not vocabulary.rung(r).searches]
-    return rungs or [question.rungs[0]]
+    named = size.rungs if size.rungs is not None else question.rungs
+    rungs = [r for r in named if size.search_rungs or not vocabulary.rung(r).searches]
+    return rungs or [named[0]]
 
 
 def studied_players(question: Question, spec: str, players: int | None = None) -> list[str]:
@@ -65,9 +66,10 @@ def _games(question: Question, size: Size, label: str) -> int:
     return size.search_games if question.vocabulary.rung(label).searches else size.games
 
 
-def _precise_enough(size: Size, half_width: float, took: float, time_left: float) -> bool:
-    """Whether to stop adding batches: no target, the target met, or no time for another batch like the last."""
-    return size.target is None or half_width <= size.target or took > time_left
+def _precise_enough(size: Size, half_width: float, took: float, time_left: float, batches: int) -> bool:
+    """Whether to stop adding batches: no target, the target met, no time for another batch like the last, or
+    MAX_BATCHES played."""
+    return (size.target is None or half_width <= size.target or took > time_left or batches >= MAX_BATCHES)
 
 
 # =============================================================================
@@ -133,14 +135,21 @@ def forest(table: pd.DataFrame, labels: Sequence[str], title: str, unit: str) ->
     return fig
 
 
-def strength_rows(question: Question, wins: dict[str, tuple[int, int]]) -> pd.DataFrame:
+def strength_table(question: Question, wins: dict[str, tuple[int, int]]) -> pd.DataFrame:
     """Each rung's measured strength: its win rate against the opponents, Wilson 95% interval."""
     rows = []
     for label, (won, games) in wins.items():
         lo, hi = stats.wilson_interval(won, games)
-        rows.append({"player": question.vocabulary.rung(label).words, "games": games,
-                     "win rate": f"{won / games:.1%}" if games else "-", "95% CI": f"{lo:.1%} to {hi:.1%}"})
+        rung = question.vocabulary.rung(label)
+        rows.append({"rung": label, "player": rung.words, "spec": rung.spec, "games": games, "wins": won,
+                     "win_rate": won / games if games else float("nan"), "ci_low": lo, "ci_high": hi})
     return pd.DataFrame(rows)
+
+
+def strength_view(table: pd.DataFrame) -> pd.DataFrame:
+    return pd.DataFrame({"player": table["player"], "games": table["games"],
+                         "win rate (95% CI)": [f"{w:.1%} ({lo:.1%} to {hi:.1%})" for w, lo, hi in zip(
+                             table["win_rate"], table["ci_low"], table["ci_high"], strict=True)]})
 
 
 # =============================================================================
@@ -171,7 +180,7 @@ def _policy_rung(question: Question, size: Size, work: Work, label: str, games: 
         rows = _compare_runs(question, runs)
         batch += 1
         half = max((r["win_diff_ci"][1] - r["win_diff_ci"][0]) / 2 for r in rows)
-        if _precise_enough(size, half, time.monotonic() - began, work.time_left(shares)):
+        if _precise_enough(size, half, time.monotonic() - began, work.time_left(shares), batch):
             break
     plain = next((arm.name for arm in question.arms if arm.value == ""), question.arms[0].name)
     frame = pd.concat(runs[plain], ignore_index=True)
@@ -191,13 +200,16 @@ def policy(question: Question, size: Size, work: Work, folder: Path | None) -> F
                                           len(rungs) - i, question.players)
         rows += found
     table = stats.paired_table(pd.DataFrame(rows), question.alpha)
-    findings = Findings(tables={"effects": table})
+    findings = Findings(tables={"effects": table, "strength": strength_table(question, wins)})
     findings.figures["effects.png"] = forest(table, ("player", "comparison"),
                                              f"{question.title}\nA = the first arm named, B = the second", unit)
     changes = pd.DataFrame()
     if len(rungs) > 1:
-        changes = stats.effect_changes(table, "rung", rungs[0], within=("comparison",), alpha=question.alpha)
+        changes = pd.concat([stats.effect_changes(table, "rung", rungs[0], within=("comparison",), metric=metric,
+                                                  alpha=question.alpha).assign(metric=metric)
+                             for metric in ("win", "vp")], ignore_index=True)
         findings.tables["changes_with_strength"] = changes
+        changes = changes[changes["metric"] == "win"]
     findings.evidence += [
         f"Each player below sat in one seat (rotated over the games) against {question.players - 1} "
         f"{question.vocabulary.opponent_words}; each arm played the same game seeds and seat rotations, so each "
@@ -205,7 +217,7 @@ def policy(question: Question, size: Size, work: Work, folder: Path | None) -> F
         f"Newcombe interval; {unit}: paired t interval, Wilcoxon signed-rank test; p-values and verdicts "
         f"Holm-corrected over the {len(table)} comparisons.",
         "Each player's strength, its win rate in the arm with no option changed:",
-        _markdown(strength_rows(question, wins)),
+        _markdown(strength_view(findings.tables["strength"])),
         _markdown(paired_view(table, ("player", "comparison"), unit)), "![effects](effects.png)"]
     for comparison in dict.fromkeys(table["comparison"]):
         effects = table[table["comparison"] == comparison]
@@ -228,8 +240,8 @@ def policy(question: Question, size: Size, work: Work, folder: Path | None) -> F
 
 def _policy_robustness(question: Question, size: Size, work: Work, folder: Path | None, label: str) -> pd.DataFrame:
     settings: list[tuple[int, str, str | None]] = [(count, BUILT_IN, None) for count in question.robustness_players]
-    settings += [(question.players, name, str(_variant_file(question, name, folder)))
-                 for name in question.robustness_variants]
+    variants = size.variants if size.variants is not None else question.robustness_variants
+    settings += [(question.players, name, str(_variant_file(question, name, folder))) for name in variants]
     rows = []
     for count, variant, components in settings:
         found, _ = _policy_rung(question, Size(size.robustness_games, 1, 1), work, label, size.robustness_games, 1,
@@ -246,14 +258,16 @@ def _variant_file(question: Question, name: str, folder: Path | None) -> Path:
     return question.vocabulary.write_variant(name, where)
 
 
-def _across_strength(effects: pd.DataFrame, changes: pd.DataFrame, subject: str) -> list[str]:
+def _across_strength(effects: pd.DataFrame, changes: pd.DataFrame, subject: str, metric: str = "win",
+                     unit: str = "VP") -> list[str]:
     from borabora_sim.studies.strength import across_strength
 
     named = effects.assign(rung=effects["player"])
     if len(changes):
         words = dict(zip(effects["rung"], effects["player"], strict=True))
         changes = changes.assign(rung=changes["rung"].map(words), reference=changes["reference"].map(words))
-    return across_strength(named, changes, subject)
+    return [line.replace("(VP)", f"({unit})").replace(" VP ", f" {unit} ")
+            for line in across_strength(named, changes, subject, metric)]
 
 
 def _paired_certainty(table: pd.DataFrame, what: str, metric: str = "win") -> str:
@@ -472,7 +486,8 @@ def _gift_task(question: Question, label: str, ids: Sequence[int], seed: int) ->
             more = _play_out(changed, specs, seeds, question.game)
             rows.append({"rung": label, "game_id": game_id, "real": False, "round": round_,
                          "score_without": base.scores()[seat], "score_with": more.scores()[seat],
-                         "win_without": base.winner() == seat, "win_with": more.winner() == seat})
+                         "win_without": base.winner() == seat, "win_with": more.winner() == seat,
+                         **({"direct": edit.direct(start)} if edit.direct is not None else {})})
     return rows
 
 
@@ -482,8 +497,9 @@ def _gift_table(question: Question, pairs: pd.DataFrame, unit: str) -> pd.DataFr
         per_game = pd.DataFrame({"win_a": group["win_with"], "win_b": group["win_without"],
                                  "vp_a": group["score_with"], "vp_b": group["score_without"]})
         result = stats.paired_outcomes(per_game, "with", "without", baseline=1 / question.players, unit=unit)
+        direct = {"direct": float(group["direct"].iloc[0])} if "direct" in group else {}
         rows.append({"rung": label, "player": question.vocabulary.rung(str(label)).words,
-                     "round": int(float(str(round_))), **asdict(result)})
+                     "round": int(float(str(round_))), **direct, **asdict(result)})
     return pd.DataFrame(rows)
 
 
@@ -510,7 +526,7 @@ def gift(question: Question, size: Size, work: Work, folder: Path | None) -> Fin
             mine = mine[~mine["real"]]
             table = _gift_table(question, mine, unit) if len(mine) else pd.DataFrame()
             half = max((hi - lo) / 2 for lo, hi in table["win_diff_ci"]) if len(table) else 0.0
-            if _precise_enough(size, half, time.monotonic() - began, work.time_left(len(rungs) - i)):
+            if _precise_enough(size, half, time.monotonic() - began, work.time_left(len(rungs) - i), batch):
                 break
     everything = pd.concat(frames, ignore_index=True)
     real = everything[everything["real"]]
@@ -524,25 +540,32 @@ def gift(question: Question, size: Size, work: Work, folder: Path | None) -> Fin
     findings.tables["effects"] = table
     wins = {label: (int(real.loc[real["rung"] == label, "win"].sum()), int((real["rung"] == label).sum()))
             for label in rungs}
+    findings.tables["strength"] = strength_table(question, wins)
     view = paired_view(table, ("player", "round"), unit).rename(columns={"win rate A": "win rate with",
                                                                          "win rate B": "win rate without"})
+    if "direct" in table:
+        view.insert(3, edit.direct_words, table["direct"].map("{:g}".format))
     findings.figures["by-round.png"] = _gift_figure(table, edit.words, unit)
     findings.evidence += [
         f"Real games of the studied player (one seat, rotated) against {question.players - 1} "
         f"{question.vocabulary.opponent_words}. At the start of each round (the first state with the gift possible) "
         f"the game was continued twice by the same players with the same seeds and the same dice: as it stood (B) "
         f"and with {edit.words} for the studied seat (A). p-values and verdicts Holm-corrected over the "
-        f"{len(table)} rows.", "Each player's strength in the real games:", _markdown(strength_rows(question, wins)),
+        f"{len(table)} rows.", "Each player's strength in the real games:",
+        _markdown(strength_view(findings.tables["strength"])),
         _markdown(view, index=False), "![by round](by-round.png)"]
     changes = pd.DataFrame()
     if len(rungs) > 1:
-        changes = stats.effect_changes(table, "rung", rungs[0], within=("round",), alpha=question.alpha)
+        changes = pd.concat([stats.effect_changes(table, "rung", rungs[0], within=("round",), metric=metric,
+                                                  alpha=question.alpha).assign(metric=metric)
+                             for metric in ("vp", "win")], ignore_index=True)
         findings.tables["changes_with_strength"] = changes
-    for round_, effects in table.groupby("round", sort=True):
-        moved = changes[changes["round"] == round_] if len(changes) else changes
-        findings.evidence.append(" ".join(_across_strength(effects, moved,
-                                                           f"{edit.words.capitalize()} at the start of round "
-                                                           f"{round_}")))
+    for metric in ("vp", "win"):
+        of_metric = changes[changes["metric"] == metric] if len(changes) else changes
+        for round_, effects in table.groupby("round", sort=True):
+            moved = of_metric[of_metric["round"] == round_] if len(of_metric) else of_metric
+            findings.evidence.append(" ".join(_across_strength(effects, moved, f"{edit.words.capitalize()} at the "
+                                                               f"start of round {round_}", metric, unit)))
     strongest = table[table["rung"] == table["rung"].iloc[-1]]
     findings.answer += _gift_answer(strongest, edit.words, unit)
     findings.certainty = _paired_certainty(strongest, f"rounds' effects on the final {unit}", "vp")
@@ -640,7 +663,7 @@ def setup(question: Question, size: Size, work: Work, folder: Path | None) -> Fi
             batch += 1
             seat_rows = _seat_rows(question, label, pd.concat(parts, ignore_index=True), unit)
             half = max((r["ci_high"] - r["ci_low"]) / 2 for r in seat_rows)
-            if _precise_enough(size, half, time.monotonic() - began, work.time_left(len(rungs) - i)):
+            if _precise_enough(size, half, time.monotonic() - began, work.time_left(len(rungs) - i), batch):
                 break
         rows += seat_rows
         if question.vary != "players":

@@ -47,9 +47,10 @@ class QuestionError(ValueError):
 class Size:
     """How much a question plays at one size: `games` per rung and arm for players that do not search,
     `search_games` for those that do; `robustness_games` per robustness setting (first rung only); `rollouts` per
-    option of a choice; `target`: the half-width of the win-rate effects to reach by adding batches of games (None:
-    play the games once); `budget`: the seconds the batches may take in all; `search_rungs`: whether the rungs that
-    search take part."""
+    option of a choice; `target`: the half-width of the win-rate effects to reach by adding batches of games (None,
+    or 0 in a file: play the games once; at most MAX_BATCHES batches); `budget`: the seconds the batches may take in
+    all; `search_rungs`: whether the rungs that search take part; `rungs` and `variants`, when given, narrow the
+    question's rungs and robustness variants at this size."""
 
     games: int
     search_games: int
@@ -58,8 +59,11 @@ class Size:
     target: float | None = None
     budget: float | None = None
     search_rungs: bool = True
+    rungs: tuple[str, ...] | None = None
+    variants: tuple[str, ...] | None = None
 
 
+MAX_BATCHES = 16
 # The sizes of each form: the quick size answers in under a minute on 2 cores, the default in under ten.
 SIZES: dict[str, dict[str, Size]] = {
     "policy": {"quick": Size(40, 4, 24, search_rungs=False),
@@ -240,7 +244,8 @@ def _parse(data: Mapping[str, Any], name: str, source: str) -> Question:
     if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0 < alpha < 0.5:
         raise _fail("alpha", alpha, "must be a significance level between 0 and 0.5, e.g. 0.05")
     question = Question(name=name, title=title.strip(), game=game_spec, form=form, players=players, rungs=rungs,
-                        seed=seed, alpha=float(alpha), sizes=_sizes(data.get("sizes", {}), form), source=source)
+                        seed=seed, alpha=float(alpha), sizes=_sizes(data.get("sizes", {}), form, vocabulary),
+                        source=source)
     robust_players, robust_variants = _robustness(data.get("robustness", {}), game.player_counts, vocabulary)
     question = replace(question, robustness_players=robust_players, robustness_variants=robust_variants)
     return {"policy": _policy, "choice": _choice, "gift": _gift, "setup": _setup}[form](question, data)
@@ -263,16 +268,17 @@ def _rungs(given: object, vocabulary: Vocabulary) -> tuple[str, ...]:
     return tuple(label for label in allowed if label in given)
 
 
-def _sizes(given: object, form: str) -> dict[str, Size]:
+def _sizes(given: object, form: str, vocabulary: Vocabulary) -> dict[str, Size]:
     if not isinstance(given, Mapping):
         raise _fail("sizes", given, "must be a table of sizes, e.g. [sizes.quick] games = 20")
     sizes = dict(SIZES[form])
-    for size_name, changes in given.items():
+    for size_name, table in given.items():
         if size_name not in SIZE_NAMES:
             raise _fail("sizes", size_name, f"is not a size; allowed: {_listing(SIZE_NAMES)}")
-        if not isinstance(changes, Mapping):
-            raise _fail(f"sizes.{size_name}", changes, "must be a table, e.g. games = 20")
-        for key, value in changes.items():
+        if not isinstance(table, Mapping):
+            raise _fail(f"sizes.{size_name}", table, "must be a table, e.g. games = 20")
+        changes: dict[str, Any] = dict(table)
+        for key, value in table.items():
             where = f"sizes.{size_name}.{key}"
             if key not in Size.__dataclass_fields__:
                 raise _fail(where, value, f"is not a setting of a size; allowed: "
@@ -280,9 +286,20 @@ def _sizes(given: object, form: str) -> dict[str, Size]:
             if key == "search_rungs":
                 if not isinstance(value, bool):
                     raise _fail(where, value, "must be true or false")
-            elif key in ("target", "budget"):
+            elif key == "rungs":
+                changes[key] = _rungs(value, vocabulary)
+            elif key == "variants":
+                if not isinstance(value, list) or any(v not in vocabulary.variants for v in value):
+                    raise _fail(where, value, f"must be a list of component variants; allowed: "
+                                              f"{_listing(vocabulary.variants)}")
+                changes[key] = tuple(value)
+            elif key == "target":
+                if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+                    raise _fail(where, value, "must be a half-width such as 0.03 (0: play the games once)")
+                changes[key] = value or None
+            elif key == "budget":
                 if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-                    raise _fail(where, value, "must be a positive number")
+                    raise _fail(where, value, "must be a positive number of seconds")
             elif isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise _fail(where, value, "must be a whole number >= 1")
         sizes[size_name] = replace(sizes[size_name], **changes)

@@ -67,13 +67,15 @@ class Situation:
 @dataclass(frozen=True)
 class Edit:
     """A named change to a state that gives one seat one more (or one fewer) of something: its words ("one more
-    priest in the temple"), the edited copy (None where it cannot be made, e.g. no priest left) and the moments it
-    is made at: the first state of each round for which `at` is true."""
+    priest in the temple"), the edited copy (None where it cannot be made, e.g. no priest left), the moments it is
+    made at (the first state of each round for which `at` is true) and, where the rules give the gift a direct
+    value, that value at a moment (`direct`, named `direct_words`: "direct temple VP")."""
 
     words: str
     apply: Callable[[GameState, int], GameState | None]
     at: Callable[[GameState], bool] = lambda state: True
-    moment: str = "at the start of round {round}"
+    direct: Callable[[GameState], float] | None = None
+    direct_words: str = ""
 
 
 def _no_variant(name: str, folder: Path) -> Path:

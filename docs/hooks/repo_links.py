@@ -2,8 +2,8 @@
 (`../benchmarks/README.md`) that work when the repository is read as it is; this hook makes the same links work in
 the site:
 
-- the Markdown files of `PAGES` (the benchmark tables, the question reports) become pages of the site, read when the site is built;
-  their own relative links are read from where they lie in the repository;
+- the Markdown files of `PAGES` (the benchmark tables, the question reports) become pages of the site, read when
+  the site is built; their own relative links are read from where they lie in the repository;
 - a link that leaves docs/ for one of those files is pointed at its page, a link to any other file of the
   repository at a copy of that file published with the site (under `repository/`).
 

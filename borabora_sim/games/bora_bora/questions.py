@@ -8,6 +8,8 @@ import copy
 from types import MappingProxyType
 from typing import cast
 
+import numpy as np
+
 from borabora_sim import _engine
 from borabora_sim.counterfactual import score_gap
 from borabora_sim.errors import StateFormatError
@@ -89,8 +91,13 @@ def _at_die(state: GameState) -> bool:
     return state.decision == "die"
 
 
+def temple_vp_to_come(state: GameState) -> float:
+    """A priest's direct VP from a moment on: the temple VP per priest of the scorings still to come."""
+    return float(np.sum(_state(state).components.temple_vp_by_round[state.round - 1:]))
+
+
 EDITS = MappingProxyType({
-    "priest": Edit("one more priest in the temple", extra_priest, _at_die),
+    "priest": Edit("one more priest in the temple", extra_priest, _at_die, temple_vp_to_come, "direct temple VP"),
     "shell": Edit("one more shell", lambda state, seat: _edited(state, {"shells": 1}, seat), _at_die),
     "offering": Edit("one more offering token", lambda state, seat: _edited(state, {"offerings": 1}, seat), _at_die),
 })

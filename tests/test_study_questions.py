@@ -1,0 +1,56 @@
+"""The three studies as question files: with the same seeds, the question engine reproduces the tables the study
+modules wrote (tests/data/studies/, quick size), cell by cell."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from borabora_sim.questions import ask, builtin_questions
+
+STUDIES = Path(__file__).parent / "data" / "studies"
+
+
+def assert_same_cells(before: pd.DataFrame, after: pd.DataFrame, names: dict[str, str]) -> None:
+    """Every column of `before` equals its column of `after` (named by `names` where the name changed), row by
+    row: numbers to 1e-12, everything else as text."""
+    assert len(before) == len(after)
+    for column in before.columns:
+        old, new = before[column], after[names.get(column, column)]
+        if pd.api.types.is_numeric_dtype(old) and pd.api.types.is_numeric_dtype(new):
+            assert np.allclose(old.to_numpy(float), new.to_numpy(float), rtol=0, atol=1e-12, equal_nan=True), column
+        else:
+            assert old.astype(str).tolist() == new.astype(str).tolist(), column
+
+
+@pytest.fixture(scope="module")
+def priest(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("priest")
+    ask("priest", out, size="quick", jobs=1, progress=False)
+    return out
+
+
+def test_the_priest_question_file_is_short() -> None:
+    assert len(builtin_questions()["priest"].read_text().splitlines()) <= 60
+
+
+def test_the_priest_question_reproduces_the_priest_studys_summary(priest: Path) -> None:
+    names = {"pairs": "games", "vp_gain": "vp_diff", "vp_ci_low": "vp_diff_ci_low", "vp_ci_high": "vp_diff_ci_high",
+             "win_gain": "win_diff", "win_ci_low": "win_diff_ci_low", "win_ci_high": "win_diff_ci_high",
+             "direct_temple_vp": "direct"}
+    assert_same_cells(pd.read_csv(STUDIES / "priest" / "priest_summary.csv"), pd.read_csv(priest / "effects.csv"),
+                      names)
+
+
+def test_the_priest_question_reproduces_the_changes_with_strength(priest: Path) -> None:
+    assert_same_cells(pd.read_csv(STUDIES / "priest" / "priest_changes.csv"),
+                      pd.read_csv(priest / "changes_with_strength.csv"), {})
+
+
+def test_the_priest_question_reproduces_each_players_strength(priest: Path) -> None:
+    before = pd.read_csv(STUDIES / "priest" / "priest_strength.csv")
+    common = ["rung", "spec", "games", "win_rate", "ci_low", "ci_high"]
+    assert_same_cells(before[common], pd.read_csv(priest / "strength.csv"), {})
