@@ -54,3 +54,60 @@ def test_the_priest_question_reproduces_each_players_strength(priest: Path) -> N
     before = pd.read_csv(STUDIES / "priest" / "priest_strength.csv")
     common = ["rung", "spec", "games", "win_rate", "ci_low", "ci_high"]
     assert_same_cells(before[common], pd.read_csv(priest / "strength.csv"), {})
+
+
+@pytest.fixture(scope="module")
+def fishing(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("fishing")
+    ask("fishing", out, size="quick", jobs=1, progress=False)
+    return out
+
+
+def _with_arm_names(table: pd.DataFrame) -> pd.DataFrame:
+    """The comparison as the study named it, "normal - never", from the arms' names."""
+    return table.assign(comparison=table["arm_a"] + " - " + table["arm_b"])
+
+
+@pytest.mark.slow
+def test_the_fishing_question_reproduces_how_often_each_player_fishes(fishing: Path) -> None:
+    assert_same_cells(pd.read_csv(STUDIES / "fishing" / "fishing_frequency.csv"),
+                      pd.read_csv(fishing / "frequency_decisions.csv"), {"fished": "chosen"})
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("before", "after"), [("fishing_arms", "arms_effects"), ("fishing_strength", "arms_strength")])
+def test_the_fishing_question_reproduces_the_arms_of_each_player(fishing: Path, before: str, after: str) -> None:
+    table = pd.read_csv(fishing / f"{after}.csv")
+    assert_same_cells(pd.read_csv(STUDIES / "fishing" / f"{before}.csv"),
+                      _with_arm_names(table) if "arm_a" in table else table, {})
+
+
+@pytest.mark.slow
+def test_the_fishing_question_reproduces_the_robustness_table(fishing: Path) -> None:
+    before = pd.read_csv(STUDIES / "fishing" / "fishing_robustness.csv")
+    after = _with_arm_names(pd.read_csv(fishing / "arms_robustness.csv"))
+    assert after["components"].tolist() == [("as printed" if v == "built-in" else v.replace("_", " "))
+                                            for v in before["variant"]]
+    assert_same_cells(before.drop(columns="variant"), after, {})
+
+
+@pytest.mark.slow
+def test_the_fishing_question_reproduces_the_changes_with_strength(fishing: Path) -> None:
+    changes = pd.read_csv(fishing / "arms_changes_with_strength.csv")
+    effects = pd.read_csv(fishing / "arms_effects.csv").drop_duplicates("comparison")
+    names = dict(zip(effects["comparison"], effects["arm_a"] + " - " + effects["arm_b"], strict=True))
+    assert_same_cells(pd.read_csv(STUDIES / "fishing" / "fishing_changes.csv"),
+                      changes.assign(comparison=changes["comparison"].map(names)), {})
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("before", "after"), [("fishing_counterfactual", "best_move_options"),
+                                               ("fishing_counterfactual_weak", "best_move_second_judge_options")])
+def test_the_fishing_question_reproduces_the_judged_options(fishing: Path, before: str, after: str) -> None:
+    old = pd.read_csv(STUDIES / "fishing" / f"{before}.csv")
+    assert_same_cells(old.drop(columns=["blocked", "start_position", "vp_gap"]), pd.read_csv(fishing / f"{after}.csv"),
+                      {"n_blocked": "blocked"})
+
+
+def test_the_fishing_question_file_is_short() -> None:
+    assert len(builtin_questions()["fishing"].read_text().splitlines()) <= 60

@@ -87,19 +87,48 @@ def ask(question: str | os.PathLike[str] | Mapping[str, Any] | Question, out: st
     if folder is not None:
         files.make_directory(folder)
     began = time.monotonic()
-    deadline = began + chosen.budget if chosen.budget else None
     settings = {key: value for key, value in asdict(checked).items() if key not in ("title", "source", "sizes")}
-    work_folder = None if folder is None else folder / "games" / fingerprint([settings, asdict(chosen)])
-    work = Work(work_folder, jobs, backend, scheduler, progress, deadline)
+    work_folder = None if folder is None else folder / "games" / fingerprint([settings, size, asdict(chosen)])
     say = log or (lambda line: None)
     say(f"{checked.title} ({checked.form} question, {checked.game}, size {size})")
-    findings = FORM_RUNNERS[checked.form](checked, chosen, work, folder)
+    cpu = 0.0
+    parts = checked.parts or (checked,)
+    findings = Findings()
+    for part in parts:
+        part_size = part.size(size)
+        deadline = time.monotonic() + part_size.budget if part_size.budget else None
+        where = None if work_folder is None else (work_folder / part.name if checked.parts else work_folder)
+        work = Work(where, jobs, backend, scheduler, progress, deadline)
+        found = FORM_RUNNERS[part.form](part, part_size, work, folder)
+        cpu += work.cpu
+        if checked.parts:
+            found = _as_part(part, found)
+        findings.tables.update(found.tables)
+        findings.figures.update(found.figures)
+        findings.answer += found.answer
+        findings.evidence += found.evidence
+        findings.certainty = findings.certainty or found.certainty
+        findings.replay = findings.replay or found.replay
     wall = time.monotonic() - began
-    result = Answer(checked, size, findings.tables, findings.answer, None, wall, work.cpu)
+    result = Answer(checked, size, findings.tables, findings.answer, None, wall, cpu)
     if folder is not None:
         result.report = write_report(result, findings, folder, jobs)
         say(f"report written to {result.report}")
     return result
+
+
+def _as_part(part: Question, found: Findings) -> Findings:
+    """A part's findings under its name: its tables and figures prefixed, its evidence under its title."""
+    renamed = {name: f"{part.name}-{name}" for name in found.figures}
+    evidence = [f"### {part.title}"]
+    for line in found.evidence:
+        for old, new in renamed.items():
+            line = line.replace(f"]({old})", f"]({new})")
+        evidence.append(line)
+    return Findings(tables={f"{part.name}_{name}": table for name, table in found.tables.items()},
+                    answer=found.answer, evidence=evidence,
+                    figures={renamed[name]: figure for name, figure in found.figures.items()},
+                    replay=found.replay, certainty=found.certainty)
 
 
 def write_report(answer: Answer, findings: Findings, folder: Path, jobs: int) -> Path:
@@ -112,7 +141,8 @@ def write_report(answer: Answer, findings: Findings, folder: Path, jobs: int) ->
     parts = [f"# {question.title}", "## Answer", " ".join(findings.answer),
              f"The answer rests on the players measured: a stronger player may gain or lose differently. "
              f"{question.vocabulary.invented}" + (
-                 " The robustness table shows how the answer moves when they vary." if question.robustness_variants
+                 " The robustness table shows how the answer moves when they vary."
+                 if any(part.robustness_variants for part in (question.parts or (question,)))
                  else " This question was not run on component variants."),
              "## Evidence", *findings.evidence]
     if findings.replay is not None:
@@ -122,7 +152,8 @@ def write_report(answer: Answer, findings: Findings, folder: Path, jobs: int) ->
         replay_html(folder / REPLAY, seed, specs, game=question.game)
         parts += ["## An illustrative game",
                   f"[Replay of the game]({REPLAY}#decision={decision}), opened at the decision where {words}."]
-    parts += ["## Method", METHODS[question.form],
+    forms = dict.fromkeys(part.form for part in (question.parts or (question,)))
+    parts += ["## Method", *[METHODS[form] for form in forms],
               "Verdicts are at the stated level after Holm's correction over the rows of each table; the "
               "intervals are 95% and not adjusted. A sentence names an effect only where its table calls it "
               "detectable.",

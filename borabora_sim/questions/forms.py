@@ -24,8 +24,8 @@ import pandas as pd
 from borabora_sim import stats
 from borabora_sim.counterfactual import RolloutJudge, judge_game
 from borabora_sim.games import get_game
-from borabora_sim.protocol import GameState
-from borabora_sim.questions.question import BUILT_IN, MAX_BATCHES, Question, Size, variant_words
+from borabora_sim.protocol import Game, GameState
+from borabora_sim.questions.question import BUILT_IN, MAX_BATCHES, NO_JUDGE, Question, Size, variant_words
 from borabora_sim.questions.work import BATCH_ID_STRIDE, Rows, Work
 from borabora_sim.simulate import seated_players
 
@@ -307,23 +307,61 @@ def _count(n: int, noun: str) -> str:
 # =============================================================================
 # Value of a choice
 # =============================================================================
-def _choice_task(question: Question, label: str, game_id: int, rollouts: int) -> Rows:
-    game = get_game(question.game)
-    vocabulary = question.vocabulary
-    studied = vocabulary.groups[question.group].actions(game)
+def _choice_players(question: Question, label: str, game_id: int) -> tuple[list[str], list[int]]:
+    """The specs by seat of game `game_id` and the seats studied: the rung's player in one seat (rotating with the
+    game) among the opponents, or in every seat."""
+    spec = question.vocabulary.rung(label).spec
+    if question.seats == "all":
+        return [spec] * question.players, list(range(question.players))
     seat = game_id % question.players
-    specs = studied_players(question, vocabulary.rung(label).spec)
-    specs = [*specs[1:seat + 1], specs[0], *specs[seat + 1:]]
+    specs = studied_players(question, spec)
+    return [*specs[1:seat + 1], specs[0], *specs[seat + 1:]], [seat]
+
+
+def _situation(question: Question, game: Game) -> Callable[[GameState, int], dict[str, Any]]:
+    situations = question.vocabulary.situations
 
     def situation(state: GameState, action: int) -> dict[str, Any]:
-        return {name: vocabulary.situations[name].of(state, action) for name in question.by} | {
+        return {name: situations[name].of(state, action) for name in question.by} | {
             "option_words": game.describe_action(state, action)}
 
-    judge = RolloutJudge(rollouts=rollouts, rollout="heuristic", style=vocabulary.judge)
-    rows = judge_game(game, game_id, specs, question.seed, studied.__contains__, situation, focus=[seat],
+    return situation
+
+
+def _choice_task(question: Question, label: str, game_id: int, rollouts: int, style: str) -> Rows:
+    """The rows of one game: every option of the group judged by rollouts of heuristic `style` at each decision of
+    a studied seat where it is legal beside others; or, with no judge, every such decision counted."""
+    game = get_game(question.game)
+    studied = question.vocabulary.groups[question.group].actions(game)
+    specs, focus = _choice_players(question, label, game_id)
+    situation = _situation(question, game)
+    extra = {"rung": label, "player": question.vocabulary.rung(label).words, "players_by_seat": "|".join(specs)}
+    if style == NO_JUDGE:
+        alternatives = question.vocabulary.groups[question.group].alternative_actions(game)
+        return [{**extra, **row} for row in _counted(game, question, game_id, specs, focus, studied, alternatives,
+                                                    situation)]
+    judge = RolloutJudge(rollouts=rollouts, rollout="heuristic", style=style)
+    rows = judge_game(game, game_id, specs, question.seed, studied.__contains__, situation, focus=focus,
                       judge=judge, recheck=True)
-    return [{"rung": label, "player": vocabulary.rung(label).words, "players_by_seat": "|".join(specs), **row}
-            for row in rows]
+    return [{**extra, **row} for row in rows]
+
+
+def _counted(game: Game, question: Question, game_id: int, specs: Sequence[str], focus: Sequence[int],
+             studied: frozenset[int], alternatives: frozenset[int],
+             situation: Callable[[GameState, int], dict[str, Any]]) -> Rows:
+    """Every decision of a studied seat at which an action of the group is legal and the player takes it or one of
+    its alternatives: its situation (of the move taken) and whether the player took an action of the group."""
+    game_seed = int(game.derive_seed(question.seed, game_id))
+    actors = seated_players(specs, game_seed, game)
+    state = game.new_initial_state(players=len(specs), seed=game_seed)
+    rows: Rows = []
+    while not state.is_terminal():
+        seat = state.current_player
+        action = actors[seat].choose(state)
+        if seat in focus and action in alternatives and not studied.isdisjoint(state.legal_actions()):
+            rows.append({"game_id": game_id, "seat": seat, **situation(state, action), "chosen": action in studied})
+        state.apply(action)
+    return rows
 
 
 def _mean_row(values: pd.Series) -> dict[str, Any]:
@@ -332,27 +370,97 @@ def _mean_row(values: pd.Series) -> dict[str, Any]:
     return {"mean_advantage": mean, "advantage_ci": (lo, hi), "advantage_p": p}
 
 
+def _share_by(values: pd.DataFrame, by: str, flag: str = "best_overall") -> pd.DataFrame:
+    rows = []
+    for key, group in values.groupby(by, sort=True):
+        hits = int(group[flag].sum())
+        lo, hi = stats.wilson_interval(hits, len(group))
+        rows.append({by: key, "decisions": len(group), "hits": hits, "share": hits / len(group), "ci_low": lo,
+                     "ci_high": hi})
+    return pd.DataFrame(rows)
+
+
+def _share_text(share: float, low: float, high: float) -> str:
+    return f"{share:.0%} ({low:.0%} to {high:.0%})"
+
+
+def _text(value: object) -> str:
+    """A situation's value as a person reads it: a whole number without its ".0"."""
+    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+
+
 def choice(question: Question, size: Size, work: Work, folder: Path | None) -> Findings:
-    vocabulary = question.vocabulary
-    group = vocabulary.groups[question.group]
     rungs = active_rungs(question, size)
-    tasks = [(question, label, game_id, size.rollouts) for label in rungs
+    tasks = [(question, label, game_id, size.rollouts, question.judge) for label in rungs
              for game_id in range(_games(question, size, label))]
-    values = pd.DataFrame(work.tasks("choice", _choice_task, tasks, f"judging {group.words}"))
-    findings = Findings(tables={"options": values})
+    group = question.vocabulary.groups[question.group]
+    values = pd.DataFrame(work.tasks("choice", _choice_task, tasks, f"{group.words}: games"))
+    findings = Findings(tables={"decisions" if question.judge == NO_JUDGE else "options": values})
     if values.empty:
         findings.answer.append(f"In the games played, {group.words} was never legal beside another move at a "
-                               "decision of the studied seat, so nothing can be said about it.")
+                               "decision of a studied seat, so nothing can be said about it.")
         return findings
+    if question.judge == NO_JUDGE:
+        _counted_findings(question, values, findings)
+        return findings
+    _judged_findings(question, size, values, findings)
+    if question.second_judge and size.second_judge_games:
+        tasks = [(question, label, game_id, size.rollouts, question.second_judge) for label in rungs
+                 for game_id in range(min(size.second_judge_games, _games(question, size, label)))]
+        second = pd.DataFrame(work.tasks("second_judge", _choice_task, tasks, f"{group.words}: the second judge"))
+        findings.tables["second_judge_options"] = second
+        agreement = judge_agreement(values, second)
+        findings.tables["agreement"] = agreement
+        findings.evidence.append(_agreement_words(question, agreement))
+    return findings
+
+
+def _counted_findings(question: Question, values: pd.DataFrame, findings: Findings) -> None:
+    """How often each player takes an action of the group where it may, by each situation column."""
+    group = question.vocabulary.groups[question.group]
     rows = []
-    for label in rungs:
-        part = values[values["rung"] == label]
-        if part.empty:
-            continue
+    for label, part in values.groupby("rung", sort=False):
+        lo, hi = stats.wilson_interval(int(part["chosen"].sum()), len(part))
+        rows.append({"rung": label, "player": part["player"].iloc[0], "decisions": len(part),
+                     "taken_share": part["chosen"].mean(), "ci_low": lo, "ci_high": hi})
+    summary = pd.DataFrame(rows)
+    findings.tables["taken"] = summary
+    findings.evidence += [
+        f"Each player in one seat (rotated) against {question.players - 1} {question.vocabulary.opponent_words}: "
+        f"at every decision where {group.words} was possible, whether the player took it (Wilson 95% intervals).",
+        _markdown(pd.DataFrame({"player": summary["player"], "decisions": summary["decisions"],
+                                "taken (share, 95% CI)": [_share_text(*r) for r in zip(
+                                    summary["taken_share"], summary["ci_low"], summary["ci_high"], strict=True)]}))]
+    for by in question.by:
+        words = question.vocabulary.situations[by].words
+        columns = {}
+        for _, part in values.groupby("rung", sort=False):
+            table = _share_by(part, by, "chosen")
+            columns[part["player"].iloc[0]] = pd.Series(
+                [f"{_share_text(s, lo, hi)} of {n}" for s, lo, hi, n in zip(
+                    table["share"], table["ci_low"], table["ci_high"], table["decisions"], strict=True)],
+                index=[_text(v) for v in table[by]])
+        view = pd.DataFrame(columns).fillna("-")
+        view.index.name = words
+        findings.evidence += [f"By {words}:", _markdown(view, index=True)]
+    findings.answer += [f"{row['player'][0].upper()}{row['player'][1:]} took {group.words} at "
+                        f"{_share_text(row['taken_share'], row['ci_low'], row['ci_high'])} of the "
+                        f"{int(row['decisions']):,} decisions where it could." for _, row in summary.iterrows()]
+    widest = ((summary["ci_high"] - summary["ci_low"]) / 2).max()
+    findings.certainty = f"shares counted, widest 95% interval +/- {100 * widest:.0f} points"
+
+
+def _judged_findings(question: Question, size: Size, values: pd.DataFrame, findings: Findings) -> None:
+    """How often the group's option is the best move, and its advantage over the best other move, by player and
+    by each situation column."""
+    vocabulary = question.vocabulary
+    group = vocabulary.groups[question.group]
+    rows = []
+    for label, part in values.groupby("rung", sort=False):
         best_count = int(part["best_overall"].sum())
         lo, hi = stats.wilson_interval(best_count, len(part))
         taken_lo, taken_hi = stats.wilson_interval(int(part["chosen"].sum()), len(part))
-        rows.append({"rung": label, "player": vocabulary.rung(label).words, "options": len(part),
+        rows.append({"rung": label, "player": part["player"].iloc[0], "options": len(part),
                      "best_share": best_count / len(part), "best_ci": (lo, hi), "taken_share": part["chosen"].mean(),
                      "taken_ci": (taken_lo, taken_hi), **_mean_row(part["recheck_advantage"])})
     summary = pd.DataFrame(rows)
@@ -361,10 +469,12 @@ def choice(question: Question, size: Size, work: Work, folder: Path | None) -> F
         "no detectable difference" if p >= question.alpha else ("better" if d > 0 else "worse")
         for d, p in zip(summary["mean_advantage"], summary["advantage_p_holm"], strict=True)]
     findings.tables["summary"] = summary
-    judge_words = f"paired rollouts played to the end by the {vocabulary.judge} heuristic"
+    judge_words = f"paired rollouts played to the end by the {question.judge} heuristic"
+    seats = ("every seat played by the same player" if question.seats == "all" else
+             f"the studied player in one seat (rotated) against {question.players - 1} {vocabulary.opponent_words}")
     view = pd.DataFrame({
-        "player": summary["player"], "decisions judged": summary["options"],
-        "best move (share, 95% CI)": [f"{s:.0%} ({lo:.0%} to {hi:.0%})" for s, (lo, hi)
+        "player": summary["player"], "options judged": summary["options"],
+        "best move (share, 95% CI)": [_share_text(s, lo, hi) for s, (lo, hi)
                                       in zip(summary["best_share"], summary["best_ci"], strict=True)],
         "taken by the player": [f"{s:.0%}" for s in summary["taken_share"]],
         "against the best other move (win chance, points)": [
@@ -372,24 +482,20 @@ def choice(question: Question, size: Size, work: Work, folder: Path | None) -> F
             for m, (lo, hi) in zip(summary["mean_advantage"], summary["advantage_ci"], strict=True)],
         "Holm p": [f"{p:.3g}" for p in summary["advantage_p_holm"]], "verdict": summary["verdict"]})
     findings.evidence += [
-        f"Games of the studied player (one seat, rotated) against {question.players - 1} "
-        f"{vocabulary.opponent_words}. At every decision of the studied seat where {group.words} was legal beside "
-        f"another move, every legal move was judged by {size.rollouts} {judge_words} (the same hidden-card samples "
-        "and dice for every move). The best move is the one with the highest win chance in the rollouts; the "
-        "comparison with the best other move is judged again on fresh rollouts, free of the bias of picking the "
-        "best of several noisy values (t test, Holm-corrected over the players).", _markdown(view, index=False)]
-    pooled = values
+        f"Games with {seats}. At every decision of a studied seat where {group.words} was legal beside another "
+        f"move, every legal move was judged by {size.rollouts} {judge_words} (the same hidden-card samples and dice "
+        "for every move). The best move is the one with the highest win chance in the rollouts; the comparison with "
+        "the best other move is judged again on fresh rollouts, free of the bias of picking the best of several "
+        "noisy values (t test, Holm-corrected over the players).", _markdown(view, index=False)]
     for by in question.by:
         words = vocabulary.situations[by].words
-        table = _share_by(pooled, by)
+        table = _share_by(values, by)
         findings.tables[f"by_{by}"] = table
-        shown = table.assign(**{"best move (share, 95% CI)": [
-            f"{s:.0%} ({lo:.0%} to {hi:.0%})" for s, lo, hi in zip(table["share"], table["ci_low"], table["ci_high"],
-                                                                    strict=True)]})
-        findings.evidence += [f"By {words} (all players pooled):",
-                              _markdown(shown[[by, "decisions", "best move (share, 95% CI)"]].rename(
-                                  columns={by: words}), index=False)]
-        if pooled[by].nunique() > 1 and pd.api.types.is_numeric_dtype(pooled[by]):
+        shown = pd.DataFrame({words: [_text(v) for v in table[by]], "decisions": table["decisions"],
+                              "best move (share, 95% CI)": [_share_text(s, lo, hi) for s, lo, hi in zip(
+                                  table["share"], table["ci_low"], table["ci_high"], strict=True)]})
+        findings.evidence += [f"By {words} (all players pooled):", _markdown(shown, index=False)]
+        if values[by].nunique() > 1 and pd.api.types.is_numeric_dtype(values[by]):
             from borabora_sim import plots
 
             fig = plots.share_plot(table.rename(columns={by: words}), words,
@@ -403,11 +509,11 @@ def choice(question: Question, size: Size, work: Work, folder: Path | None) -> F
                "worse": "on average detectably worse than the best other move",
                "no detectable difference": "on average not detectably different from the best other move"}
     findings.answer.append(
-        f"Judged by {judge_words}, {group.words} was the best move in {strongest['best_share']:.0%} (95% CI "
-        f"{lo:.0%} to {hi:.0%}) of the {int(strongest['options']):,} decisions of {strongest['player']} where it "
-        f"was legal beside other moves, and {against[strongest['verdict']]} ({100 * strongest['mean_advantage']:+.1f} "
-        f"points of win chance, 95% CI {100 * alo:+.1f} to {100 * ahi:+.1f}); the player took it in "
-        f"{strongest['taken_share']:.0%} of them.")
+        f"Judged by {judge_words}, {group.words} was the best move in {_share_text(strongest['best_share'], lo, hi)} "
+        f"of the {int(strongest['options']):,} decisions of {strongest['player']} where it was legal beside other "
+        f"moves, and {against[strongest['verdict']]} ({100 * strongest['mean_advantage']:+.1f} points of win chance, "
+        f"95% CI {100 * alo:+.1f} to {100 * ahi:+.1f}); the player took it in {strongest['taken_share']:.0%} of "
+        "them.")
     findings.certainty = (f"best-move share +/- {100 * (hi - lo) / 2:.0f} points over {int(strongest['options'])} "
                           f"judged decisions; advantage {strongest['verdict']} after Holm's correction")
     for by in question.by[:1]:
@@ -417,30 +523,59 @@ def choice(question: Question, size: Size, work: Work, folder: Path | None) -> F
             top = enough.iloc[int(enough["share"].to_numpy().argmax())]
             findings.answer.append(
                 f"Over all players, it was best most often at {vocabulary.situations[by].words} {_text(top[by])} "
-                f"({top['share']:.0%}, 95% CI {top['ci_low']:.0%} to {top['ci_high']:.0%}, of "
-                f"{int(top['decisions'])} decisions); groups of fewer than 20 decisions are not compared.")
+                f"({_share_text(top['share'], top['ci_low'], top['ci_high'])} of {int(top['decisions'])} "
+                "decisions); groups of fewer than 20 decisions are not compared.")
     best = values[values["best_overall"]]
     if len(best):
         row = best.iloc[int(best["advantage"].to_numpy().argmax())]
         findings.replay = (int(row["game_seed"]), str(row["players_by_seat"]).split("|"), int(row["decision"]),
                            f"round {int(row['round'])}: {row['option_words']} was the best move by the widest "
                            f"margin of the games judged")
-    return findings
 
 
-def _text(value: object) -> str:
-    """A situation's value as a person reads it: a whole number without its ".0"."""
-    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+def judge_agreement(first: pd.DataFrame, second: pd.DataFrame) -> pd.DataFrame:
+    """The two judges on the options both judged: how often both, either or neither call the option the best
+    move, their agreement (Wilson interval, Cohen's kappa), the paired difference of their shares (first - second;
+    Newcombe interval, exact McNemar test) and the correlation of their advantages. One row (none if no option was
+    judged by both)."""
+    keys = ["game_id", "decision", "option"]
+    both = first.merge(second, on=keys, suffixes=("_first", "_second"))
+    if both.empty:
+        return pd.DataFrame()
+    a, b = both["best_overall_first"].to_numpy(bool), both["best_overall_second"].to_numpy(bool)
+    counts = int((a & b).sum()), int((a & ~b).sum()), int((~a & b).sum()), int((~a & ~b).sum())
+    n = len(both)
+    agree = counts[0] + counts[3]
+    expected = a.mean() * b.mean() + (1 - a.mean()) * (1 - b.mean())
+    difference, low, high = stats.paired_proportion_difference(*counts, stats.Z95)
+    correlation = np.corrcoef(both["advantage_first"], both["advantage_second"])[0, 1] if n > 1 else 1.0
+    return pd.DataFrame([{
+        "options": n, "both": counts[0], "first_only": counts[1], "second_only": counts[2], "neither": counts[3],
+        "agreement": agree / n, "agreement_ci": stats.wilson_interval(agree, n),
+        "kappa": float((agree / n - expected) / (1 - expected)) if expected < 1 else 1.0,
+        "first_share": float(a.mean()), "second_share": float(b.mean()), "difference": difference,
+        "difference_ci": (low, high), "mcnemar_p": stats.mcnemar_exact(counts[1], counts[2]),
+        "advantage_correlation": float(correlation)}])
 
 
-def _share_by(values: pd.DataFrame, by: str) -> pd.DataFrame:
-    rows = []
-    for key, group in values.groupby(by, sort=True):
-        hits = int(group["best_overall"].sum())
-        lo, hi = stats.wilson_interval(hits, len(group))
-        rows.append({by: key, "decisions": len(group), "best": hits, "share": hits / len(group), "ci_low": lo,
-                     "ci_high": hi})
-    return pd.DataFrame(rows)
+def _agreement_words(question: Question, agreement: pd.DataFrame) -> str:
+    """The judges' agreement in one sentence; the difference of their shares is named only if the exact McNemar
+    test detects it at the question's level."""
+    if agreement.empty:
+        return "No option was judged by both judges, so their agreement was not measured."
+    row = agreement.iloc[0]
+    lo, hi = row["agreement_ci"]
+    dlo, dhi = row["difference_ci"]
+    first, second = question.judge, question.second_judge
+    shares = (f"the {first} judge calls it the best move {'more' if row['difference'] > 0 else 'less'} often than "
+              f"the {second} judge" if row["mcnemar_p"] < question.alpha else
+              "the two judges call it the best move about equally often (no detectable difference)")
+    return (f"On the {int(row['options']):,} options judged both by rollouts of the {first} heuristic and by "
+            f"rollouts of the {second} heuristic, the judges agree on whether it is the best move in "
+            f"{_share_text(row['agreement'], lo, hi)} (Cohen's kappa {row['kappa']:.2f}; the correlation of their "
+            f"advantages {row['advantage_correlation']:.2f}); {shares}: {row['first_share']:.0%} against "
+            f"{row['second_share']:.0%}, a difference of {100 * row['difference']:+.1f} points (95% CI "
+            f"{100 * dlo:+.1f} to {100 * dhi:+.1f}, exact McNemar p = {row['mcnemar_p']:.2g}).")
 
 
 # =============================================================================

@@ -32,6 +32,8 @@ from borabora_sim.games import canonical_game_spec, get_game, record_of
 from borabora_sim.questions.vocabulary import Vocabulary
 
 FORMS = ("policy", "choice", "gift", "setup")
+PARTS = "parts"                       # the form of a question made of several parts, each of one of FORMS
+SEATS = ("one", "all")
 VARIES = ("players", "game", "variant")
 SIZE_NAMES = ("quick", "default", "full")
 FORM_WORDS = {"policy": "a comparison of playing policies", "choice": "the value of a choice",
@@ -50,7 +52,8 @@ class Size:
     option of a choice; `target`: the half-width of the win-rate effects to reach by adding batches of games (None,
     or 0 in a file: play the games once; at most MAX_BATCHES batches); `budget`: the seconds the batches may take in
     all; `search_rungs`: whether the rungs that search take part; `rungs` and `variants`, when given, narrow the
-    question's rungs and robustness variants at this size."""
+    question's rungs and robustness variants at this size; `second_judge_games`: how many of a choice's games the
+    second judge judges too."""
 
     games: int
     search_games: int
@@ -61,6 +64,7 @@ class Size:
     search_rungs: bool = True
     rungs: tuple[str, ...] | None = None
     variants: tuple[str, ...] | None = None
+    second_judge_games: int = 0
 
 
 MAX_BATCHES = 16
@@ -109,9 +113,13 @@ class Question:
     by: tuple[str, ...] = ()
     edit: str = ""
     vary: str = ""
+    judge: str = ""
+    second_judge: str = ""
+    seats: str = "one"
     robustness_players: tuple[int, ...] = ()
     robustness_variants: tuple[str, ...] = ()
     sizes: Mapping[str, Size] = field(default_factory=dict)
+    parts: tuple[Question, ...] = ()
     source: str = ""
 
     @property
@@ -121,7 +129,7 @@ class Question:
     def size(self, name: str) -> Size:
         if name not in SIZE_NAMES:
             raise QuestionError(f"size: {name!r} is not a size; allowed: {', '.join(SIZE_NAMES)}")
-        return self.sizes[name]
+        return self.sizes[name] if self.form != PARTS else Size(0, 0, 0)
 
     def arm(self, name: str) -> Arm:
         return next(arm for arm in self.arms if arm.name == name)
@@ -133,6 +141,8 @@ class Question:
 
     def settings(self, size: str) -> list[str]:
         """The question and its size as a readable list (the report's settings)."""
+        if self.form == PARTS:
+            return [f"{part.title}: " + "; ".join(part.settings(size)) for part in self.parts]
         chosen = self.size(size)
         vocabulary = self.vocabulary
         options = self.game.partition(":")[2]
@@ -154,7 +164,11 @@ class Question:
             lines.append("comparisons: " + "; ".join(f"{self.arm(a).words} against {self.arm(b).words}"
                                                      for a, b in self.compare))
         if self.group:
-            lines.append(f"choice: {vocabulary.groups[self.group].words}")
+            lines.append(f"choice: {vocabulary.groups[self.group].words}; "
+                         + (f"judged by rollouts of the {self.judge} heuristic" if self.judge != NO_JUDGE
+                            else "counted, not judged")
+                         + (f", and again by the {self.second_judge} heuristic's" if self.second_judge else "")
+                         + ("; every seat studied" if self.seats == "all" else ""))
         if self.by:
             lines.append("situations: " + ", ".join(vocabulary.situations[b].words for b in self.by))
         if self.edit:
@@ -198,8 +212,10 @@ def questionable_games() -> list[str]:
 # Reading and checking
 # =============================================================================
 COMMON = ("title", "game", "form", "players", "rungs", "seed", "alpha", "sizes", "robustness", "description")
-FORM_KEYS = {"policy": ("arms", "compare"), "choice": ("group", "by"), "gift": ("edit",),
-             "setup": ("vary", "arms")}
+FORM_KEYS = {"policy": ("arms", "compare"), "choice": ("group", "by", "judge", "second_judge", "seats"),
+             "gift": ("edit",), "setup": ("vary", "arms")}
+SHARED = ("title", "game", "players", "rungs", "seed", "alpha", "description")   # what the parts of a question share
+NO_JUDGE = "none"                     # a choice counted, not judged
 
 
 def _fail(field_name: str, given: object, allowed: str) -> QuestionError:
@@ -213,6 +229,8 @@ def _listing(values: Sequence[object]) -> str:
 def _parse(data: Mapping[str, Any], name: str, source: str) -> Question:
     if not isinstance(data, Mapping):
         raise QuestionError(f"question: must be a table of fields, got {type(data).__name__}")
+    if PARTS in data:
+        return _parse_parts(data, name, source)
     form = data.get("form")
     if form not in FORMS:
         raise _fail("form", form, f"is not a form; allowed: {_listing(FORMS)}")
@@ -249,6 +267,37 @@ def _parse(data: Mapping[str, Any], name: str, source: str) -> Question:
     robust_players, robust_variants = _robustness(data.get("robustness", {}), game.player_counts, vocabulary)
     question = replace(question, robustness_players=robust_players, robustness_variants=robust_variants)
     return {"policy": _policy, "choice": _choice, "gift": _gift, "setup": _setup}[form](question, data)
+
+
+def _parse_parts(data: Mapping[str, Any], name: str, source: str) -> Question:
+    """A question of several parts: each a table of `parts` with a `name`, a form and its fields; the fields of
+    SHARED are given once for all (a part may change them); a part's error names the part."""
+    unknown = [key for key in data if key not in (*SHARED, PARTS)]
+    if unknown:
+        raise _fail(unknown[0], data[unknown[0]], f"is not a field of a question of parts; allowed: "
+                                                   f"{_listing((*SHARED, PARTS))} (the rest goes in each part)")
+    given = data[PARTS]
+    if not isinstance(given, list) or not given or not all(isinstance(part, Mapping) for part in given):
+        raise _fail(PARTS, given, "must be a list of tables, [[parts]] in TOML, each with a name and a form")
+    shared = {key: data[key] for key in SHARED if key in data}
+    parts: list[Question] = []
+    for index, part in enumerate(given):
+        part_name = part.get("name")
+        if not isinstance(part_name, str) or not part_name.isidentifier():
+            raise _fail(f"parts[{index}].name", part_name, "must be a short name such as \"frequency\"")
+        if part_name in [p.name for p in parts]:
+            raise _fail(f"parts[{index}].name", part_name, "names another part too; name each part once")
+        fields = {**shared, **{key: value for key, value in part.items() if key != "name"}}
+        try:
+            parts.append(_parse(fields, part_name, source))
+        except QuestionError as error:
+            raise QuestionError(f"parts.{part_name}.{error}") from None
+    first = parts[0]
+    title = data.get("title")
+    if not isinstance(title, str) or not title.strip():
+        raise _fail("title", title, "must be the question in words, e.g. \"Is the fishing space ever worth it?\"")
+    return Question(name=name, title=title.strip(), game=first.game, form=PARTS, players=first.players,
+                    rungs=first.rungs, seed=first.seed, alpha=first.alpha, parts=tuple(parts), source=source)
 
 
 def _rungs(given: object, vocabulary: Vocabulary) -> tuple[str, ...]:
@@ -393,7 +442,19 @@ def _choice(question: Question, data: Mapping[str, Any]) -> Question:
     if not isinstance(by, list) or not by or any(b not in vocabulary.situations for b in by):
         raise _fail("by", by, f"must name situation columns of {question.game}; allowed: "
                               f"{_listing(tuple(vocabulary.situations))}")
-    return replace(question, group=str(group), by=tuple(by))
+    judge = data.get("judge", vocabulary.judge)
+    styles = (*get_game(question.game).styles, NO_JUDGE)
+    if judge not in styles:
+        raise _fail("judge", judge, f"is not a heuristic style to judge with; allowed: {_listing(styles)}")
+    second = data.get("second_judge", "")
+    if second and (second not in styles[:-1] or judge == NO_JUDGE or second == judge):
+        raise _fail("second_judge", second, f"must be another heuristic style than the judge's; allowed: "
+                                            f"{_listing(styles[:-1])}")
+    seats = data.get("seats", "one")
+    if seats not in SEATS:
+        raise _fail("seats", seats, f"is not which seats are studied; allowed: {_listing(SEATS)}")
+    return replace(question, group=str(group), by=tuple(by), judge=str(judge), second_judge=str(second),
+                   seats=str(seats))
 
 
 def _gift(question: Question, data: Mapping[str, Any]) -> Question:
@@ -497,5 +558,5 @@ def load_question(source: str | os.PathLike[str] | Mapping[str, Any] | Question)
     return Question.from_dict(_read(path), name=path.stem, source=str(path))
 
 
-__all__ = ["FORMS", "SIZES", "Arm", "Question", "QuestionError", "Size", "builtin_questions", "load_question",
-           "variant_words", "vocabulary_of"]
+__all__ = ["FORMS", "NO_JUDGE", "PARTS", "SIZES", "Arm", "Question", "QuestionError", "Size", "builtin_questions",
+           "load_question", "variant_words", "vocabulary_of"]

@@ -37,19 +37,30 @@ class Rung:
 @dataclass(frozen=True)
 class ActionGroup:
     """Actions a choice question asks about, named in words ("a die on the Fishing action"), matched by a regular
-    expression over the engine's action names (what programs read; never shown)."""
+    expression over the engine's action names (what programs read; never shown); `alternatives` matches the moves
+    a count weighs the group against (default: every move)."""
 
     words: str
     pattern: str
+    alternatives: str = ".*"
 
     def actions(self, game: Game) -> frozenset[int]:
         """The game's actions in the group (action names do not change with a game's options or components)."""
-        key = (game.name, self.pattern)
-        if key not in _MATCHING:
-            expression = re.compile(self.pattern)
-            _MATCHING[key] = frozenset(a for a in range(game.num_actions)
-                                       if expression.fullmatch(game.action_name(a)))
-        return _MATCHING[key]
+        return _matching(game, self.pattern)
+
+    def alternative_actions(self, game: Game) -> frozenset[int]:
+        """The moves a count of the group weighs it against: a decision is counted when the player takes one of
+        these (for a die on the fishing space: any die placement, so that a God card played first is not a
+        second count of the same placement)."""
+        return _matching(game, self.alternatives)
+
+
+def _matching(game: Game, pattern: str) -> frozenset[int]:
+    key = (game.name, pattern)
+    if key not in _MATCHING:
+        expression = re.compile(pattern)
+        _MATCHING[key] = frozenset(a for a in range(game.num_actions) if expression.fullmatch(game.action_name(a)))
+    return _MATCHING[key]
 
 
 _MATCHING: dict[tuple[str, str], frozenset[int]] = {}

@@ -26,13 +26,15 @@ RUNGS = (
     Rung("mcts300", "mcts:iterations=300,rollout=heuristic,rollout_depth=30", "MCTS with 300 iterations"),
 )
 
+PLACEMENT = r"place \d on \w+"            # a count of a die's place weighs it against the die's other places
+
 GROUPS = MappingProxyType({
-    "fishing": ActionGroup("a die on the Fishing action", r"place \d on fishing"),
-    "temple": ActionGroup("a die on the Temple action", r"place \d on temple"),
-    "build": ActionGroup("a die on the Build action", r"place \d on build"),
-    "man": ActionGroup("a die on the Man action", r"place \d on man"),
-    "woman": ActionGroup("a die on the Woman action", r"place \d on woman"),
-    "expand": ActionGroup("a die on a Land or Water expansion action", r"place \d on (land|water)_path"),
+    "fishing": ActionGroup("a die on the Fishing action", r"place \d on fishing", PLACEMENT),
+    "temple": ActionGroup("a die on the Temple action", r"place \d on temple", PLACEMENT),
+    "build": ActionGroup("a die on the Build action", r"place \d on build", PLACEMENT),
+    "man": ActionGroup("a die on the Man action", r"place \d on man", PLACEMENT),
+    "woman": ActionGroup("a die on the Woman action", r"place \d on woman", PLACEMENT),
+    "expand": ActionGroup("a die on a Land or Water expansion action", r"place \d on (land|water)_path", PLACEMENT),
     "god": ActionGroup("playing a God card", r"play \w+ god with .*"),
 })
 
