@@ -1,9 +1,10 @@
-"""Is the fishing space ever worth it? Runs the study and writes reports/fishing/fishing_report.md.
+"""Is the fishing space ever worth it? Asks the built-in question and writes reports/fishing/report.md.
 
     python analysis/fishing.py                 # default size: under 10 minutes on 2 cores
     python analysis/fishing.py --size full     # a real answer (hours)
 
-The same as `borabora analyze fishing`; the study itself is borabora_sim.games.bora_bora.fishing_study.
+The same as `borabora analyze fishing`; the question is the file
+borabora_sim/games/bora_bora/questions/fishing.toml (`borabora ask fishing`).
 """
 
 import sys

@@ -1,9 +1,10 @@
-"""How much is a priest worth, by round? Runs the study and writes reports/priest/priest_report.md.
+"""How much is a priest worth, by round? Asks the built-in question and writes reports/priest/report.md.
 
     python analysis/priest.py                 # default size
     python analysis/priest.py --size full
 
-The same as `borabora analyze priest`; the study itself is borabora_sim.games.bora_bora.priest_study.
+The same as `borabora analyze priest`; the question is the file
+borabora_sim/games/bora_bora/questions/priest.toml (`borabora ask priest`).
 """
 
 import sys

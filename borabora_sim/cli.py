@@ -318,15 +318,18 @@ def cmd_replay(args: argparse.Namespace) -> None:
         print("\n".join(replay(seed, specs, components, game_spec(game))))
 
 
+QUESTION_PREFIX = "question:"          # a study that is a built-in question file (GameRecord.studies)
+
+
 def studies() -> dict[str, str]:
-    """Every game's built-in studies: name -> module (GameRecord.studies)."""
+    """Every game's built-in studies: name -> module, or "question:NAME" for a built-in question
+    (GameRecord.studies)."""
     from borabora_sim.games import game_names, record_of
 
     return {study: module for name in game_names() for study, module in record_of(name).studies.items()}
 
 
 def cmd_analyze(args: argparse.Namespace) -> None:
-    import dataclasses
     from importlib import import_module
 
     from borabora_sim.simulate import check_n_jobs, check_out_directory
@@ -334,18 +337,34 @@ def cmd_analyze(args: argparse.Namespace) -> None:
     if args.jobs is not None:
         checked(check_n_jobs, args.jobs, "--jobs")
     checked(check_out_directory, args.out, "--out")
-    module = import_module(studies()[args.study])
+    where = studies()[args.study]
+    rungs = None if args.rungs is None else [label for label in args.rungs.split(",") if label]
+    if where.startswith(QUESTION_PREFIX):
+        from borabora_sim.questions import Question, ask, builtin_questions
+        from borabora_sim.questions.question import check_rungs, question_data, vocabulary_of, with_rungs
+
+        if args.seed is not None:
+            raise CommandError(f"--seed: the seeds of {args.study} are in its question file; copy it (borabora ask "
+                               "--list shows where) to change them")
+        path = builtin_questions()[where.removeprefix(QUESTION_PREFIX)]
+        data = question_data(path)
+        if rungs is not None:
+            try:
+                rungs = list(check_rungs(rungs, vocabulary_of(data["game"])))
+            except ValueError as error:
+                raise CommandError(f"--{error}") from None
+        question = checked(Question.from_dict, data if rungs is None else with_rungs(data, rungs), args.study,
+                           str(path))
+        ask(question, args.out, args.size, -1 if args.jobs is None else args.jobs,
+            progress=False if args.quiet else None, log=print)
+        return
+    if rungs is not None:
+        raise CommandError(f"--rungs applies to the studies that name players of rising strength (fishing, "
+                           f"priest), not {args.study}")
+    module = import_module(where)
     overrides = {} if args.jobs is None else {"jobs": args.jobs}
     if args.seed is not None:
         overrides["seed"] = args.seed
-    if args.rungs is not None:
-        by_rung = [name for name, path in studies().items()
-                   if "rungs" in {field.name for field in dataclasses.fields(import_module(path).sized("quick"))}]
-        if args.study not in by_rung:
-            raise CommandError(f"--rungs applies to the studies {' and '.join(by_rung)}, not {args.study}")
-        from borabora_sim.studies.strength import check_rungs
-
-        overrides["rungs"] = checked(check_rungs, [label for label in args.rungs.split(",") if label])
     module.run(module.sized(args.size, **overrides), args.out, progress=False if args.quiet else None)
 
 

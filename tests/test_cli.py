@@ -563,7 +563,7 @@ BAD_INVOCATIONS = [
                                                     r"written beside it, ending in .json\)"),
     (["train-learned", "--out", "{tmp}/w.weights", "--games", "4"], r"out must be a file name ending in .npz"),
     (["analyze", "priest", "--size", "quick", "--rungs", "heuristic,heuristic", "--out", "{tmp}/study"],
-     r"rungs must name each rung once, got heuristic more than once"),
+     r"--rungs: \['heuristic', 'heuristic'\] names a rung twice; name each once"),
     ([*SIMULATE, "--scheduler", "tcp://127.0.0.1:1"], "--scheduler is the address of a Dask scheduler: it needs "
                                                       "--backend dask"),
     ([*SIMULATE, "--connect-timeout", "1"], "--connect-timeout is the time allowed to reach --scheduler: give "
@@ -610,9 +610,9 @@ BAD_INVOCATIONS = [
     (["analyze", "fishing", "--size", "quick", "--out", "{file}"], r"--out must be a directory, but \S+ is a file"),
     (["analyze", "priest", "--size", "quick", "--out", "{file}/study"], r"--out must be a directory"),
     (["analyze", "fishing", "--size", "quick", "--rungs", "heuristic,mcts", "--out", "{tmp}/study"],
-     r"rungs must name one or more of heuristic, tuned, learned, mcts100, mcts300; got \['heuristic', 'mcts'\]"),
+     r"--rungs: 'mcts' is not a rung of the game's ladder; allowed: heuristic, tuned, learned, mcts100, mcts300"),
     (["analyze", "spirits", "--size", "quick", "--rungs", "heuristic", "--out", "{tmp}/study"],
-     "--rungs applies to the studies fishing and priest, not spirits"),
+     r"--rungs applies to the studies that name players of rising strength \(fishing, priest\), not spirits"),
     (["bench", "--games", "-1"], "argument --games: must be a positive integer"),
     ([*SIMULATE, "--game", "bamboo:mode=night"], r"argument --game: game spec 'bamboo:mode=night': option mode "
                                                  r"must be one of normal, advanced, got 'night'"),
@@ -713,24 +713,34 @@ def test_no_worker_outlives_a_run_killed_with_sigkill(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("flags", "progress"), [(["--quiet"], False), ([], None)])
 def test_analyze_quiet_turns_the_progress_bars_off(flags, progress, tmp_path, monkeypatch, capsys) -> None:
-    import borabora_sim.games.bora_bora.priest_study as priest
+    import borabora_sim.questions as questions
 
     calls = []
-    monkeypatch.setattr(priest, "run", lambda study, out, **options: calls.append((study, out, options)))
+    monkeypatch.setattr(questions, "ask", lambda question, out, size, jobs, **options: calls.append(options))
     status, _, err = borabora(capsys, "analyze", "priest", "--size", "quick", "--out", tmp_path / "study", *flags)
     assert (status, err) == (0, "")
-    assert [options for _, _, options in calls] == [{"progress": progress}]
+    assert [options["progress"] for options in calls] == [progress]
 
 
-def test_analyze_passes_the_rungs_in_ladder_order(tmp_path, monkeypatch, capsys) -> None:
-    import borabora_sim.games.bora_bora.fishing_study as fishing
+def test_analyze_passes_the_rungs_in_ladder_order_to_every_part_that_does_not_name_its_own(
+        tmp_path, monkeypatch, capsys) -> None:
+    import borabora_sim.questions as questions
 
     calls = []
-    monkeypatch.setattr(fishing, "run", lambda study, out, **options: calls.append(study))
+    monkeypatch.setattr(questions, "ask", lambda question, *args, **options: calls.append(question))
     status, _, err = borabora(capsys, "analyze", "fishing", "--size", "quick", "--rungs", "mcts300,tuned", "--out",
                               tmp_path / "study")
     assert (status, err) == (0, "")
-    assert [study.rungs for study in calls] == [("tuned", "mcts300")]
+    parts = {part.name: part for part in calls[0].parts}
+    assert parts["arms"].rungs == parts["frequency"].rungs == ("tuned", "mcts300")
+    assert parts["arms"].size("quick").rungs is None
+    assert parts["best_move"].rungs == ("heuristic",)
+
+
+def test_analyze_refuses_an_unknown_rung_in_one_line(tmp_path, capsys) -> None:
+    status, _, err = borabora(capsys, "analyze", "priest", "--rungs", "alphago", "--out", tmp_path / "study")
+    assert status == 2 and err.count("\n") == 1 and "'alphago' is not a rung of the game's ladder" in err
+    assert not (tmp_path / "study").exists()
 
 
 def test_simulate_and_replay_the_advanced_side_of_bamboo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -474,8 +474,8 @@ def test_gymnasium_makes_the_game_by_its_id(gymnasium_adapter: Any, game: Game) 
     env.close()
 
 
-# Of a game with several studies, the one quick enough to run in the default run (Bora Bora's fishing study runs at
-# its quick size in tests/test_fishing_study.py); otherwise the first its record names.
+# Of a game with several studies, the one quick enough to run in the default run (Bora Bora's fishing question runs
+# at its quick size in tests/test_study_questions.py); otherwise the first its record names.
 QUICK_STUDY = {"bora_bora": "priest"}
 
 
@@ -483,9 +483,16 @@ def test_a_built_in_study_runs_at_its_quick_size(game: Game, tmp_path: Path) -> 
     studies = record_of(game.name).studies
     assert studies, "every game has a built-in study or question (GameRecord.studies)"
     name = QUICK_STUDY.get(game.name, next(iter(studies)))
-    study = import_module(studies[name])
     logged: list[str] = []
-    report = study.run(study.sized("quick"), tmp_path / name, log=logged.append, progress=False)
+    if studies[name].startswith("question:"):
+        from borabora_sim.questions import ask
+
+        report = ask(studies[name].removeprefix("question:"), tmp_path / name, size="quick", jobs=1,
+                     progress=False, log=logged.append).report
+        assert report is not None
+    else:
+        study = import_module(studies[name])
+        report = study.run(study.sized("quick"), tmp_path / name, log=logged.append, progress=False)
     assert report.parent == tmp_path / name and report.suffix == ".md"
     assert report.read_text(encoding="utf-8").startswith("#") and logged
     assert len(list(report.parent.iterdir())) > 1          # the tables and figures beside the report

@@ -111,7 +111,7 @@ def test_a_file_that_is_not_toml_is_refused_naming_the_file(tmp_path: Path,
 def test_an_unknown_question_name_lists_the_built_in_ones(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["ask", "is_chess_fun", "--out", "unused"]) == 2
     err = capsys.readouterr().err
-    assert "neither a file nor a built-in question" in err and "fishing_policy" in err
+    assert "neither a file nor a built-in question" in err and "fishing" in err
 
 
 def test_ask_list_shows_every_built_in_question_and_each_loads(capsys: pytest.CaptureFixture[str]) -> None:
@@ -204,3 +204,61 @@ def test_the_same_question_as_toml_and_as_a_dict_is_the_same_question(tmp_path: 
                     'arms = [2]\n\n[sizes.quick]\ngames = 6\nsearch_games = 1\nrobustness_games = 4\nrollouts = 2\n')
     from_file = load_question(path)
     assert from_file == Question.from_dict(question(), name="first", source=str(path))
+
+
+def test_the_tables_do_not_depend_on_the_number_of_workers(tmp_path: Path) -> None:
+    fields = {"title": "A priest", "game": "bora_bora", "form": "gift", "edit": "priest", "rungs": ["heuristic"],
+              "players": 2, "seed": 4, "sizes": {"quick": {"games": 4}}}
+    one = ask(fields, None, size="quick", jobs=1, progress=False)
+    two = ask(fields, None, size="quick", jobs=2, progress=False)
+    pd.testing.assert_frame_equal(one.tables["effects"], two.tables["effects"])
+    pd.testing.assert_frame_equal(one.tables["pairs"], two.tables["pairs"])
+
+
+def test_the_studied_seat_plays_the_rung_and_the_others_the_opponents() -> None:
+    from borabora_sim.questions.forms import _choice_players
+
+    one = load_question({"title": "t", "game": "bora_bora", "form": "choice", "group": "fishing", "players": 3})
+    assert _choice_players(one, "learned", 4) == (["heuristic", "learned", "heuristic"], [1])
+    every = load_question({"title": "t", "game": "bora_bora", "form": "choice", "group": "fishing", "seats": "all"})
+    assert _choice_players(every, "tuned", 4) == (["heuristic:style=tuned"] * 4, [0, 1, 2, 3])
+
+
+def _gift_rows(round_: int, pairs: int, win_with: int, win_without: int, gains: list[int]) -> pd.DataFrame:
+    return pd.DataFrame({"rung": "heuristic", "round": round_, "score_without": [100] * pairs,
+                         "score_with": [100 + g for g in gains], "win_with": [i < win_with for i in range(pairs)],
+                         "win_without": [win_with <= i < win_with + win_without for i in range(pairs)]})
+
+
+def test_a_gift_is_called_detectable_only_where_holms_correction_leaves_it_so() -> None:
+    from borabora_sim import stats
+    from borabora_sim.questions.forms import _gift_answer, _gift_table
+
+    question = load_question({"title": "t", "game": "bora_bora", "form": "gift", "edit": "priest"})
+    weak = _gift_rows(1, 20, 9, 1, [1] * 9 + [-1] + [0] * 10)          # raw p about 0.02, not after Holm over 6
+    strong = _gift_rows(2, 20, 20, 0, [5 + i % 3 for i in range(20)])    # survives the correction
+    nothing = [_gift_rows(r, 20, 0, 0, [0] * 20) for r in range(3, 7)]
+    table = stats.paired_table(_gift_table(question, pd.concat([weak, strong, *nothing]), "VP"))
+    first, second = table.iloc[0], table.iloc[1]
+    assert first["wilcoxon_p"] < 0.05 and first["vp_diff_ci"][0] > 0
+    assert first["vp_verdict"] == "no detectable difference" and second["vp_verdict"] == "A better"
+    [sentence] = _gift_answer(table, "one more priest", "VP")
+    assert "detectably raises the final VP when gained at the start of round 2: +6.0" in sentence
+    assert "makes no detectable difference to the final VP when gained at the start of round 1: +0.4" in sentence
+    assert "detectable in round 2 (+100.0 points)" in sentence and "round 1 (" not in sentence.split("win rate")[1]
+
+
+def test_judge_agreement_counts_the_options_both_judges_saw() -> None:
+    from borabora_sim.questions.forms import judge_agreement
+
+    def judged(best: list[bool], advantage: list[float]) -> pd.DataFrame:
+        return pd.DataFrame({"game_id": 0, "decision": range(len(best)), "option": "place 1 on fishing",
+                             "best_overall": best, "advantage": advantage})
+
+    first = judged([True, True, False, False, True], [0.2, 0.1, -0.1, -0.3, 0.05])
+    second = judged([True, False, False, True], [0.1, -0.05, -0.2, 0.02])        # did not see the fifth
+    row = judge_agreement(first, second).iloc[0]
+    assert (row["options"], row["both"], row["first_only"], row["second_only"], row["neither"]) == (4, 1, 1, 1, 1)
+    assert row["agreement"] == 0.5 and row["first_share"] == row["second_share"] == 0.5
+    assert row["mcnemar_p"] == 1.0
+    assert judge_agreement(first, second.iloc[0:0]).empty

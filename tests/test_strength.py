@@ -15,7 +15,10 @@ import borabora_sim
 from borabora_sim import stats
 from borabora_sim.cli import main
 from borabora_sim.games.bora_bora.game import is_fishing
+from borabora_sim.games.bora_bora.questions import QUESTIONS
 from borabora_sim.players import make_player
+from borabora_sim.questions import QuestionError
+from borabora_sim.questions.question import check_rungs
 from borabora_sim.studies import strength
 
 
@@ -36,26 +39,27 @@ def fishing_states(seed: int, count: int = 40) -> list[borabora_sim.State]:
 
 
 def test_rungs_take_action_kind_settings_and_every_spec_makes_a_player() -> None:
-    assert strength.rung("heuristic").with_options(fishing="never") == "heuristic:fishing=never"
-    assert strength.rung("tuned").with_options(fishing="never") == "heuristic:style=tuned,fishing=never"
-    assert strength.rung("learned").with_options() == "learned"
-    for label in strength.RUNG_LABELS:
-        player = make_player(strength.rung(label).with_options(fishing="never"), seed=1)
+    ladder = QUESTIONS
+    assert ladder.rung("heuristic").with_options("fishing=never") == "heuristic:fishing=never"
+    assert ladder.rung("tuned").with_options("fishing=never") == "heuristic:style=tuned,fishing=never"
+    assert ladder.rung("learned").with_options("") == "learned"
+    for label in ladder.rung_labels:
+        player = make_player(ladder.rung(label).with_options("fishing=never"), seed=1)
         assert player.fishing == "never"
-    assert strength.rung_players("learned", 3, fishing="prefer") == ["learned:fishing=prefer", "heuristic", "heuristic"]
-    assert strength.check_rungs(["mcts300", "heuristic"]) == ("heuristic", "mcts300")
-    with pytest.raises(ValueError, match="rungs must name one or more of heuristic, tuned"):
-        strength.check_rungs(["mcts"])
-    with pytest.raises(ValueError, match="rungs must name"):
-        strength.check_rungs([])
+    assert check_rungs(["mcts300", "heuristic"], ladder) == ("heuristic", "mcts300")
+    with pytest.raises(QuestionError, match="rungs: 'mcts' is not a rung of the game's ladder; allowed: heuristic, "
+                                            "tuned"):
+        check_rungs(["mcts"], ladder)
+    with pytest.raises(QuestionError, match="must be a list of one or more players of the ladder"):
+        check_rungs([], ladder)
 
 
 def test_a_rung_named_twice_is_refused_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(ValueError, match=r"each rung once, got heuristic, learned more than once"):
-        strength.check_rungs(["learned", "heuristic", "learned", "heuristic"])
+    with pytest.raises(QuestionError, match="names a rung twice"):
+        check_rungs(["learned", "heuristic", "learned", "heuristic"], QUESTIONS)
     assert main(["analyze", "priest", "--rungs", "heuristic,heuristic", "--out", str(tmp_path)]) == 2
-    assert capsys.readouterr().err == ("borabora analyze: error: rungs must name each rung once, got heuristic more "
-                                       "than once in ['heuristic', 'heuristic']\n")
+    assert capsys.readouterr().err == ("borabora analyze: error: --rungs: ['heuristic', 'heuristic'] names a rung "
+                                       "twice; name each once\n")
     assert not any(tmp_path.iterdir())
 
 

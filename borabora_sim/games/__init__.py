@@ -43,7 +43,8 @@ class GameRecord:
     picture: str | None = None              # draw(state, viewer) -> the <svg> element (borabora_sim.viewer)
     click_targets: str | None = None        # click_targets(state, actions) -> the things a click picks (web play)
     encoder: str | None = None              # the observation Encoder (borabora_sim.envs)
-    studies: Mapping[str, str] = field(default_factory=dict)  # study name -> its module (sized(), run())
+    studies: Mapping[str, str] = field(default_factory=dict)  # study name -> its module (sized(), run()), or
+    #                                         "question:NAME" for a built-in question (borabora analyze NAME asks it)
     network: str | None = None              # "package:file" of its policy-and-value network (borabora_sim.network)
     questions: str | None = None            # its pieces for the question engine (borabora_sim.questions.Vocabulary);
     #                                         its built-in questions are the TOML files in that module's questions/

@@ -254,7 +254,7 @@ def _parse(data: Mapping[str, Any], name: str, source: str) -> Question:
     if isinstance(players, bool) or players not in game.player_counts:
         raise _fail("players", players, f"is not a player count of {game.name}; allowed: "
                                         f"{_listing(game.player_counts)}")
-    rungs = _rungs(data.get("rungs", vocabulary.study_rungs), vocabulary)
+    rungs = check_rungs(data.get("rungs", vocabulary.study_rungs), vocabulary)
     seed = data.get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise _fail("seed", seed, "must be a whole number >= 0")
@@ -300,7 +300,8 @@ def _parse_parts(data: Mapping[str, Any], name: str, source: str) -> Question:
                     rungs=first.rungs, seed=first.seed, alpha=first.alpha, parts=tuple(parts), source=source)
 
 
-def _rungs(given: object, vocabulary: Vocabulary) -> tuple[str, ...]:
+def check_rungs(given: object, vocabulary: Vocabulary) -> tuple[str, ...]:
+    """`given` (labels) as rungs of the vocabulary's ladder in ladder order, each once; else a QuestionError."""
     allowed = vocabulary.rung_labels
     if isinstance(given, str):
         given = [given]
@@ -336,7 +337,7 @@ def _sizes(given: object, form: str, vocabulary: Vocabulary) -> dict[str, Size]:
                 if not isinstance(value, bool):
                     raise _fail(where, value, "must be true or false")
             elif key == "rungs":
-                changes[key] = _rungs(value, vocabulary)
+                changes[key] = check_rungs(value, vocabulary)
             elif key == "variants":
                 if not isinstance(value, list) or any(v not in vocabulary.variants for v in value):
                     raise _fail(where, value, f"must be a list of component variants; allowed: "
@@ -514,6 +515,24 @@ def _setup(question: Question, data: Mapping[str, Any]) -> Question:
 # =============================================================================
 # Files and built-in questions
 # =============================================================================
+def question_data(path: Path) -> dict[str, Any]:
+    """The fields of a question file, read but not yet checked."""
+    return _read(path)
+
+
+def with_rungs(data: Mapping[str, Any], rungs: Sequence[str]) -> dict[str, Any]:
+    """The question's fields with its studied players replaced by `rungs`, at every size and in every part that
+    does not name its own."""
+    def changed(fields: Mapping[str, Any]) -> dict[str, Any]:
+        sizes = {name: {key: value for key, value in size.items() if key != "rungs"}
+                 for name, size in fields.get("sizes", {}).items()}
+        return {**fields, "rungs": list(rungs), **({"sizes": sizes} if sizes else {})}
+
+    if PARTS not in data:
+        return changed(data)
+    return {**data, "rungs": list(rungs), PARTS: [part if "rungs" in part else changed(part) for part in data[PARTS]]}
+
+
 def _read(path: Path) -> dict[str, Any]:
     text = path.read_text(encoding="utf-8")
     try:
@@ -559,4 +578,4 @@ def load_question(source: str | os.PathLike[str] | Mapping[str, Any] | Question)
 
 
 __all__ = ["FORMS", "NO_JUDGE", "PARTS", "SIZES", "Arm", "Question", "QuestionError", "Size", "builtin_questions",
-           "load_question", "variant_words", "vocabulary_of"]
+           "check_rungs", "load_question", "question_data", "variant_words", "vocabulary_of", "with_rungs"]

@@ -1,85 +1,15 @@
-"""The ladder of players a study measures its effects for, and the words for how an effect moves along it.
+"""The words for how an effect moves along a ladder of players.
 
 A strategy effect measured for one player says as much about that player's flaws as about the game: a perfect
-player never gains from having an option taken away. The studies therefore measure each effect for players of
-rising strength, the rungs below, each in the studied seat against three `balanced` heuristics (the same
-opponents for every rung, so only the studied player's strength changes). Their order is that of the ladder's
-ratings (benchmarks/README_ladder.md): balanced 0, tuned +112, learned +222, and MCTS with heuristic rollouts cut
-off after 30 decisions, +311 at 300 iterations (the 100-iteration budget is not on the ladder); each study also
-reports its own measure of every rung's strength, its win rate against the three heuristics.
+player never gains from having an option taken away. The studies and questions therefore measure each effect for
+players of rising strength (each game's rungs are in its `questions.py`, in the order of the ladder's ratings,
+benchmarks/README_ladder.md), each in the studied seat against the same opponents, so that only the studied
+player's strength changes; `across_strength` says whether the sign and the size of an effect hold along them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-
 import pandas as pd
-
-from borabora_sim import stats
-
-
-@dataclass(frozen=True)
-class Rung:
-    """One player of the ladder: a short label for tables and its player spec (without action-kind settings)."""
-
-    label: str
-    spec: str
-
-    @property
-    def searches(self) -> bool:
-        """Whether the player searches (costs milliseconds a decision, not microseconds)."""
-        return self.spec.startswith(("mcts", "flatmc"))
-
-    def with_options(self, **options: str) -> str:
-        """The spec with more options, e.g. `fishing="never"`."""
-        extra = ",".join(f"{key}={value}" for key, value in options.items())
-        if not extra:
-            return self.spec
-        return f"{self.spec}{',' if ':' in self.spec else ':'}{extra}"
-
-
-RUNGS = (
-    Rung("heuristic", "heuristic"),
-    Rung("tuned", "heuristic:style=tuned"),
-    Rung("learned", "learned"),
-    Rung("mcts100", "mcts:iterations=100,rollout=heuristic,rollout_depth=30"),
-    Rung("mcts300", "mcts:iterations=300,rollout=heuristic,rollout_depth=30"),
-)
-RUNG_LABELS = tuple(rung.label for rung in RUNGS)
-OPPONENT = "heuristic"              # the three other seats, whatever the rung
-TARGET_HALF_WIDTH = 0.03            # the precision a study aims at for its strongest rung's win-rate effect
-
-
-def rung(label: str) -> Rung:
-    for candidate in RUNGS:
-        if candidate.label == label:
-            return candidate
-    raise ValueError(f"unknown rung {label!r}; rungs: {', '.join(RUNG_LABELS)}")
-
-
-def check_rungs(labels: Sequence[str]) -> tuple[str, ...]:
-    """`labels` in ladder order, each a known rung named once, at least one; else an error naming the rungs."""
-    unknown = [label for label in labels if label not in RUNG_LABELS]
-    if unknown or not labels:
-        raise ValueError(f"rungs must name one or more of {', '.join(RUNG_LABELS)}; got {list(labels)}")
-    repeated = [label for label in RUNG_LABELS if list(labels).count(label) > 1]
-    if repeated:
-        raise ValueError(f"rungs must name each rung once, got {', '.join(repeated)} more than once in {list(labels)}")
-    return tuple(label for label in RUNG_LABELS if label in labels)
-
-
-def rung_players(label: str, players: int, **options: str) -> list[str]:
-    """The studied player of rung `label` (with `options`) in the first position, then the opponents."""
-    return [rung(label).with_options(**options)] + [OPPONENT] * (players - 1)
-
-
-def strength_row(label: str, wins: int, games: int) -> dict[str, object]:
-    """A rung's measured strength: its win rate against the three heuristics with the Wilson 95% interval."""
-    lo, hi = stats.wilson_interval(wins, games)
-    return {"rung": label, "spec": rung(label).spec, "games": games, "win_rate": wins / games if games else 0.0,
-            "ci_low": lo, "ci_high": hi}
-
 
 VERDICT_WORDS = {"A better": "detectably higher", "A worse": "detectably lower",
                  "no detectable difference": "not detectable"}
@@ -140,4 +70,4 @@ def across_strength(effects: pd.DataFrame, changes: pd.DataFrame, subject: str, 
     return lines
 
 
-__all__ = ["RUNG_LABELS", "across_strength", "rung", "rung_players"]
+__all__ = ["VERDICT_WORDS", "across_strength"]

@@ -1,7 +1,8 @@
 """Bora Bora (Stefan Feld, alea 2013): the game (`new_game`, its compiled `State`, compiled `random_playouts`) and
 everything of it the shared layers use, named in its RECORD: its component data, heuristic styles and tuned weights
 (game.py, data/), its picture and the things a click picks (picture.py, click_targets.py), its observation encoder
-(observation.py), its studies (fishing_study.py, priest_study.py) and its policy-and-value network
+(observation.py), its questions (questions.py and the question files in questions/: fishing and priest
+are its studies) and its policy-and-value network
 (data/network.npz, made by the command in data/network.json)."""
 
 from borabora_sim._engine import SOURCES, State, random_playouts
@@ -15,8 +16,7 @@ RECORD = GameRecord(
     picture="borabora_sim.games.bora_bora.picture:draw",
     click_targets="borabora_sim.games.bora_bora.click_targets:click_targets",
     encoder="borabora_sim.games.bora_bora.observation:ENCODER",
-    studies={"fishing": "borabora_sim.games.bora_bora.fishing_study",
-             "priest": "borabora_sim.games.bora_bora.priest_study"},
+    studies={"fishing": "question:fishing", "priest": "question:priest"},
     network="borabora_sim.games.bora_bora:data/network.npz",
     questions="borabora_sim.games.bora_bora.questions:QUESTIONS",
 )
