@@ -829,6 +829,7 @@ def setup(question: Question, size: Size, work: Work, folder: Path | None) -> Fi
     findings.certainty = (f"{off} of {len(strongest)} places detectably off their fair share after Holm's "
                           f"correction; widest 95% interval +/- "
                           f"{100 * ((strongest['ci_high'] - strongest['ci_low']) / 2).max():.1f} points")
+    findings.answer.append(_setup_headline(strongest))
     for setup_words, part in strongest.groupby("setup", sort=False):
         found = part[part["verdict"] != "no detectable difference"]
         if found.empty:
@@ -857,6 +858,20 @@ def setup(question: Question, size: Size, work: Work, folder: Path | None) -> Fi
         findings.answer.append(f"Between the setups, for {last['player']}: {last['verdict']} (chi-square test, "
                                f"Holm p = {last['p_holm']:.2g}).")
     return findings
+
+
+def _setup_headline(rows: pd.DataFrame) -> str:
+    """One sentence over every setup: which places in the turn order the player's win rate detectably favours or
+    disfavours (Holm-corrected), or that none does."""
+    player = rows["player"].iloc[0]
+    found = rows[rows["verdict"] != "no detectable difference"]
+    if found.empty:
+        return (f"For {player}, no place in the turn order wins detectably more or less often than its fair share "
+                f"in any of the setups measured ({', '.join(dict.fromkeys(rows['setup']))}).")
+    listing = "; ".join(f"with {row['setup']}, place {int(row['turn_order'])} wins {row['win_rate']:.1%} against a "
+                        f"fair {row['fair_share']:.0%} (a detectable {row['verdict']})" for _, row in found.iterrows())
+    return (f"For {player}, {len(found)} of {len(rows)} places in the turn order are detectably off their fair share: "
+            f"{listing}.")
 
 
 def _homogeneity_p(seat_rows: pd.DataFrame) -> float:
