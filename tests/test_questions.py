@@ -135,9 +135,10 @@ FORMS_ON_BOTH_GAMES = [
                 "arms": {"balanced": "", "spirits": "style=spirits"}}),
     ("choice", {"game": "bora_bora", "form": "choice", "group": "fishing", "by": ["die", "round"],
                 "rungs": ["heuristic"]}),
-    ("choice", {"game": "bamboo", "form": "choice", "group": "balance_hp", "by": ["round"], "rungs": ["tuned"]}),
+    ("choice", {"game": "bamboo", "form": "choice", "group": "balance_hp", "by": ["round"], "rungs": ["tuned"],
+                "robustness": {"variants": ["home_costly"]}}),
     ("gift", {"game": "bora_bora", "form": "gift", "edit": "priest", "rungs": ["heuristic", "learned"],
-              "players": 3}),
+              "players": 3, "robustness": {"players": [2], "variants": ["status_steep"]}}),
     ("gift", {"game": "bamboo", "form": "gift", "edit": "coin", "rungs": ["heuristic"], "players": 2}),
     ("setup", {"game": "bora_bora", "form": "setup", "vary": "players", "arms": [2, 3], "rungs": ["heuristic"]}),
     ("setup", {"game": "bamboo", "form": "setup", "vary": "game", "rungs": ["heuristic"],
@@ -158,6 +159,11 @@ def test_every_form_answers_on_both_games_in_game_words(form: str, fields: dict[
         assert (tmp_path / f"{name}.csv").exists()
     for figure in [line for line in text.splitlines() if line.startswith("![")]:
         assert (tmp_path / figure.split("(")[1].rstrip(")")).exists()
+    if "robustness" in fields:
+        robustness = answer.tables["robustness"]
+        settings = len(fields["robustness"].get("players", [])) + len(fields["robustness"].get("variants", []))
+        assert robustness[["players", "components"]].drop_duplicates().shape[0] == settings
+        assert any(line.startswith(f"Across {settings} robustness setting") for line in answer.answer)
 
 
 def test_the_policy_answer_words_each_effect_from_its_corrected_verdict(tmp_path: Path) -> None:
@@ -262,3 +268,12 @@ def test_judge_agreement_counts_the_options_both_judges_saw() -> None:
     assert row["agreement"] == 0.5 and row["first_share"] == row["second_share"] == 0.5
     assert row["mcnemar_p"] == 1.0
     assert judge_agreement(first, second.iloc[0:0]).empty
+
+
+def test_a_question_runs_on_a_dask_cluster_with_the_same_tables(tmp_path: Path) -> None:
+    pytest.importorskip("dask.distributed")
+    fields = {"title": "A coin", "game": "bamboo", "form": "gift", "edit": "coin", "rungs": ["heuristic"],
+              "players": 2, "seed": 6, "sizes": {"quick": {"games": 2}}}
+    local = ask(fields, None, size="quick", jobs=1, progress=False)
+    cluster = ask(fields, None, size="quick", jobs=2, backend="dask", progress=False)
+    pd.testing.assert_frame_equal(local.tables["effects"], cluster.tables["effects"])

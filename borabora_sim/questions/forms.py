@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -185,8 +185,7 @@ def _policy_rung(question: Question, size: Size, work: Work, label: str, games: 
     plain = next((arm.name for arm in question.arms if arm.value == ""), question.arms[0].name)
     frame = pd.concat(runs[plain], ignore_index=True)
     studied = frame[frame["position"] == 0]
-    extra = {"rung": label, "player": rung.words, "players": players,
-             "components": "as printed" if variant == BUILT_IN else variant_words(variant)}
+    extra = {"rung": label, "player": rung.words, **_setting_columns(players, variant)}
     return [{**extra, **row} for row in rows], (int(studied["win"].sum()), len(studied))
 
 
@@ -238,12 +237,32 @@ def policy(question: Question, size: Size, work: Work, folder: Path | None) -> F
     return findings
 
 
-def _policy_robustness(question: Question, size: Size, work: Work, folder: Path | None, label: str) -> pd.DataFrame:
-    settings: list[tuple[int, str, str | None]] = [(count, BUILT_IN, None) for count in question.robustness_players]
+Setting = tuple[int, str, str | None]        # a robustness setting: players, component variant, its file
+
+
+def robustness_settings(question: Question, size: Size, folder: Path | None) -> list[Setting]:
+    """The question's other player counts (built-in components), then its component variants (its own count)."""
+    settings: list[Setting] = [(count, BUILT_IN, None) for count in question.robustness_players]
     variants = size.variants if size.variants is not None else question.robustness_variants
-    settings += [(question.players, name, str(_variant_file(question, name, folder))) for name in variants]
+    return settings + [(question.players, name, str(_variant_file(question, name, folder))) for name in variants]
+
+
+def _setting_columns(count: int, variant: str) -> dict[str, Any]:
+    return {"players": count, "components": "as printed" if variant == BUILT_IN else variant_words(variant)}
+
+
+def _robustness_sentence_of(table: pd.DataFrame, verdict: str, what: str, label: str) -> str:
+    """How the verdicts of one effect fall across the robustness settings (the rows of `table`), in one sentence."""
+    counts = table[verdict].value_counts()
+    tally = ", ".join(f"{int(counts[v])} {VERDICT_COLUMN.get(v, v).replace('A ', '')}" for v in counts.index)
+    settings = len(table[["players", "components"]].drop_duplicates())
+    return (f"Across {_count(settings, 'robustness setting')} (other player counts and component variants, "
+            f"{label} only), the {_count(len(table), 'verdict')} on {what} were: {tally}.")
+
+
+def _policy_robustness(question: Question, size: Size, work: Work, folder: Path | None, label: str) -> pd.DataFrame:
     rows = []
-    for count, variant, components in settings:
+    for count, variant, components in robustness_settings(question, size, folder):
         found, _ = _policy_rung(question, Size(size.robustness_games, 1, 1), work, label, size.robustness_games, 1,
                                 count, variant, components)
         rows += found
@@ -328,10 +347,11 @@ def _situation(question: Question, game: Game) -> Callable[[GameState, int], dic
     return situation
 
 
-def _choice_task(question: Question, label: str, game_id: int, rollouts: int, style: str) -> Rows:
+def _choice_task(question: Question, label: str, game_id: int, rollouts: int, style: str,
+                 components: str | None = None) -> Rows:
     """The rows of one game: every option of the group judged by rollouts of heuristic `style` at each decision of
     a studied seat where it is legal beside others; or, with no judge, every such decision counted."""
-    game = get_game(question.game)
+    game = get_game(question.game, components)
     studied = question.vocabulary.groups[question.group].actions(game)
     specs, focus = _choice_players(question, label, game_id)
     situation = _situation(question, game)
@@ -412,7 +432,44 @@ def choice(question: Question, size: Size, work: Work, folder: Path | None) -> F
         agreement = judge_agreement(values, second)
         findings.tables["agreement"] = agreement
         findings.evidence.append(_agreement_words(question, agreement))
+    _choice_robustness(question, size, work, folder, rungs[0], findings)
     return findings
+
+
+def _choice_robustness(question: Question, size: Size, work: Work, folder: Path | None, label: str,
+                       findings: Findings) -> None:
+    """The first player's judged choice again in each robustness setting: its best-move share and advantage."""
+    rows = []
+    for count, variant, components in robustness_settings(question, size, folder):
+        setting = replace(question, players=count)
+        tasks = [(setting, label, game_id, size.rollouts, question.judge, components)
+                 for game_id in range(size.robustness_games)]
+        values = pd.DataFrame(work.tasks(f"choice-{count}p-{variant}", _choice_task, tasks,
+                                         f"robustness: {count} players, {variant}"))
+        if values.empty:
+            continue
+        lo, hi = stats.wilson_interval(int(values["best_overall"].sum()), len(values))
+        rows.append({**_setting_columns(count, variant), "options": len(values),
+                     "best_share": values["best_overall"].mean(), "best_ci": (lo, hi),
+                     **_mean_row(values["recheck_advantage"])})
+    if not rows:
+        return
+    table = pd.DataFrame(rows)
+    table["advantage_p_holm"] = stats.holm(table["advantage_p"].to_numpy(dtype=float))
+    table["verdict"] = ["no detectable difference" if p >= question.alpha else ("better" if d > 0 else "worse")
+                        for d, p in zip(table["mean_advantage"], table["advantage_p_holm"], strict=True)]
+    findings.tables["robustness"] = table
+    findings.evidence += [
+        f"Robustness, for {question.vocabulary.rung(label).words} (Holm over these {len(table)} settings):",
+        _markdown(pd.DataFrame({
+            "players": table["players"], "components": table["components"], "options judged": table["options"],
+            "best move (share, 95% CI)": [_share_text(v, lo, hi) for v, (lo, hi) in zip(
+                table["best_share"], table["best_ci"], strict=True)],
+            "against the best other move (points)": [f"{100 * m:+.1f} ({100 * lo:+.1f} to {100 * hi:+.1f})" for m, (
+                lo, hi) in zip(table["mean_advantage"], table["advantage_ci"], strict=True)],
+            "verdict": table["verdict"]}))]
+    findings.answer.append(_robustness_sentence_of(table, "verdict", "its advantage over the best other move",
+                                                   question.vocabulary.rung(label).words))
 
 
 def _counted_findings(question: Question, values: pd.DataFrame, findings: Findings) -> None:
@@ -581,20 +638,19 @@ def _agreement_words(question: Question, agreement: pd.DataFrame) -> str:
 # =============================================================================
 # Value of a gift
 # =============================================================================
-def _play_out(state: GameState, specs: Sequence[str], seeds: Sequence[int], game_name: str) -> GameState:
+def _play_out(state: GameState, specs: Sequence[str], seeds: Sequence[int], game: Game) -> GameState:
     from borabora_sim.players import make_player
 
-    game = get_game(game_name)
     players = [make_player(spec, seed, game) for spec, seed in zip(specs, seeds, strict=True)]
     while not state.is_terminal():
         state.apply(players[state.current_player].choose(state))
     return state
 
 
-def _gift_task(question: Question, label: str, ids: Sequence[int], seed: int) -> Rows:
+def _gift_task(question: Question, label: str, ids: Sequence[int], seed: int, components: str | None = None) -> Rows:
     """For rung `label` and the games `ids`: one row per (game, round) with the studied seat's score and win
     without and with the gift, and one row per game (`real`) with its score and win in the game as played."""
-    game = get_game(question.game)
+    game = get_game(question.game, components)
     edit = question.vocabulary.edits[question.edit]
     count = question.players
     rows: Rows = []
@@ -617,8 +673,8 @@ def _gift_task(question: Question, label: str, ids: Sequence[int], seed: int) ->
             if changed is None:
                 continue
             seeds = [int(game.derive_seed(game_seed, 100 * round_ + s)) for s in range(count)]
-            base = _play_out(start.clone(), specs, seeds, question.game)
-            more = _play_out(changed, specs, seeds, question.game)
+            base = _play_out(start.clone(), specs, seeds, game)
+            more = _play_out(changed, specs, seeds, game)
             rows.append({"rung": label, "game_id": game_id, "real": False, "round": round_,
                          "score_without": base.scores()[seat], "score_with": more.scores()[seat],
                          "win_without": base.winner() == seat, "win_with": more.winner() == seat,
@@ -706,7 +762,35 @@ def gift(question: Question, size: Size, work: Work, folder: Path | None) -> Fin
     findings.certainty = _paired_certainty(strongest, f"rounds' effects on the final {unit}", "vp")
     findings.answer.append(_holds_sentence(table.assign(comparison=[f"{edit.words} in round {r}"
                                                                     for r in table["round"]])))
+    _gift_robustness(question, size, work, folder, rungs[0], findings)
     return findings
+
+
+def _gift_robustness(question: Question, size: Size, work: Work, folder: Path | None, label: str,
+                     findings: Findings) -> None:
+    """The gift's value for the first player again in each robustness setting, round by round."""
+    unit = get_game(question.game).score_unit
+    frames = []
+    for count, variant, components in robustness_settings(question, size, folder):
+        setting = replace(question, players=count)
+        chunk = 25
+        tasks = [(setting, label, range(start, min(start + chunk, size.robustness_games)), question.seed, components)
+                 for start in range(0, size.robustness_games, chunk)]
+        rows = pd.DataFrame(work.tasks(f"gift-{count}p-{variant}", _gift_task, tasks,
+                                       f"robustness: {count} players, {variant}"))
+        pairs = rows[~rows["real"]] if len(rows) else rows
+        if len(pairs):
+            frames.append(_gift_table(setting, pairs, unit).assign(**_setting_columns(count, variant)))
+    if not frames:
+        return
+    table = stats.paired_table(pd.concat(frames, ignore_index=True), question.alpha)
+    findings.tables["robustness"] = table
+    view = paired_view(table, ("players", "components", "round"), unit).rename(
+        columns={"win rate A": "win rate with", "win rate B": "win rate without"})
+    findings.evidence += [f"Robustness, for {question.vocabulary.rung(label).words} (Holm over these {len(table)} "
+                          "rows):", _markdown(view, index=False)]
+    findings.answer.append(_robustness_sentence_of(table, "vp_verdict", f"the final {unit} by round",
+                                                   question.vocabulary.rung(label).words))
 
 
 def _gift_answer(rows: pd.DataFrame, words: str, unit: str) -> list[str]:

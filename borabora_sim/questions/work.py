@@ -101,18 +101,24 @@ class Work:
              ) -> Iterable[tuple[int, float, Rows]]:
         if self.jobs == 1 or len(indexed) <= 1:
             return (_timed(function, index, args) for index, args in indexed)
-        from joblib import Parallel, delayed, parallel_config
+        from joblib import Parallel, delayed, effective_n_jobs, parallel_config
 
         if self.backend == "dask":
-            from distributed import Client
+            from dask.distributed import Client, LocalCluster
 
-            client = Client(self.scheduler) if self.scheduler else None
-            with parallel_config(backend="dask"):
-                results = list(Parallel(n_jobs=self.jobs)(delayed(_timed)(function, index, args)
-                                                          for index, args in indexed))
-            if client is not None:
-                client.close()
-            return results
+            cluster = None if self.scheduler else LocalCluster(n_workers=min(effective_n_jobs(self.jobs),
+                                                                             len(indexed)),
+                                                               threads_per_worker=1, processes=True,
+                                                               dashboard_address=None)
+            client = Client(self.scheduler) if self.scheduler else Client(cluster)
+            try:
+                with parallel_config(backend="dask"):
+                    return list(Parallel(n_jobs=self.jobs)(delayed(_timed)(function, index, args)
+                                                           for index, args in indexed))
+            finally:
+                client.close()              # only the client of a user's scheduler: the cluster stays up
+                if cluster is not None:
+                    cluster.close()
         return Parallel(n_jobs=self.jobs, backend=self.backend, return_as="generator_unordered")(
             delayed(_timed)(function, index, args) for index, args in indexed)
 
