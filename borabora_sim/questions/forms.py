@@ -218,14 +218,15 @@ def policy(question: Question, size: Size, work: Work, folder: Path | None) -> F
         "Each player's strength, its win rate in the arm with no option changed:",
         _markdown(strength_view(findings.tables["strength"])),
         _markdown(paired_view(table, ("player", "comparison"), unit)), "![effects](effects.png)"]
-    for comparison in dict.fromkeys(table["comparison"]):
+    for comparison in dict.fromkeys(table["comparison"]) if len(rungs) > 1 else ():
         effects = table[table["comparison"] == comparison]
         moved = changes[changes["comparison"] == comparison] if len(changes) else changes
         findings.evidence.append(" ".join(_across_strength(effects, moved, comparison[0].upper() + comparison[1:])))
     for comparison in dict.fromkeys(table["comparison"]):
         row = table[table["comparison"] == comparison].iloc[-1]
         findings.answer.append(f"For {row['player']}, {comparison} {effect_sentence(row, unit)}.")
-    findings.answer.append(_holds_sentence(table))
+    if len(rungs) > 1:
+        findings.answer.append(_holds_sentence(table))
     findings.certainty = _paired_certainty(table, "win-rate effects")
     robust = _policy_robustness(question, size, work, folder, rungs[0])
     if len(robust):
@@ -254,7 +255,8 @@ def _setting_columns(count: int, variant: str) -> dict[str, Any]:
 def _robustness_sentence_of(table: pd.DataFrame, verdict: str, what: str, label: str) -> str:
     """How the verdicts of one effect fall across the robustness settings (the rows of `table`), in one sentence."""
     counts = table[verdict].value_counts()
-    tally = ", ".join(f"{int(counts[v])} {VERDICT_COLUMN.get(v, v).replace('A ', '')}" for v in counts.index)
+    words = {**TALLY_WORDS, "better": "detectably better", "worse": "detectably worse"}
+    tally = ", ".join(f"{words[v]} in {int(counts[v])}" for v in counts.index)
     settings = len(table[["players", "components"]].drop_duplicates())
     return (f"Across {_count(settings, 'robustness setting')} (other player counts and component variants, "
             f"{label} only), the {_count(len(table), 'verdict')} on {what} were: {tally}.")
@@ -312,11 +314,19 @@ def _holds_sentence(table: pd.DataFrame) -> str:
 
 
 def _robustness_sentence(robust: pd.DataFrame) -> str:
-    counts = robust["win_verdict"].value_counts()
-    tally = ", ".join(f"{int(counts[v])} {VERDICT_COLUMN[v].replace('A ', 'a ')}" for v in stats.VERDICTS
-                      if v in counts)
-    return (f"Across {_count(len(robust), 'robustness setting')} (other player counts and component variants, the "
-            f"first player only), the win-rate verdicts were: {tally}.")
+    """Per comparison, how its win-rate verdicts fall across the robustness settings."""
+    parts = []
+    for comparison, rows in robust.groupby("comparison", sort=False):
+        counts = rows["win_verdict"].value_counts()
+        tally = ", ".join(f"{TALLY_WORDS[v]} in {int(counts[v])}" for v in stats.VERDICTS if v in counts)
+        parts.append(f"{comparison}: {tally}")
+    settings = len(robust[["players", "components"]].drop_duplicates())
+    return (f"Across {_count(settings, 'robustness setting')} (other player counts and component variants, the "
+            f"first player only), the win rate was: " + "; ".join(parts) + ".")
+
+
+TALLY_WORDS = {"A better": "detectably higher", "A worse": "detectably lower",
+               "no detectable difference": "not detectably different"}
 
 
 def _count(n: int, noun: str) -> str:
@@ -751,7 +761,7 @@ def gift(question: Question, size: Size, work: Work, folder: Path | None) -> Fin
                                                   alpha=question.alpha).assign(metric=metric)
                              for metric in ("vp", "win")], ignore_index=True)
         findings.tables["changes_with_strength"] = changes
-    for metric in ("vp", "win"):
+    for metric in ("vp", "win") if len(rungs) > 1 else ():
         of_metric = changes[changes["metric"] == metric] if len(changes) else changes
         for round_, effects in table.groupby("round", sort=True):
             moved = of_metric[of_metric["round"] == round_] if len(of_metric) else of_metric
@@ -760,8 +770,9 @@ def gift(question: Question, size: Size, work: Work, folder: Path | None) -> Fin
     strongest = table[table["rung"] == table["rung"].iloc[-1]]
     findings.answer += _gift_answer(strongest, edit.words, unit)
     findings.certainty = _paired_certainty(strongest, f"rounds' effects on the final {unit}", "vp")
-    findings.answer.append(_holds_sentence(table.assign(comparison=[f"{edit.words} in round {r}"
-                                                                    for r in table["round"]])))
+    if len(rungs) > 1:
+        findings.answer.append(_holds_sentence(table.assign(comparison=[f"{edit.words} in round {r}"
+                                                                        for r in table["round"]])))
     _gift_robustness(question, size, work, folder, rungs[0], findings)
     return findings
 
