@@ -167,7 +167,7 @@ def _compare_runs(question: Question, runs: dict[str, list[pd.DataFrame]]) -> li
 
 def _policy_rung(question: Question, size: Size, work: Work, label: str, games: int, shares: int,
                  players: int, variant: str = BUILT_IN, components: str | None = None
-                 ) -> tuple[list[dict[str, Any]], tuple[int, int]]:
+                 ) -> tuple[list[dict[str, Any]], tuple[int, int], dict[str, list[pd.DataFrame]]]:
     rung = question.vocabulary.rung(label)
     runs: dict[str, list[pd.DataFrame]] = {arm.name: [] for arm in question.arms}
     batch = 0
@@ -186,7 +186,23 @@ def _policy_rung(question: Question, size: Size, work: Work, label: str, games: 
     frame = pd.concat(runs[plain], ignore_index=True)
     studied = frame[frame["position"] == 0]
     extra = {"rung": label, "player": rung.words, **_setting_columns(players, variant)}
-    return [{**extra, **row} for row in rows], (int(studied["win"].sum()), len(studied))
+    return [{**extra, **row} for row in rows], (int(studied["win"].sum()), len(studied)), runs
+
+
+def _policy_replay(question: Question, parts: dict[str, list[pd.DataFrame]]) -> tuple[int, list[str], int, str] | None:
+    """A game of the first comparison that the studied seat won with arm A and did not win with arm B."""
+    runs = {name: pd.concat(frames, ignore_index=True) for name, frames in parts.items()}
+    a, b = question.compare[0]
+    won_a = runs[a][(runs[a]["position"] == 0) & runs[a]["win"]]
+    lost_b = set(runs[b].loc[(runs[b]["position"] == 0) & ~runs[b]["win"], "game_id"])
+    chosen = won_a[won_a["game_id"].isin(lost_b)]
+    if chosen.empty:
+        return None
+    game = runs[a][runs[a]["game_id"] == chosen["game_id"].iloc[0]].sort_values("seat")
+    seat = int(chosen["seat"].iloc[0])
+    return (int(game["game_seed"].iloc[0]), [str(spec) for spec in game["spec"]], 0,
+            f"the start: in this game the studied seat (seat {seat + 1}) won playing "
+            f"{question.arm(a).words}, and lost with the same seed playing {question.arm(b).words}")
 
 
 def policy(question: Question, size: Size, work: Work, folder: Path | None) -> Findings:
@@ -195,8 +211,8 @@ def policy(question: Question, size: Size, work: Work, folder: Path | None) -> F
     rungs = active_rungs(question, size)
     rows, wins = [], {}
     for i, label in enumerate(rungs):
-        found, wins[label] = _policy_rung(question, size, work, label, _games(question, size, label),
-                                          len(rungs) - i, question.players)
+        found, wins[label], runs = _policy_rung(question, size, work, label, _games(question, size, label),
+                                                len(rungs) - i, question.players)
         rows += found
     table = stats.paired_table(pd.DataFrame(rows), question.alpha)
     findings = Findings(tables={"effects": table, "strength": strength_table(question, wins)})
@@ -228,6 +244,7 @@ def policy(question: Question, size: Size, work: Work, folder: Path | None) -> F
     if len(rungs) > 1:
         findings.answer.append(_holds_sentence(table))
     findings.certainty = _paired_certainty(table, "win-rate effects")
+    findings.replay = _policy_replay(question, runs)
     robust = _policy_robustness(question, size, work, folder, rungs[0])
     if len(robust):
         findings.tables["robustness"] = robust
@@ -265,8 +282,8 @@ def _robustness_sentence_of(table: pd.DataFrame, verdict: str, what: str, label:
 def _policy_robustness(question: Question, size: Size, work: Work, folder: Path | None, label: str) -> pd.DataFrame:
     rows = []
     for count, variant, components in robustness_settings(question, size, folder):
-        found, _ = _policy_rung(question, Size(size.robustness_games, 1, 1), work, label, size.robustness_games, 1,
-                                count, variant, components)
+        found, _, _ = _policy_rung(question, Size(size.robustness_games, 1, 1), work, label, size.robustness_games,
+                                   1, count, variant, components)
         rows += found
     return stats.paired_table(pd.DataFrame(rows), question.alpha) if rows else pd.DataFrame()
 
