@@ -689,10 +689,14 @@ def _gift_task(question: Question, label: str, ids: Sequence[int], seed: int, co
         players = seated_players(specs, game_seed, game)
         state = game.new_initial_state(players=count, seed=game_seed)
         starts: dict[int, GameState] = {}
+        decisions: dict[int, int] = {}           # the number of decisions before each moment (the replay's index)
+        played = 0
         while not state.is_terminal():
             if state.round not in starts and edit.at(state):
                 starts[state.round] = state.clone()
+                decisions[state.round] = played
             state.apply(players[state.current_player].choose(state))
+            played += 1
         rows.append({"rung": label, "game_id": game_id, "real": True, "score": state.scores()[seat],
                      "win": state.winner() == seat})
         for round_, start in sorted(starts.items()):
@@ -705,6 +709,8 @@ def _gift_task(question: Question, label: str, ids: Sequence[int], seed: int, co
             rows.append({"rung": label, "game_id": game_id, "real": False, "round": round_,
                          "score_without": base.scores()[seat], "score_with": more.scores()[seat],
                          "win_without": base.winner() == seat, "win_with": more.winner() == seat,
+                         "seat": seat, "game_seed": game_seed, "decision": decisions[round_],
+                         "players_by_seat": "|".join(specs),
                          **({"direct": edit.direct(start)} if edit.direct is not None else {})})
     return rows
 
@@ -786,6 +792,13 @@ def gift(question: Question, size: Size, work: Work, folder: Path | None) -> Fin
                                                                f"start of round {round_}", metric, unit)))
     strongest = table[table["rung"] == table["rung"].iloc[-1]]
     findings.answer += _gift_answer(strongest, edit.words, unit)
+    turned = pairs[(pairs["rung"] == rungs[-1]) & pairs["win_with"].astype(bool) & ~pairs["win_without"].astype(bool)]
+    if len(turned):
+        row = turned.iloc[0]
+        findings.replay = (int(row["game_seed"]), str(row["players_by_seat"]).split("|"), int(row["decision"]),
+                           f"the gift was made (round {int(row['round'])}): from here the game was played on twice, "
+                           f"and seat {int(row['seat']) + 1} won with {edit.words} and did not without it (the "
+                           "replay shows the game as it was played)")
     findings.certainty = _paired_certainty(strongest, f"rounds' effects on the final {unit}", "vp")
     if len(rungs) > 1:
         findings.answer.append(_holds_sentence(table.assign(comparison=[f"{edit.words} in round {r}"
