@@ -19,7 +19,8 @@ import json
 import os
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
+from dataclasses import fields as dataclass_fields
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ from borabora_sim import files, stats
 from borabora_sim.questions.forms import FORM_RUNNERS, Findings
 from borabora_sim.questions.question import (
     FORMS,
+    PARTS,
     Question,
     QuestionError,
     builtin_questions,
@@ -80,15 +82,14 @@ def ask(question: str | os.PathLike[str] | Mapping[str, Any] | Question, out: st
     the joblib `backend` ("loky", or "dask" with the `scheduler` address); `progress` shows bars with the time
     left (None: on a terminal)."""
     checked = load_question(question)
-    chosen = checked.size(size)
+    checked.size(size)                      # an unknown size is refused before any work
     if backend not in ("loky", "dask"):
         raise QuestionError(f"backend: {backend!r} is not a backend; allowed: loky, dask")
     folder = None if out is None else Path(out)
     if folder is not None:
         files.make_directory(folder)
     began = time.monotonic()
-    settings = {key: value for key, value in asdict(checked).items() if key not in ("title", "source", "sizes")}
-    work_folder = None if folder is None else folder / "games" / fingerprint([settings, size, asdict(chosen)])
+    work_folder = None if folder is None else folder / "games" / games_key(checked, size)
     say = log or (lambda line: None)
     say(f"{checked.title} ({checked.form} question, {checked.game}, size {size})")
     cpu = 0.0
@@ -115,6 +116,20 @@ def ask(question: str | os.PathLike[str] | Mapping[str, Any] | Question, out: st
         result.report = write_report(result, findings, folder, jobs)
         say(f"report written to {result.report}")
     return result
+
+
+def games_key(question: Question, size: str) -> str:
+    """The name of the folder a question's games are kept in: a digest of what decides them (its fields and its
+    size's, those left at their defaults out, so that a field added to the library later keeps old games)."""
+    def decisive(item: Question) -> dict[str, object]:
+        fields = {f.name: getattr(item, f.name) for f in dataclass_fields(item)
+                  if f.name not in ("title", "source", "sizes", "parts") and getattr(item, f.name) != f.default}
+        chosen = item.size(size) if item.form != PARTS else None
+        sized = {f.name: getattr(chosen, f.name) for f in dataclass_fields(chosen)
+                 if getattr(chosen, f.name) != f.default} if chosen is not None else {}
+        return {**fields, "size": size, **sized, "parts": [decisive(part) for part in item.parts]}
+
+    return fingerprint(decisive(question))
 
 
 def _as_part(part: Question, found: Findings) -> Findings:
