@@ -145,14 +145,13 @@ def replay_page(record: RecordedGame, viewer: int | None = None) -> str:
         "changes": _score_changes(breakdowns, list(record.game.sources)),
         "colours": list(L.SEAT_COLOURS), "specs": list(record.players),
         "reasons": [None, *(_reasons_data(r) for r in record.reasons)] if record.reasons else [],
+        "winner": state.winner(),
     }
     seats = ", ".join(f"{s}: {spec}" for s, spec in enumerate(record.players))
     heading = f"{record.game.name.replace('_', ' ').title()}: game seed {record.seed}; seats {seats}"
-    final = ", ".join(f"seat {s} {v}" for s, v in enumerate(state.scores()))
     return PAGE.substitute(
         title=html.escape(heading),
         heading=html.escape(heading),
-        summary=html.escape(f"final {record.game.score_unit}: {final}; winner seat {state.winner()}"),
         view=html.escape("public view" if viewer is None else f"as seat {viewer} sees it"),
         last=len(frames) - 1,
         log=_log_html(log, record.reasons),
