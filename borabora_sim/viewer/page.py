@@ -26,7 +26,7 @@ section h2 { font-size: 13px; margin: 0 0 4px 0; }
 #scores table { border-collapse: collapse; font-size: 12px; width: 100%; }
 #scores td { padding: 2px 4px; border-top: 1px solid #eee; vertical-align: top; }
 #scores td.total { font-weight: bold; text-align: right; width: 44px; }
-#scores td.parts { color: #555; font-size: 11px; }
+#scores td.parts { color: #555; font-size: 12px; }
 #chart svg { width: 100%; height: auto; display: block; }
 #log { max-height: 420px; overflow-y: auto; font-size: 12px; position: relative; }
 #log .heading { font-weight: bold; margin-top: 6px; color: #3d5a6c; }

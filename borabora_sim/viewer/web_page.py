@@ -19,6 +19,8 @@ header h1 { font-size: 17px; margin: 0; }
           position: sticky; top: 0; z-index: 1; min-height: 18px; display: flex; gap: 8px 12px;
           align-items: center; }
 #status-line { flex: 1; min-width: 0; }
+#to-moves { min-height: 28px; font-size: 13px; flex: none; }
+body:not([data-stacked]) #to-moves { display: none; }
 #status.yours { background: #fff3c4; }
 #status-text { font-weight: bold; }
 #status.yours #status-text { font-weight: bold; }
@@ -190,6 +192,9 @@ _SCRIPT = """
     }
     statusText.textContent = text;
   }
+  document.getElementById("to-moves").addEventListener("click", function () {
+    legalList.parentElement.scrollIntoView({block: "start"});     // below the status line (its scroll padding)
+  });
   endButton.addEventListener("click", function () {
     if (view && view.end && view.human_to_move) { play(view.end.action); }
   });
@@ -406,7 +411,8 @@ _PAGE = """<!DOCTYPE html>
 <body>
 <header><h1>borabora play</h1></header>
 <div id="status" data-sticky><div id="status-line"><span id="status-text"></span><button id="end" hidden></button>
-<div id="hint"></div></div>""" + zoom.BUTTONS + """</div>
+<div id="hint"></div></div><button id="to-moves" title="to the list of moves, below the board">Moves &#x2193;</button>
+""" + zoom.BUTTONS + """</div>
 <div id="error" role="alert"></div>
 <main>
 <div id="board"></div>

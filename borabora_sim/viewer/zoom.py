@@ -74,8 +74,12 @@ SCRIPT = """
     var style = getComputedStyle(main);
     var room = main.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
     var beside = room - parseFloat(style.getPropertyValue("--aside")) - parseFloat(style.columnGap || "0");
-    main.classList.toggle("stacked", window.innerWidth < narrow || beside / width < readable);
+    var stacked = window.innerWidth < narrow || beside / width < readable;
+    main.classList.toggle("stacked", stacked);
+    document.body.toggleAttribute("data-stacked", stacked);
   }
+  // Whatever is scrolled into view (a thing of the board, a section) stops below the bar that stays on top.
+  function padTop() { document.documentElement.style.scrollPaddingTop = (sticky() + 8) + "px"; }
   function fitScale(size) {
     var tall = (window.innerHeight - sticky() - 24) / size[1];
     return Math.max(0.1, Math.min(board.clientWidth / size[0], Math.max(1, tall), maxFit));
@@ -84,6 +88,7 @@ SCRIPT = """
     var svg = picture();
     if (!svg) { return; }
     var size = drawnSize(svg);
+    padTop();
     arrange(size[0]);
     var fit = fitScale(size);
     shown = scale === null ? fit : scale;
