@@ -75,13 +75,14 @@ def pick(page: Any, move: dict[str, Any]) -> bool:
 
 def save_and_load(page: Any, errors: list[str], folder: Path) -> dict[str, Any]:
     """Saves the position from the page, plays on, refuses a bad file (the game kept, the error shown) and loads
-    the saved one back; returns the saved position."""
+    the saved one back, with its moves; returns the saved position."""
     with page.expect_download() as download:
         page.locator("#save").click()
     path = folder / "saved.json"
     download.value.save_as(path)
     saved = json.loads(path.read_text(encoding="utf-8"))
-    legal_then = page.locator("#legal").inner_text()
+    legal_then, log_then = page.locator("#legal").inner_text(), page.locator("#log").inner_text()
+    why_then = page.locator("#log button").count()
     old = version(page)
     page.locator("#legal button").first.click()
     settle(page, old)
@@ -100,7 +101,9 @@ def save_and_load(page: Any, errors: list[str], folder: Path) -> dict[str, Any]:
     del errors[seen:]
     page.locator("#load").set_input_files(str(path))
     settle(page, old)
-    assert page.locator("#legal").inner_text() == legal_then and page.locator("#log .move").count() == 0
+    assert page.locator("#legal").inner_text() == legal_then
+    # The moves before the saved position are kept, and the AI's with their "why?".
+    assert page.locator("#log").inner_text() == log_then and page.locator("#log button").count() == why_then > 0
     assert not page.locator("#error").is_visible()
     return saved
 
@@ -174,7 +177,8 @@ def test_a_whole_game_in_the_browser_ends_with_the_engine_scores(browser: Any, s
     assert explained and advised and undone and ended and saved and decisions > 40 and by_board > 10
     with server.lock:
         moves = server.game.view()["moves"]
-    final = borabora_sim.State.from_dict(saved["state"])         # the game went on from the loaded position
+    final = borabora_sim.State.from_dict(saved["start"])         # the loaded game kept its moves since the start
+    assert [move["action"] for move in moves[:len(saved["moves"])]] == [move["action"] for move in saved["moves"]]
     for played in moves:
         final.apply(played["action"])
     assert final.is_terminal()
