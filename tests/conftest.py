@@ -206,3 +206,73 @@ def open_page(browser: Any, width: int, height: int) -> tuple[Any, list[str]]:
     page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
     page.on("pageerror", lambda error: errors.append(str(error)))
     return page, errors
+
+
+# What a page shows, measured in the browser: the smallest text as drawn (an SVG text's font size times the scale
+# of the picture it is in, an HTML text's font size) and the smallest click target (the board's things marked to
+# pick a move and those `things` names, the buttons, inputs and links, the replay's lines of the log), with the
+# worst of each named, and whether the page or the board scrolls sideways.
+MEASURE = """(things) => {
+  const drawn = (el) => {
+    const box = el.getBoundingClientRect(), style = getComputedStyle(el);
+    return box.width > 0 && box.height > 0 && style.visibility !== "hidden" ? box : null;
+  };
+  const texts = [], targets = [];
+  for (const text of document.querySelectorAll("svg text")) {
+    if (!text.textContent.trim() || !drawn(text)) { continue; }
+    const m = text.getScreenCTM();
+    texts.push([parseFloat(getComputedStyle(text).fontSize) * Math.hypot(m.a, m.b), text.textContent.trim()]);
+  }
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode, parent = node.parentElement;
+    if (!node.textContent.trim() || parent.closest("svg, script, style") || !drawn(parent)) { continue; }
+    texts.push([parseFloat(getComputedStyle(parent).fontSize), node.textContent.trim()]);
+  }
+  const clickable = ["#board .pickable", "button", "input", "select", "a[href]", "#log .move[data-step]"]
+    .concat(things.map((selector) => "#board " + selector)).join(", ");
+  for (const el of document.querySelectorAll(clickable)) {
+    const box = drawn(el);
+    if (box) { targets.push([Math.min(box.width, box.height), el.id || el.getAttribute("class") || el.tagName,
+                             el.outerHTML.slice(0, 120)]); }
+  }
+  const least = (list) => list.reduce((a, b) => (b[0] < a[0] ? b : a), [Infinity, "", ""]);
+  const board = document.getElementById("board"), page = document.documentElement;
+  const aside = document.querySelector("aside").getBoundingClientRect(), room = board.getBoundingClientRect();
+  return {text: least(texts), target: least(targets), texts: texts.length, pickable:
+          document.querySelectorAll("#board .pickable").length, scale: Number(board.dataset.scale),
+          pageScrolls: page.scrollWidth > page.clientWidth, boardScrolls: board.scrollWidth > board.clientWidth + 1,
+          beside: aside.left >= room.right, below: aside.top >= room.bottom};
+}"""
+MIN_TEXT_PX = 11
+MIN_TARGET_PX = 24
+
+
+# The things of each game's picture that can pick a move in browser play (the targets of its click_targets).
+CLICKABLE = {
+    "bora_bora": ["[data-player-die]", "[data-action-tile]", "[data-die]", "[data-god-hand]", "[data-god-discard]",
+                  "[data-player-count]", "[data-region]", "[data-ceremony]", "[data-beside]", "[data-person-display]",
+                  "[data-temple-space]", "[data-building]", "[data-god-deck]", "[data-god-display]",
+                  "[data-status-seat]", "[data-score-seat]", "[data-person-slot]", "[data-jewelry]",
+                  "[data-player-task]", "[data-task-display]", "[data-decision]"],
+    "bamboo": ["[data-shoot^='draft-']", "[data-shoot^='to-place-']", "[data-shoot*='-new-']", "[data-hp-seat]",
+               "[data-balance-slot]", "[data-coins]", "[data-food-pile]", "[data-decision]", "[data-temple]",
+               "[data-panel^='stalk-']", "[data-food-display]", "[data-player-food]", "[data-home-market]",
+               "[data-balance-market]", "[data-gift]", "[data-home-space]", "[data-area*='-']", "[data-player-spirit]"],
+    "pig": ["[data-roll]", "[data-turn-total]"],
+}
+
+
+def measure(page: Any, things: list[str] | None = None) -> dict[str, Any]:
+    """The smallest text and click target of `page` as shown now (MEASURE), and how the board is laid out."""
+    measured: dict[str, Any] = page.evaluate(MEASURE, things or [])
+    return measured
+
+
+def assert_readable(measured: dict[str, Any], where: str) -> None:
+    """No text under MIN_TEXT_PX, no click target under MIN_TARGET_PX, nothing to scroll sideways."""
+    assert measured["texts"] > 20, f"{where}: no text measured"
+    assert measured["text"][0] >= MIN_TEXT_PX, f"{where}: text of {measured['text'][0]:.1f} px: {measured['text'][1]!r}"
+    assert measured["target"][0] >= MIN_TARGET_PX, \
+        f"{where}: a click target of {measured['target'][0]:.1f} px: {measured['target'][2]}"
+    assert not measured["pageScrolls"] and not measured["boardScrolls"], f"{where}: scrolls sideways at fit"

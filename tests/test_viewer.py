@@ -169,6 +169,39 @@ def test_changing_only_hidden_information_leaves_the_picture_unchanged(mid_game:
         assert changed, "the determinizations changed no hidden hand: the test would prove nothing"
 
 
+def drawn_text_sizes(svg: str) -> list[tuple[float, str]]:
+    """Each text of a picture with its size as drawn: its font size times the scale of the transforms above it."""
+    sizes = []
+
+    def walk(element: ET.Element, scale: float) -> None:
+        found = re.search(r"scale\(([\d.]+)", element.attrib.get("transform", ""))
+        scale *= float(found.group(1)) if found else 1.0
+        if element.tag.endswith("text"):
+            sizes.append((float(element.attrib["font-size"]) * scale, "".join(element.itertext())))
+        for child in element:
+            walk(child, scale)
+
+    walk(parse(svg), 1.0)
+    return sizes
+
+
+@pytest.mark.parametrize(("spec", "players"), [("bora_bora", 4), ("bora_bora", 2), ("bamboo:mode=advanced", 2),
+                                               ("bamboo", 4), ("pig", 3)])
+def test_no_text_of_a_picture_is_drawn_under_the_least_size(spec: str, players: int) -> None:
+    """The pages show a picture at fit at no less than READABLE_SCALE of its size (viewer/zoom.py), so that its
+    text is 11 pixels or more as long as none is drawn under MIN_TEXT units, here along a random game."""
+    from borabora_sim.viewer.layout import MIN_TARGET, MIN_TEXT
+    from borabora_sim.viewer.zoom import READABLE_SCALE
+
+    assert MIN_TEXT * READABLE_SCALE >= 11 and MIN_TARGET * READABLE_SCALE >= 24
+    for steps in (0, 40, 120, 10_000):
+        state = played(spec, players, 3, steps)
+        sizes = drawn_text_sizes(to_svg(state, 0))
+        assert len(sizes) > 20
+        small = [(round(size, 1), text) for size, text in sizes if size < MIN_TEXT]
+        assert not small, f"{spec} after {steps} decisions: {small[:5]}"
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # The map from the component data
 # ---------------------------------------------------------------------------------------------------------------

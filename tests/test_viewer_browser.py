@@ -1,8 +1,10 @@
 """The HTML replay in a real browser: headless Chromium (the system's `chromium`, or the one BORABORA_CHROMIUM
 names) driven by Playwright opens the file from disk, steps through the whole game with the keyboard, the
 slider and the log, and shows the engine's final scores and the players' reasons, with no console error; a game
-of Bamboo as well as one of Bora Bora. Screenshots of the page and of the board in the middle of the game are
-written to tests/artifacts/ (not kept in git).
+of Bamboo as well as one of Bora Bora. The page fits the board to the window at 1366 x 768 and 1920 x 1080 for
+every game, with no text under 11 pixels and no button under 24, zooms with its buttons, keys and Ctrl with the
+mouse wheel, and puts its panels below the board in a narrow window. Screenshots of the pages and of the board in
+the middle of the game are written to tests/artifacts/ (not kept in git).
 
 Where Playwright is not installed or no Chromium can be started, these tests are skipped and say why."""
 
@@ -13,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ARTIFACTS, open_page
+from conftest import ARTIFACTS, assert_readable, measure, open_page
 
 import borabora_sim
 from borabora_sim.viewer import RecordedGame, record_game, replay_page
@@ -54,6 +56,10 @@ def test_stepping_through_a_whole_game_shows_the_engine_final_scores(
     page.goto(path.as_uri())
     assert position(page) == 0
     assert page.locator("#board svg [data-region]").count() == 12
+    # The header tells the points at the decision shown, the final ones and the winner only at the end.
+    start = borabora_sim.new_game(players=4, seed=SEED).scores()
+    assert page.locator("#summary").inner_text() == "VP at decision 0: " + ", ".join(
+        f"seat {s} {v}" for s, v in enumerate(start))
     # To the middle and on to the end with the keyboard: ten decisions a key (Page Down), then one (right arrow).
     middle = last // 2
     for _ in range(middle // 10):
@@ -76,12 +82,16 @@ def test_stepping_through_a_whole_game_shows_the_engine_final_scores(
     assert position(page) == last
     assert shown_scores(page) == final.scores()
     assert f"winner seat {final.winner()}" in page.locator("#board svg").inner_html()
+    assert page.locator("#summary").inner_text() == (
+        "final VP: " + ", ".join(f"seat {s} {v}" for s, v in enumerate(final.scores()))
+        + f"; winner seat {final.winner()}")
     # Back to the start and to the end again with the slider, as a mouse moves it.
     slider = page.locator("#slider")
     box = slider.bounding_box()
     slider.click(position={"x": 1, "y": box["height"] / 2})
     assert position(page) == 0
     assert shown_scores(page) == borabora_sim.new_game(players=4, seed=SEED).scores()
+    box = slider.bounding_box()                 # the header's line may have taken another height
     page.mouse.move(box["x"] + 2, box["y"] + box["height"] / 2)
     page.mouse.down()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=5)
@@ -163,5 +173,89 @@ def test_an_address_naming_a_decision_opens_the_replay_there(browser: Any,
     page.goto(path.as_uri() + f"#decision={last + 50}")     # beyond the end: the last decision
     page.reload()
     assert position(page) == last
+    assert errors == []
+    page.close()
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The board fits the window
+# ---------------------------------------------------------------------------------------------------------------
+FIT_GAMES = {"bora_bora": ["random", "random", "random", "random"],
+             "bamboo:mode=advanced": ["random", "random", "random"], "pig": ["random", "random"]}
+WIDE = ("bora_bora", "bamboo")          # pictures too wide to stand beside the panels at 1366 pixels
+SIZES = [(1366, 768), (1920, 1080)]
+
+
+@pytest.fixture(scope="module")
+def fit_replays(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, int]]:
+    """A replay file of a game of each game, and its number of decisions."""
+    folder = tmp_path_factory.mktemp("fit")
+    replays = {}
+    for spec, players in FIT_GAMES.items():
+        record = record_game(5, players, game=spec, reasons=0)
+        path = folder / f"{spec.split(':')[0]}.html"
+        path.write_text(replay_page(record), encoding="utf-8")
+        replays[spec] = (path, len(record.actions))
+    return replays
+
+
+def shown_width(page: Any) -> float:
+    return float(page.evaluate("document.querySelector('#board svg').getBoundingClientRect().width"))
+
+
+def scale(page: Any) -> float:
+    return float(page.locator("#board").get_attribute("data-scale"))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+@pytest.mark.parametrize("spec", list(FIT_GAMES))
+def test_the_replay_fits_the_window_with_readable_text_and_zooms(
+        browser: Any, fit_replays: dict[str, tuple[Path, int]], spec: str, size: tuple[int, int]) -> None:
+    """At fit every text of the page is 11 pixels or more, every button and line of the log 24 or more, and
+    nothing scrolls sideways; a wide picture stands above the panels at 1366 pixels and beside them at 1920. The
+    zoom (its buttons, the keys - and 0, Ctrl with the mouse wheel) changes the board's size and keeps it from one
+    decision to the next."""
+    path, last = fit_replays[spec]
+    width, height = size
+    name = spec.split(":")[0]
+    page, errors = open_page(browser, width, height)
+    page.goto(f"{path.as_uri()}#decision={last // 2}")
+    measured = measure(page)
+    assert_readable(measured, f"the replay of {name} at {width}x{height}")
+    assert measured["below"] if name in WIDE and width < 1500 else measured["beside"], measured
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"replay_{name}_{width}x{height}.png"))
+    fit = scale(page)
+    drawn = float(page.evaluate("Number(document.querySelector('#board svg').getAttribute('width'))"))
+    assert shown_width(page) == pytest.approx(drawn * fit, abs=1)
+    assert page.locator("#controls .zoom-level").inner_text() == f"fit {round(fit * 100)}%"
+    page.locator("#controls .zoom-in").click()
+    larger = scale(page)
+    assert larger > fit and shown_width(page) == pytest.approx(drawn * larger, abs=1)
+    page.keyboard.press("ArrowRight")                   # another decision keeps the zoom
+    assert position(page) == last // 2 + 1 and scale(page) == larger
+    page.keyboard.press("-")
+    assert scale(page) < larger
+    page.keyboard.press("0")
+    assert scale(page) == fit
+    box = page.locator("#board").bounding_box()
+    page.mouse.move(box["x"] + 50, box["y"] + 50)
+    page.keyboard.down("Control")
+    page.mouse.wheel(0, -100)
+    page.keyboard.up("Control")
+    page.wait_for_function("fit => Number(document.getElementById('board').dataset.scale) > fit", arg=fit)
+    page.locator("#controls .fit").click()
+    assert scale(page) == fit and not measure(page)["boardScrolls"]
+    assert errors == []
+    page.close()
+
+
+def test_a_narrow_window_puts_the_panels_below_the_board(browser: Any,
+                                                        fit_replays: dict[str, tuple[Path, int]]) -> None:
+    path, _ = fit_replays["pig"]
+    page, errors = open_page(browser, 900, 800)
+    page.goto(path.as_uri())
+    measured = measure(page)
+    assert measured["below"] and not measured["pageScrolls"] and not measured["boardScrolls"], measured
     assert errors == []
     page.close()

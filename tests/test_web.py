@@ -173,7 +173,9 @@ def test_undo_goes_back_to_before_the_human_decision_and_replays_the_same_ai_mov
 
 
 def test_save_and_load_round_trip(client: Client) -> None:
-    view = client.to_human(client.human_move(client.state(), client.state()["legal"][0]["action"]))
+    view = client.state()
+    while not any(move["ai"] for move in view["moves"]):
+        view = client.to_human(client.human_move(view, view["legal"][0]["action"]))
     status, text = client.call("GET", "/api/save")
     assert status == 200
     saved = text
@@ -184,12 +186,38 @@ def test_save_and_load_round_trip(client: Client) -> None:
     assert loaded["version"] > later["version"]                # pages showing the game before are now stale
     assert loaded["legal"] == view["legal"] and loaded["svg"] == view["svg"] and loaded["scores"] == view["scores"]
     assert client.saved()["state"] == saved["state"]
-    assert loaded["moves"] == [] and not loaded["can_undo"]     # the history starts at the loaded position
+    # The moves since the start are kept, with the AI seats' reasons, and can be undone.
+    assert loaded["moves"] == view["moves"] and loaded["can_undo"]
+    ai = max(i for i, move in enumerate(view["moves"]) if move["ai"])
+    assert client.call("GET", f"/api/why?move={ai}")[1]["reasons"] == saved["moves"][ai]["reasons"] is not None
     # The game goes on from the loaded position, as the engine plays it from the saved state.
     resumed = client.human_move(loaded, loaded["legal"][0]["action"])
     state = borabora_sim.State.from_dict(saved["state"])
     state.apply(loaded["legal"][0]["action"])
     assert resumed["scores"] == state.scores() and resumed["decision"] == state.decision
+    # A file of version 1 (the position alone) still loads; its history starts at the position.
+    alone = {key: value for key, value in saved.items() if key not in ("start", "moves")}
+    loaded = client.post("/api/load", {**alone, "format_version": 1})
+    assert loaded["legal"] == view["legal"] and loaded["moves"] == [] and not loaded["can_undo"]
+
+
+def test_a_saved_history_that_does_not_hold_is_refused(client: Client) -> None:
+    """The moves of a file are played again from its start: a move not legal there, moves that do not lead to its
+    state, or reasons not as a saved game keeps them are refused, and the game kept."""
+    client.to_human(client.human_move(client.state(), client.state()["legal"][0]["action"]))
+    saved = client.saved()
+    view = client.state()
+    moves = saved["moves"]
+    illegal = [{**moves[0], "action": 10_000}, *moves[1:]]
+    odd_reasons = [*moves[:-1], {**moves[-1], "reasons": {"why": 3}}]
+    for bad, words in (({**saved, "moves": illegal}, "move 0 (seat 0, action 10000) is not a legal move there"),
+                       ({**saved, "moves": moves[:-1]}, "its moves do not lead from its start to its state"),
+                       ({**saved, "moves": odd_reasons}, "'reasons' or 'targets' is not as a saved game keeps"),
+                       ({**saved, "moves": {}}, "'moves' must be the list"),
+                       ({k: v for k, v in saved.items() if k != "start"}, "missing start")):
+        status, answer = client.call("POST", "/api/load", bad)
+        assert status == 400 and words in answer["error"], (words, answer)
+        assert client.state() == view and client.saved() == saved
 
 
 def test_advice_names_a_legal_move_with_reasons_and_changes_nothing(client: Client) -> None:

@@ -2,7 +2,9 @@
 Playwright plays a whole 2-player game against the heuristic through the page, by clicks on the board where a
 move is marked there and on the list of moves otherwise, asks why an AI move was made and what the AI would do,
 undoes a decision, and ends with the engine's final scores for the same seed and moves shown, with no console
-error. A screenshot of the page in the middle of the game is written to tests/artifacts/ (not kept in git).
+error. At 1366 x 768 and 1920 x 1080 the page fits the board to the window for every game, with no text under 11
+pixels and no click target (a thing marked on the board, a button) under 24. Screenshots of the pages are written
+to tests/artifacts/ (not kept in git).
 
 Where Playwright is not installed or no Chromium can be started, these tests are skipped and say why."""
 
@@ -17,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ARTIFACTS, open_page
+from conftest import ARTIFACTS, CLICKABLE, assert_readable, measure, open_page
 
 import borabora_sim
 from borabora_sim.games import get_game
@@ -73,13 +75,14 @@ def pick(page: Any, move: dict[str, Any]) -> bool:
 
 def save_and_load(page: Any, errors: list[str], folder: Path) -> dict[str, Any]:
     """Saves the position from the page, plays on, refuses a bad file (the game kept, the error shown) and loads
-    the saved one back; returns the saved position."""
+    the saved one back, with its moves; returns the saved position."""
     with page.expect_download() as download:
         page.locator("#save").click()
     path = folder / "saved.json"
     download.value.save_as(path)
     saved = json.loads(path.read_text(encoding="utf-8"))
-    legal_then = page.locator("#legal").inner_text()
+    legal_then, log_then = page.locator("#legal").inner_text(), page.locator("#log").inner_text()
+    why_then = page.locator("#log button").count()
     old = version(page)
     page.locator("#legal button").first.click()
     settle(page, old)
@@ -98,7 +101,9 @@ def save_and_load(page: Any, errors: list[str], folder: Path) -> dict[str, Any]:
     del errors[seen:]
     page.locator("#load").set_input_files(str(path))
     settle(page, old)
-    assert page.locator("#legal").inner_text() == legal_then and page.locator("#log .move").count() == 0
+    assert page.locator("#legal").inner_text() == legal_then
+    # The moves before the saved position are kept, and the AI's with their "why?".
+    assert page.locator("#log").inner_text() == log_then and page.locator("#log button").count() == why_then > 0
     assert not page.locator("#error").is_visible()
     return saved
 
@@ -172,7 +177,8 @@ def test_a_whole_game_in_the_browser_ends_with_the_engine_scores(browser: Any, s
     assert explained and advised and undone and ended and saved and decisions > 40 and by_board > 10
     with server.lock:
         moves = server.game.view()["moves"]
-    final = borabora_sim.State.from_dict(saved["state"])         # the game went on from the loaded position
+    final = borabora_sim.State.from_dict(saved["start"])         # the loaded game kept its moves since the start
+    assert [move["action"] for move in moves[:len(saved["moves"])]] == [move["action"] for move in saved["moves"]]
     for played in moves:
         final.apply(played["action"])
     assert final.is_terminal()
@@ -296,3 +302,55 @@ def test_an_advice_overtaken_by_a_move_is_dropped_without_an_error(browser: Any,
     # The browser logs the overtaken request (status 409) as an error of its own; nothing else may be logged.
     assert all("status of 409" in error for error in errors), errors
     page.close()
+
+
+FIT_PLAY = {"bora_bora": ["human", "random", "random", "random"], "bamboo:mode=advanced": ["human", "random", "random"],
+            "pig": ["human", "random"]}
+WIDE = ("bora_bora", "bamboo")          # pictures too wide to stand beside the panels at 1366 pixels
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1920, 1080)], ids=lambda size: f"{size[0]}x{size[1]}")
+@pytest.mark.parametrize("spec", list(FIT_PLAY))
+def test_the_board_fits_the_window_with_readable_text_and_large_targets(browser: Any, spec: str,
+                                                                        size: tuple[int, int]) -> None:
+    """Over the human's first decisions (each a move of the list picked at random), every text of the page is 11
+    pixels or more, every thing of the board that can pick a move (CLICKABLE) and every button 24 or more, and
+    nothing scrolls sideways; a
+    wide picture stands above the panels at 1366 pixels (the Moves button leads to them) and beside them at
+    1920."""
+    served = WebServer(WebGame(get_game(spec), FIT_PLAY[spec], 5))
+    threading.Thread(target=served.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    width, height = size
+    name = spec.split(":")[0]
+    page, errors = open_page(browser, width, height)
+    try:
+        page.goto(served.url + "?delay=0")
+        page.wait_for_function("() => document.body.dataset.turn === 'human'")
+        rng = random.Random(5)
+        marked = 0
+        for decision in range(6):
+            measured = measure(page, CLICKABLE[name])
+            assert_readable(measured, f"browser play of {name} at {width}x{height}, decision {decision}")
+            assert measured["below"] if name in WIDE and width < 1500 else measured["beside"], measured
+            marked += measured["pickable"]
+            if decision == 2:
+                ARTIFACTS.mkdir(exist_ok=True)
+                page.screenshot(path=str(ARTIFACTS / f"play_{name}_{width}x{height}.png"))
+            if page.evaluate("document.body.dataset.turn") != "human":
+                break
+            moves = page.locator("#legal button")
+            old = version(page)
+            moves.nth(rng.randrange(moves.count())).click()
+            settle(page, old)
+        assert marked > 0
+        stacked = page.locator("#to-moves")
+        assert stacked.is_visible() == (name in WIDE and width < 1500)
+        if stacked.is_visible():
+            stacked.click()
+            page.wait_for_function("() => document.getElementById('legal').getBoundingClientRect().top"
+                                   " < window.innerHeight / 2")
+        assert errors == []
+    finally:
+        page.close()
+        served.shutdown()
+        served.server_close()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from string import Template
 
 from borabora_sim.viewer import layout as L
+from borabora_sim.viewer import zoom
 
 SEAT_CSS = "\n".join(f".s{seat} {{ background: {colour}; color: {text}; }}"
                       for seat, (colour, text) in enumerate(zip(L.SEAT_COLOURS, L.SEAT_TEXT, strict=True)))
@@ -15,25 +16,21 @@ body { margin: 0; font-family: DejaVu Sans, Arial, Helvetica, sans-serif; backgr
 header { padding: 8px 14px; background: #3d5a6c; color: #fff; }
 header h1 { font-size: 17px; margin: 0 0 2px 0; }
 header p { margin: 0; font-size: 13px; opacity: 0.9; }
-#controls { display: flex; gap: 8px; align-items: center; padding: 8px 14px; background: #f7f3e8;
-            border-bottom: 1px solid #c8bb98; position: sticky; top: 0; z-index: 1; }
-#controls button { font-size: 14px; min-width: 40px; }
-#slider { flex: 1; }
+#controls { display: flex; flex-wrap: wrap; gap: 6px 8px; align-items: center; padding: 6px 14px;
+            background: #f7f3e8; border-bottom: 1px solid #c8bb98; position: sticky; top: 0; z-index: 1; }
+#controls button { font-size: 14px; min-width: 40px; min-height: 28px; }
+#slider { flex: 1 1 200px; height: 28px; margin: 0; }
 #position { min-width: 150px; font-size: 13px; }
-main { display: flex; gap: 10px; padding: 10px; align-items: flex-start; }
-#board { flex: 1; min-width: 0; }
-#board svg { width: 100%; height: auto; display: block; }
-aside { width: 460px; flex: none; display: flex; flex-direction: column; gap: 8px; }
 section { background: #fffdf7; border: 1px solid #c8bb98; border-radius: 6px; padding: 6px 8px; }
 section h2 { font-size: 13px; margin: 0 0 4px 0; }
 #scores table { border-collapse: collapse; font-size: 12px; width: 100%; }
 #scores td { padding: 2px 4px; border-top: 1px solid #eee; vertical-align: top; }
 #scores td.total { font-weight: bold; text-align: right; width: 44px; }
-#scores td.parts { color: #555; font-size: 11px; }
+#scores td.parts { color: #555; font-size: 12px; }
 #chart svg { width: 100%; height: auto; display: block; }
 #log { max-height: 420px; overflow-y: auto; font-size: 12px; position: relative; }
 #log .heading { font-weight: bold; margin-top: 6px; color: #3d5a6c; }
-#log .move { padding: 1px 4px; cursor: pointer; border-radius: 3px; }
+#log .move { padding: 3px 4px; min-height: 18px; line-height: 18px; cursor: pointer; border-radius: 3px; }
 #log .move:hover { background: #f0ead8; }
 #log .move.current { background: #ffe9a8; outline: 1px solid #d6b44a; }
 #log .decision { color: #777; }
@@ -47,7 +44,6 @@ section h2 { font-size: 13px; margin: 0 0 4px 0; }
 #why tr.chosen td { background: #ffe9a8; font-weight: bold; }
 #why td:first-child { white-space: normal; }
 #why p.legend { margin-top: 4px; color: #555; font-size: 11px; }
-@media (max-width: 1300px) { main { flex-direction: column; } aside { width: auto; align-self: stretch; } }
 .seat { display: inline-block; min-width: 16px; text-align: center; border-radius: 8px; font-size: 11px;
         font-weight: bold; }
 """
@@ -137,6 +133,16 @@ _SCRIPT = """
     legend.textContent = reasons.legend;
     why.appendChild(legend);
   }
+  // The header's line: the points at the decision shown, and the winner at the end.
+  var summary = document.getElementById("summary");
+  function showSummary(target) {
+    var sums = scores[target].map(function (points) {
+      return points.reduce(function (a, b) { return a + b; }, 0);
+    });
+    var seats = sums.map(function (sum, seat) { return "seat " + seat + " " + sum; }).join(", ");
+    summary.textContent = target === last ? "final " + data.unit + ": " + seats + "; winner seat " + data.winner
+      : data.unit + " at decision " + target + ": " + seats;
+  }
   var current = -1;
   function show(frameIndex) {
     var target = Math.max(0, Math.min(last, frameIndex));
@@ -164,6 +170,7 @@ _SCRIPT = """
       parts[p].textContent = named.join(", ");
     }
     showReasons(target);
+    showSummary(target);
     var x = plotLeft + plotWidth * target / Math.max(1, last);
     cursors.forEach(function (line) {
       line.setAttribute("x1", String(x));
@@ -202,19 +209,21 @@ PAGE = Template("""<!DOCTYPE html>
 <head>
 <meta charset="utf-8">
 <title>${title}</title>
-<style>""" + _STYLE + SEAT_CSS + """
+<style>""" + _STYLE + zoom.STYLE + SEAT_CSS + """
 </style>
 </head>
 <body>
-<header><h1>${heading}</h1><p>${summary}; ${view}. Keys: left / right arrows, Page Up / Down, Home / End.</p>
+<header><h1>${heading}</h1><p><span id="summary"></span>; ${view}. Keys: left / right arrows, Page Up / Down,
+Home / End; zoom: + / - / 0.</p>
 </header>
-<div id="controls">
+<div id="controls" data-sticky>
 <button id="first" title="start (Home)">|&#x25C0;</button>
 <button id="prev" title="previous decision (left arrow)">&#x25C0;</button>
 <button id="next" title="next decision (right arrow)">&#x25B6;</button>
 <button id="last" title="end (End)">&#x25B6;|</button>
 <input id="slider" type="range" min="0" max="${last}" value="0" aria-label="decision">
 <span id="position"></span>
+""" + zoom.BUTTONS + """
 </div>
 <main>
 <div id="board"></div>
@@ -229,6 +238,7 @@ ${log}
 </main>
 <script type="application/json" id="replay-data">${data}</script>
 <script>""" + _SCRIPT + """</script>
+<script>""" + zoom.SCRIPT + """</script>
 </body>
 </html>
 """)

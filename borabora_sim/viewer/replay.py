@@ -145,14 +145,13 @@ def replay_page(record: RecordedGame, viewer: int | None = None) -> str:
         "changes": _score_changes(breakdowns, list(record.game.sources)),
         "colours": list(L.SEAT_COLOURS), "specs": list(record.players),
         "reasons": [None, *(_reasons_data(r) for r in record.reasons)] if record.reasons else [],
+        "winner": state.winner(),
     }
     seats = ", ".join(f"{s}: {spec}" for s, spec in enumerate(record.players))
     heading = f"{record.game.name.replace('_', ' ').title()}: game seed {record.seed}; seats {seats}"
-    final = ", ".join(f"seat {s} {v}" for s, v in enumerate(state.scores()))
     return PAGE.substitute(
         title=html.escape(heading),
         heading=html.escape(heading),
-        summary=html.escape(f"final {record.game.score_unit}: {final}; winner seat {state.winner()}"),
         view=html.escape("public view" if viewer is None else f"as seat {viewer} sees it"),
         last=len(frames) - 1,
         log=_log_html(log, record.reasons),
@@ -212,8 +211,9 @@ def score_chart(breakdowns: list[list[dict[str, int]]], sources: list[str], unit
     top = max(1, *(sum(row.values()) for rows in breakdowns for row in rows))
     plot_w = L.CHART_WIDTH - L.CHART_LEFT - 8
     used = [s for s in sources if any(rows[seat][s] for rows in breakdowns for seat in range(players))]
-    legend_rows = (len(used) + 3) // 4
-    height = players * L.CHART_STRIP + 18 + legend_rows * 14
+    per_row = 2
+    legend_rows = (len(used) + per_row - 1) // per_row
+    height = players * L.CHART_STRIP + 26 + legend_rows * 18
     svg = root(L.CHART_WIDTH, height, font_family=L.FONT, data_chart="scores", data_plot_left=L.CHART_LEFT,
                data_plot_width=plot_w)
 
@@ -230,9 +230,9 @@ def score_chart(breakdowns: list[list[dict[str, int]]], sources: list[str], unit
         strip = sub(svg, "g", data_chart_seat=seat)
         sub(strip, "rect", x=L.CHART_LEFT, y=fy(top), width=plot_w, height=base - fy(top), fill="#ffffff",
             stroke="#cccccc")
-        label(strip, 4, y0 + 14, f"s{seat}", size=10, font_weight="bold", fill=L.SEAT_COLOURS[seat])
-        label(strip, L.CHART_LEFT - 3, fy(top) + 8, top, size=8, anchor="end", fill=L.MUTED)
-        label(strip, L.CHART_LEFT - 3, base, 0, size=8, anchor="end", fill=L.MUTED)
+        label(strip, 4, y0 + 46, f"s{seat}", size=14, font_weight="bold", fill=L.SEAT_COLOURS[seat])
+        label(strip, L.CHART_LEFT - 4, fy(top) + 10, top, size=L.MIN_TEXT, anchor="end", fill="#555555")
+        label(strip, L.CHART_LEFT - 4, base, 0, size=L.MIN_TEXT, anchor="end", fill="#555555")
         below = [0] * frames
         for k, source in enumerate(sources):
             values = [rows[seat][source] for rows in breakdowns]
@@ -246,13 +246,13 @@ def score_chart(breakdowns: list[list[dict[str, int]]], sources: list[str], unit
         sub(strip, "line", x1=fx(0), y1=fy(top), x2=fx(0), y2=base, stroke="#222222", stroke_width=1.5,
             class_="cursor")
     for i, source in enumerate(used):
-        lx = 6 + (i % 4) * (L.CHART_WIDTH - 12) / 4
-        ly = players * L.CHART_STRIP + 14 + (i // 4) * 14
-        sub(svg, "rect", x=lx, y=ly - 8, width=9, height=9,
+        lx = 6 + (i % per_row) * (L.CHART_WIDTH - 12) / per_row
+        ly = players * L.CHART_STRIP + 16 + (i // per_row) * 18
+        sub(svg, "rect", x=lx, y=ly - 10, width=11, height=11,
             fill=L.SOURCE_COLOURS[sources.index(source) % len(L.SOURCE_COLOURS)])
-        label(svg, lx + 12, ly, named.get(source, source.replace("_", " ")), size=9)
-    label(svg, L.CHART_WIDTH - 6, height - 4, f"x: decisions 0-{frames - 1}; y: {unit}", size=8, anchor="end",
-          fill=L.MUTED)
+        label(svg, lx + 15, ly, named.get(source, source.replace("_", " ")), size=L.MIN_TEXT)
+    label(svg, L.CHART_WIDTH - 6, height - 5, f"x: decisions 0-{frames - 1}; y: {unit}", size=L.MIN_TEXT,
+          anchor="end", fill="#555555")
     return svg
 
 

@@ -38,7 +38,7 @@ from borabora_sim.viewer.web_game import ADVICE_SECONDS, AdviceTask, RequestErro
 from borabora_sim.viewer.web_page import page_html
 
 HOST = "127.0.0.1"
-MAX_BODY = 4 * 1024 * 1024          # a saved game is some 10 KB; anything far larger is refused unread
+MAX_BODY = 4 * 1024 * 1024          # a saved game is some 500 KB with its moves; anything far larger is refused
 MAX_DEPTH = 32                      # a saved game is nested 7 levels deep
 MAX_DIGITS = 100                    # the game's numbers have at most 20 digits (a seed is below 2**64)
 READ_SECONDS = 10.0                 # the most a request may take to arrive: its line and headers, then its body

@@ -103,20 +103,38 @@ def board_slots(width: float, gap: float, players: int, margin: float = 10) -> l
     return [(margin + seat * (board + gap), board) for seat in range(players)]
 
 
+def board_places(width: float, gap: float, players: int, per_row: int, margin: float = 10
+                 ) -> list[tuple[float, int, float]]:
+    """(x, row, width) of each seat's board, `per_row` boards to a row across a picture `width` wide."""
+    return [(x, seat // per_row, w) for seat, (x, w) in
+            enumerate(board_slots(width, gap, per_row, margin) * ((players + per_row - 1) // per_row))][:players]
+
+
 def panel(svg: ET.Element, name: str, box: tuple[float, float, float, float], heading: str) -> ET.Element:
     """A framed panel with its heading; its children are positioned in the picture's coordinates."""
     x, y, w, h = box
     group = sub(svg, "g", data_panel=name)
     sub(group, "rect", x=x, y=y, width=w, height=h, rx=6, fill=L.PANEL_FILL, stroke=L.PANEL_STROKE)
-    label(group, x + 8, y + 15, heading, size=12, font_weight="bold", fill=L.TEXT)
+    label(group, x + 10, y + 19, heading, size=15, font_weight="bold", fill=L.TEXT)
     return group
 
 
-def seat_chip(parent: ET.Element, x: float, y: float, seat: int, r: float = 8, **data: object) -> None:
-    """A round marker in the seat's colour with its number."""
+def hit_area(parent: ET.Element, x: float, y: float, w: float, h: float) -> None:
+    """An invisible rectangle that takes the clicks on a thing drawn in the box (x, y, w, h): the box, widened
+    and heightened about its centre to at least MIN_TARGET units each way, so that a click target is never
+    smaller."""
+    wide, high = max(w, L.MIN_TARGET), max(h, L.MIN_TARGET)
+    sub(parent, "rect", x=x + (w - wide) / 2, y=y + (h - high) / 2, width=wide, height=high, fill="#ffffff",
+        fill_opacity=0)
+
+
+def seat_chip(parent: ET.Element, x: float, y: float, seat: int, r: float = 12, **data: object) -> None:
+    """A round marker in the seat's colour with its number (r 11 or more leaves room for the smallest text)."""
     group = sub(parent, "g", data_seat=seat, **data)
     sub(group, "circle", cx=x, cy=y, r=r, fill=L.SEAT_COLOURS[seat], stroke="#222222")
-    label(group, x, y + r * 0.45, seat, size=r * 1.2, anchor="middle", fill=L.SEAT_TEXT[seat])
+    size = max(L.MIN_TEXT, r * 1.15)
+    label(group, x, y + size * 0.36, seat, size=size, anchor="middle", fill=L.SEAT_TEXT[seat])
 
 
-__all__ = ["label", "panel", "root", "sub", "title", "to_string"]
+__all__ = ["board_places", "board_slots", "hit_area", "label", "panel", "root", "seat_chip", "sub", "title",
+           "to_string"]

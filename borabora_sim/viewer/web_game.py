@@ -6,10 +6,10 @@ made at, so a request from a page that shows an older position is refused instea
 has not seen. Refused requests raise `RequestError` (an HTTP status and a one-line message) before anything
 changes.
 
-Undo replays: the game keeps the state it started from (a new game, or the position of a loaded file) and every
-action since, and rebuilds a position by applying the actions again. An AI seat is seeded afresh for each of
-its decisions from the game seed, the seat and the number of decisions since the start, so that the same
-position always gets the same AI move, however often it is reached by undo.
+Undo replays: the game keeps the state it started from (a new game, or the start of a loaded file: its position
+for a file of version 1) and every action since, and rebuilds a position by applying the actions again. An AI
+seat is seeded afresh for each of its decisions from the game seed, the seat and the number of decisions since
+the start, so that the same position always gets the same AI move, however often it is reached by undo.
 
 Advice is computed away from the game: `advice_task` checks the request and copies what the advisor needs into an
 `AdviceTask` (which pickles, so that the server can compute it in a process of its own and stop it), and `advise`
@@ -33,7 +33,12 @@ from borabora_sim.viewer.web_targets import Target, click_targets
 
 HUMAN = "human"
 SAVE_FORMAT = "borabora_sim web game"
-SAVE_VERSION = 1
+SAVE_VERSION = 2                # 2: with the start and the moves since (1, a position alone, still loads)
+SAVE_FIELDS = frozenset({"format", "format_version", "game", "seed", "players", "state"})
+HISTORY_FIELDS = frozenset({"start", "moves"})
+MOVE_FIELDS = frozenset({"seat", "action", "explanation", "reasons", "targets"})
+REASONS_FIELDS = frozenset({"headline", "why", "columns", "rows", "weighed", "legend"})
+ROW_FIELDS = frozenset({"action", "words", "cells", "chosen"})
 DEFAULT_ADVISOR = "heuristic"
 # The most search time an advisor may be given, and the most of each budget of a player spec (MCTS's seconds and
 # iterations, flat Monte Carlo's rollouts, the learned player's samples): an advice asking for more is refused.
@@ -309,9 +314,13 @@ class WebGame:
     # ----------------------------------------------------------------------------------------------------------
     def save(self) -> dict[str, Any]:
         """The position as a file: the game spec, the seed, the seat specs and the whole state (`to_dict`, hidden
-        cards included, as the engine saves it)."""
+        cards included, as the engine saves it), and its history: the state the game started from and every move
+        since, with the AI seats' reasons, so that a loaded file shows the moves and can undo them."""
         return {"format": SAVE_FORMAT, "format_version": SAVE_VERSION, "game": game_spec(self.game),
-                "seed": self.seed, "players": list(self.players), "state": self.state.to_dict()}
+                "seed": self.seed, "players": list(self.players), "state": self.state.to_dict(),
+                "start": self.start.to_dict(),
+                "moves": [{"seat": m.seat, "action": m.action, "explanation": m.explanation, "reasons": m.reasons,
+                           "targets": [list(target) for target in m.targets]} for m in self.moves]}
 
     @classmethod
     def from_save(cls, data: object, version: int) -> WebGame:
@@ -319,15 +328,18 @@ class WebGame:
         RequestError (400) naming what is wrong."""
         if not isinstance(data, Mapping):
             raise RequestError(400, f"a saved game is a JSON object, got {type(data).__name__}")
-        expected = {"format", "format_version", "game", "seed", "players", "state"}
+        if "format" in data and "format_version" in data and (
+                data["format"] != SAVE_FORMAT or type(data["format_version"]) is not int
+                or data["format_version"] not in (1, SAVE_VERSION)):
+            raise RequestError(400, f"not a saved game of this version: format {data['format']!r} version "
+                                    f"{data['format_version']!r}, expected {SAVE_FORMAT!r} version 1 or "
+                                    f"{SAVE_VERSION}")
+        expected = SAVE_FIELDS | (HISTORY_FIELDS if data.get("format_version") == SAVE_VERSION else frozenset())
         if set(data) != expected:
             missing, unknown = sorted(expected - set(data)), sorted(set(data) - expected)
             raise RequestError(400, "not a saved game: " + "; ".join(
                 part for part in (f"missing {', '.join(missing)}" if missing else "",
                                   f"unknown {', '.join(unknown)}" if unknown else "") if part))
-        if data["format"] != SAVE_FORMAT or data["format_version"] != SAVE_VERSION:
-            raise RequestError(400, f"not a saved game of this version: format {data['format']!r} version "
-                                    f"{data['format_version']!r}, expected {SAVE_FORMAT!r} version {SAVE_VERSION}")
         players, seed = data["players"], data["seed"]
         if not isinstance(players, list) or not all(isinstance(spec, str) for spec in players):
             raise RequestError(400, f"'players' must be a list of player specs, got {players!r}")
@@ -335,12 +347,65 @@ class WebGame:
             raise RequestError(400, "'seed' must be the game's seed, an integer in [0, 2**64), got null")
         try:
             game = get_game(data["game"])
-            start = game.state_from_dict(data["state"])
-            loaded = cls(game, players, seed, start)
+            state = game.state_from_dict(data["state"])
+            history = "start" in data
+            loaded = cls(game, players, seed, game.state_from_dict(data["start"]) if history else state)
         except (ValueError, TypeError, KeyError) as error:
             raise RequestError(400, f"the saved game was refused: {error}") from None
+        if history:
+            loaded._replay(data["moves"])
+            if loaded.state.to_dict() != state.to_dict():
+                raise RequestError(400, "the saved game was refused: its moves do not lead from its start to its "
+                                        "state")
         loaded.version = version
         return loaded
+
+    def _replay(self, moves: object) -> None:
+        """Plays the moves of a saved file again from the start, each checked: legal for the seat to move, with an
+        AI seat's explanation and reasons as the page shows them (words are said anew in the game's words)."""
+        if not isinstance(moves, list):
+            raise RequestError(400, f"'moves' must be the list of the moves since 'start', got {type(moves).__name__}")
+        for index, move in enumerate(moves):
+            where = f"the saved game was refused: move {index}"
+            if not isinstance(move, Mapping) or set(move) != MOVE_FIELDS:
+                raise RequestError(400, f"{where} must be an object of exactly {', '.join(sorted(MOVE_FIELDS))}")
+            seat, action, explanation = move["seat"], move["action"], move["explanation"]
+            state = self.state
+            if (state.is_terminal() or seat != state.current_player or isinstance(action, bool)
+                    or not isinstance(action, int) or action not in state.legal_actions()):
+                raise RequestError(400, f"{where} (seat {seat!r}, action {action!r}) is not a legal move there")
+            if not (explanation is None or isinstance(explanation, str)):
+                raise RequestError(400, f"{where}: 'explanation' must be a string or null")
+            if not _reasons_shape(move["reasons"]) or not _targets_shape(move["targets"]):
+                raise RequestError(400, f"{where}: 'reasons' or 'targets' is not as a saved game keeps them")
+            self._apply(Move(seat, action, state.action_to_string(action), explanation,
+                             self.game.describe_action(state, action), move["reasons"],
+                             tuple(list(target) for target in move["targets"])))
+
+
+def _reasons_shape(value: object) -> bool:
+    """Whether `value` is None or reasons as `reasons_view` gives them (the page shows what a file holds)."""
+    if value is None:
+        return True
+    if not isinstance(value, Mapping) or set(value) != REASONS_FIELDS:
+        return False
+    rows = value["rows"]
+    return (all(isinstance(value[key], str) for key in ("headline", "why", "legend"))
+            and _strings(value["columns"]) and isinstance(value["weighed"], int) and isinstance(rows, list)
+            and all(isinstance(row, Mapping) and set(row) == ROW_FIELDS and isinstance(row["action"], int)
+                    and isinstance(row["words"], str) and _strings(row["cells"]) and isinstance(row["chosen"], bool)
+                    for row in rows))
+
+
+def _strings(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def _targets_shape(value: object) -> bool:
+    """Whether `value` is a list of click targets, [attribute, value or None]."""
+    return isinstance(value, list) and all(
+        isinstance(target, list) and len(target) == 2 and isinstance(target[0], str)
+        and (target[1] is None or isinstance(target[1], str)) for target in value)
 
 
 __all__ = ["WebGame"]

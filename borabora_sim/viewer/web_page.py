@@ -8,33 +8,35 @@ The script shows the position the server sends, plays a human's move from the li
 from __future__ import annotations
 
 # The seat chips' colours are the replay's.
+from borabora_sim.viewer import zoom
 from borabora_sim.viewer.page import SEAT_CSS
 
 _STYLE = """
 body { margin: 0; font-family: DejaVu Sans, Arial, Helvetica, sans-serif; background: #ece6d6; color: #222; }
 header { padding: 8px 14px; background: #3d5a6c; color: #fff; }
 header h1 { font-size: 17px; margin: 0; }
-#status { padding: 8px 14px; background: #f7f3e8; border-bottom: 1px solid #c8bb98; font-size: 14px;
-          position: sticky; top: 0; z-index: 1; min-height: 18px; }
+#status { padding: 6px 14px; background: #f7f3e8; border-bottom: 1px solid #c8bb98; font-size: 14px;
+          position: sticky; top: 0; z-index: 1; min-height: 18px; display: flex; gap: 8px 12px;
+          align-items: center; }
+#status-line { flex: 1; min-width: 0; }
+#to-moves { min-height: 28px; font-size: 13px; flex: none; }
+body:not([data-stacked]) #to-moves { display: none; }
 #status.yours { background: #fff3c4; }
 #status-text { font-weight: bold; }
 #status.yours #status-text { font-weight: bold; }
 #hint { font-size: 12px; color: #555; margin-top: 3px; }
 #hint:empty { display: none; }
 #end { margin-left: 10px; font-size: 13px; font-weight: bold; padding: 3px 10px; background: #3d5a6c; color: #fff;
-       border: 1px solid #2b4150; border-radius: 4px; cursor: pointer; }
+       border: 1px solid #2b4150; border-radius: 4px; cursor: pointer; min-height: 28px; }
 #end[hidden] { display: none; }
 #error { display: none; padding: 6px 14px; background: #f8d7d3; color: #7a1a10; font-size: 13px; }
-main { display: flex; gap: 10px; padding: 10px; align-items: flex-start; }
-#board { flex: 1; min-width: 0; }
-#board svg { width: 100%; height: auto; display: block; }
 #board .pickable { cursor: pointer; filter: drop-shadow(0 0 3px #e09000); }
 #board .pickable:hover, #board .picked { filter: drop-shadow(0 0 5px #d03000) drop-shadow(0 0 2px #d03000); }
-aside { width: 430px; flex: none; display: flex; flex-direction: column; gap: 8px; }
+main { --aside: 430px; }
 section { background: #fffdf7; border: 1px solid #c8bb98; border-radius: 6px; padding: 6px 8px; }
 section h2 { font-size: 13px; margin: 0 0 4px 0; }
 #legal { max-height: 300px; overflow-y: auto; display: flex; flex-direction: column; gap: 2px; }
-#legal button { text-align: left; font-size: 12px; padding: 3px 6px; }
+#legal button { text-align: left; font-size: 13px; padding: 4px 6px; min-height: 28px; }
 #legal button.candidate { background: #ffe9a8; outline: 2px solid #d6b44a; }
 #legal button.hinted { background: #d9f0d3; outline: 2px solid #3c9a3c; font-weight: bold; }
 #board .hinted { filter: drop-shadow(0 0 4px #1f8f1f) drop-shadow(0 0 2px #1f8f1f); }
@@ -49,6 +51,11 @@ p.headline, p.legend { margin: 3px 0; font-size: 11px; }
 #advice [data-advice-action] { font-weight: bold; font-size: 13px; }
 p.legend { color: #555; }
 #tools { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; font-size: 12px; }
+#tools button, #tools2 button, #newgame button { min-height: 28px; }
+#save { display: inline-block; padding: 4px 8px; min-height: 18px; line-height: 18px; border: 1px solid #8f8f8f;
+        border-radius: 3px; background: #f4f4f4; color: #1a4f8a; text-decoration: none; }
+#load { min-height: 28px; font-size: 12px; }
+#tools2 input, #newgame input { min-height: 26px; box-sizing: border-box; font-size: 12px; }
 #advisor { width: 170px; }
 #newgame { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; font-size: 12px; }
 #new-players { width: 250px; }
@@ -61,10 +68,9 @@ pre { white-space: pre-wrap; font-size: 11px; margin: 4px 0; background: #f4f0e4
 #log { max-height: 360px; overflow-y: auto; font-size: 12px; }
 #log .move { padding: 1px 2px; }
 #log .move.latest { background: #ffe9a8; }
-#log button { font-size: 10px; padding: 0 4px; margin-left: 4px; }
+#log button { font-size: 12px; padding: 0 6px; margin-left: 4px; min-height: 24px; min-width: 40px; }
 .seat { display: inline-block; min-width: 16px; text-align: center; border-radius: 8px; font-size: 11px;
         font-weight: bold; }
-@media (max-width: 1300px) { main { flex-direction: column; } aside { width: auto; align-self: stretch; } }
 """
 
 _SCRIPT = """
@@ -186,6 +192,9 @@ _SCRIPT = """
     }
     statusText.textContent = text;
   }
+  document.getElementById("to-moves").addEventListener("click", function () {
+    legalList.parentElement.scrollIntoView({block: "start"});     // below the status line (its scroll padding)
+  });
   endButton.addEventListener("click", function () {
     if (view && view.end && view.human_to_move) { play(view.end.action); }
   });
@@ -396,12 +405,14 @@ _PAGE = """<!DOCTYPE html>
 <head>
 <meta charset="utf-8">
 <title>borabora play</title>
-<style>""" + _STYLE + SEAT_CSS + """
+<style>""" + zoom.STYLE + _STYLE + SEAT_CSS + """
 </style>
 </head>
 <body>
 <header><h1>borabora play</h1></header>
-<div id="status"><span id="status-text"></span><button id="end" hidden></button><div id="hint"></div></div>
+<div id="status" data-sticky><div id="status-line"><span id="status-text"></span><button id="end" hidden></button>
+<div id="hint"></div></div><button id="to-moves" title="to the list of moves, below the board">Moves &#x2193;</button>
+""" + zoom.BUTTONS + """</div>
 <div id="error" role="alert"></div>
 <main>
 <div id="board"></div>
@@ -427,6 +438,7 @@ _PAGE = """<!DOCTYPE html>
 </aside>
 </main>
 <script>""" + _SCRIPT + """</script>
+<script>""" + zoom.SCRIPT + """</script>
 </body>
 </html>
 """

@@ -12,7 +12,8 @@ an old board or page; tests/test_doc_pictures.py fails while one does. Run by ha
 
 The boards need cairosvg (the png extra), the screenshots Playwright and a Chromium (the test extra; the system's
 `chromium`, or the one BORABORA_CHROMIUM names). Where one is missing, the pictures it makes are kept as they are
-and the build says so. Colours are reduced to a palette of 64, so each picture is a few tens of KB."""
+and the build says so. Pictures are made at 0.75 of their size (the screenshots of a 1920 x 1080 window, where the
+side panels stand beside the board) with a palette of 64 colours, so each is a few tens of KB."""
 
 from __future__ import annotations
 
@@ -34,7 +35,8 @@ ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "docs" / "pictures"
 MANIFEST = FOLDER / "pictures.json"
 COLOURS = 64                    # the palette of every picture
-VIEWPORT = {"width": 1400, "height": 900}
+VIEWPORT = {"width": 1920, "height": 1080}     # a window wide enough for the side panels beside the board
+SCALE = 0.75                    # pixels of a picture per unit of a board, per pixel of the window
 
 
 @dataclass(frozen=True)
@@ -91,7 +93,8 @@ def board(spec: str, seed: int, players: list[str], decisions: int) -> Callable[
         from borabora_sim.viewer.png import svg_to_png
 
         svg = to_svg(position(spec, seed, players, decisions))
-        return Source(_digest("board", svg, str(COLOURS)), lambda _browser: small_png(svg_to_png(svg)), "cairosvg")
+        return Source(_digest("board", svg, str(COLOURS), str(SCALE)),
+                      lambda _browser: small_png(svg_to_png(svg, SCALE)), "cairosvg")
 
     return source
 
@@ -108,14 +111,15 @@ def replay_screenshot(seed: int, players: list[str], decision: int) -> Callable[
             with tempfile.TemporaryDirectory() as folder:
                 path = Path(folder) / "replay.html"
                 path.write_text(page, encoding="utf-8")
-                tab = browser.new_page(viewport=VIEWPORT)
+                tab = browser.new_page(viewport=VIEWPORT, device_scale_factor=SCALE)
                 tab.goto(f"{path.as_uri()}#decision={decision}")
                 tab.wait_for_function(f"document.getElementById('slider').value === '{decision}'")
                 shot: bytes = tab.screenshot()
                 tab.close()
             return small_png(shot)
 
-        return Source(_digest("replay", page, str(decision), json.dumps(VIEWPORT), str(COLOURS)), make, "browser")
+        return Source(_digest("replay", page, str(decision), json.dumps(VIEWPORT), str(COLOURS), str(SCALE)), make,
+                      "browser")
 
     return source
 
@@ -145,7 +149,8 @@ def web_screenshot(players: list[str], seed: int, human_moves: int, height: int)
             server = WebServer(game)
             threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
             try:
-                tab = browser.new_page(viewport={"width": VIEWPORT["width"], "height": height})
+                tab = browser.new_page(viewport={"width": VIEWPORT["width"], "height": height},
+                                       device_scale_factor=SCALE)
                 tab.goto(server.url)
                 tab.wait_for_function("document.body.dataset.turn === 'human'"
                                       " && !document.body.hasAttribute('data-busy')"
@@ -157,8 +162,8 @@ def web_screenshot(players: list[str], seed: int, human_moves: int, height: int)
                 server.server_close()
             return small_png(shot)
 
-        return Source(_digest("web", page_html(), view, str(height), str(VIEWPORT["width"]), str(COLOURS)), make,
-                      "browser")
+        return Source(_digest("web", page_html(), view, str(height), str(VIEWPORT["width"]), str(COLOURS),
+                              str(SCALE)), make, "browser")
 
     return source
 
@@ -173,7 +178,7 @@ PICTURES = (
     Picture("replay.png", "the replay page of a 4-player game at decision 236",
             replay_screenshot(7, REPLAYED, 236)),
     Picture("web-play.png", "browser play: the human seat's decision, with its moves listed and marked on the board",
-            web_screenshot(["human", "heuristic", "heuristic"], 11, 14, 760)),
+            web_screenshot(["human", "heuristic", "heuristic"], 11, 14, 900)),
 )
 
 

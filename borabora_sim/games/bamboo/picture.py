@@ -19,7 +19,7 @@ from borabora_sim.games.bamboo import layout as B
 from borabora_sim.games.bamboo import words as W
 from borabora_sim.games.bamboo.components import ACTIONS, COLOURS, HOME_TYPES, SIDES, SPIRIT_EFFECTS, BambooComponents
 from borabora_sim.viewer import layout as L
-from borabora_sim.viewer.svg import board_slots, label, panel, root, seat_chip, seat_text, sub, title
+from borabora_sim.viewer.svg import board_places, hit_area, label, panel, root, seat_chip, seat_text, sub, title
 
 NO_TILE = 255
 GHOST = 4                        # the ghost's column of the temples' incense
@@ -38,7 +38,8 @@ def draw(state: _bamboo.State, viewer: int | None = None) -> ET.Element:
     view = state.observation(viewer)
     c = state.components
     players = len(view["pl"])
-    height = B.BOARDS_TOP + B.BOARD_HEIGHT + 10
+    places = board_places(B.WIDTH, B.BOARD_GAP, players, B.BOARDS_PER_ROW)
+    height = B.BOARDS_TOP + (places[-1][1] + 1) * (B.BOARD_HEIGHT + B.BOARD_GAP)
     svg = root(B.WIDTH, height, font_family=L.FONT, data_game="bamboo", data_viewer=seat_text(viewer),
                data_players=players)
     sub(svg, "rect", x=0, y=0, width=B.WIDTH, height=height, fill=L.BACKGROUND, data_panel="background")
@@ -49,8 +50,9 @@ def draw(state: _bamboo.State, viewer: int | None = None) -> ET.Element:
     _seasons(svg, c, view)
     _food(svg, c, view)
     _turn(svg, c, view)
-    for seat, (x, board_width) in enumerate(board_slots(B.WIDTH, B.BOARD_GAP, players)):
-        _player_board(svg, c, view, seat, x, board_width, viewer)
+    for seat, (x, row, board_width) in enumerate(places):
+        _player_board(svg, c, view, seat, x, B.BOARDS_TOP + row * (B.BOARD_HEIGHT + B.BOARD_GAP), board_width,
+                      viewer)
     return svg
 
 
@@ -62,7 +64,8 @@ def _shoot(parent: ET.Element, kind: int, x: float, y: float, r: float = B.SHOOT
     colour, icon = divmod(kind, len(ACTIONS))
     group = sub(parent, "g", data_kind=shoot_name(kind), **data)
     sub(group, "circle", cx=x, cy=y, r=r, fill=B.TEMPLE_COLOURS[colour], stroke="#1d3b1d")
-    label(group, x, y + r * 0.42, B.ICON_LETTERS[icon], size=r * 1.1, anchor="middle", font_weight="bold",
+    size = max(L.MIN_TEXT, r * 1.05)
+    label(group, x, y + size * 0.36, B.ICON_LETTERS[icon], size=size, anchor="middle", font_weight="bold",
           fill="#ffffff")
     title(group, f"{COLOURS[colour]} {ACTIONS[icon]}")
 
@@ -83,15 +86,16 @@ def _home_tile(parent: ET.Element, c: BambooComponents, tile: int, x: float, y: 
     comfort, cost, hp = int(c.home_comfort[tile]), int(c.home_cost[tile]), int(c.home_hp[tile])
     group = sub(parent, "g", data_tile=c.home_tile_ids[tile], data_type=HOME_TYPES[kind], data_comfort=comfort,
                 data_cost=cost if priced else None, data_hp=hp if priced else None, **data)
-    sub(group, "rect", x=x, y=y, width=w, height=h, rx=3, fill=B.HOME_TYPE_COLOURS[kind], stroke="#5a4a3a")
+    sub(group, "rect", x=x, y=y, width=w, height=h, rx=4, fill=B.HOME_TYPE_COLOURS[kind], stroke="#5a4a3a")
     if priced:
-        label(group, x + 4, y + 11, B.HOME_TYPE_LETTERS[kind], size=10, font_weight="bold")
-        label(group, x + w - 4, y + 11, "\u2665" * comfort, size=8, anchor="end", fill="#7a1f1f")
-        label(group, x + w / 2, y + h - 17, HOME_TYPES[kind], size=7.5, anchor="middle")
-        label(group, x + w / 2, y + h - 5, f"{cost} coins, {hp} HP", size=7.5, anchor="middle")
+        label(group, x + 6, y + 16, B.HOME_TYPE_LETTERS[kind], size=B.TEXT, font_weight="bold")
+        label(group, x + w - 6, y + 16, "\u2665" * comfort, size=B.SMALL, anchor="end", fill="#7a1f1f")
+        label(group, x + w / 2, y + h - 24, HOME_TYPES[kind], size=B.SMALL, anchor="middle")
+        label(group, x + w / 2, y + h - 7, f"{cost}c, {hp} HP", size=B.SMALL, anchor="middle")
     else:
-        label(group, x + w / 2, y + h / 2 + 1, B.HOME_TYPE_LETTERS[kind], size=10, anchor="middle", font_weight="bold")
-        label(group, x + w / 2, y + h - 2, "\u2665" * comfort, size=7, anchor="middle", fill="#7a1f1f")
+        label(group, x + w / 2, y + h / 2 + 1, B.HOME_TYPE_LETTERS[kind], size=B.TEXT, anchor="middle",
+              font_weight="bold")
+        label(group, x + w / 2, y + h - 2, "\u2665" * comfort, size=B.SMALL, anchor="middle", fill="#7a1f1f")
     title(group, f"home tile {c.home_tile_ids[tile]}: {HOME_TYPES[kind]}, comfort {comfort}, costs {cost} coins, "
                  f"{hp} HP")
 
@@ -117,23 +121,23 @@ def _balance_tile(parent: ET.Element, c: BambooComponents, tile: int, x: float, 
     pattern = c.balance_patterns[tile]
     group = sub(parent, "g", data_tile=c.balance_ids[tile], data_side=SIDES[side], data_hp=hp, **data)
     sub(group, "rect", x=x, y=y, width=w, height=h, rx=4, fill=B.BALANCE_FILL[side], stroke="#6d5c8a")
-    label(group, x + w / 2, y + 11, f"{hp} HP", size=9, anchor="middle", font_weight="bold")
+    label(group, x + w / 2, y + 16, f"{hp} HP", size=B.TEXT, anchor="middle", font_weight="bold")
     if pattern.comfort_type >= 0:
         kind = pattern.comfort_type
-        sub(group, "rect", x=x + w / 2 - 9, y=y + 17, width=18, height=18, rx=2, fill=B.HOME_TYPE_COLOURS[kind],
+        sub(group, "rect", x=x + w / 2 - 16, y=y + 22, width=32, height=26, rx=3, fill=B.HOME_TYPE_COLOURS[kind],
             stroke="#555555")
-        label(group, x + w / 2, y + 30, f"\u03a3{B.HOME_TYPE_LETTERS[kind]}", size=9, anchor="middle")
+        label(group, x + w / 2, y + 40, f"\u03a3{B.HOME_TYPE_LETTERS[kind]}", size=B.SMALL, anchor="middle")
     else:
         cells = _pattern_cells(c, tile)
         rows, cols = 1 + max(r for r, _, _ in cells), 1 + max(col for _, col, _ in cells)
         px = x + (w - cols * B.PATTERN_CELL) / 2
-        py = y + 16 + (3 - rows) * B.PATTERN_CELL / 2
+        py = y + 21 + (3 - rows) * B.PATTERN_CELL / 2
         for r, col, kind in cells:
             sub(group, "rect", x=px + col * B.PATTERN_CELL, y=py + r * B.PATTERN_CELL, width=B.PATTERN_CELL,
                 height=B.PATTERN_CELL, fill=B.HOME_TYPE_COLOURS[kind] if kind >= 0 else B.ANY_TYPE,
                 stroke="#555555", stroke_width=0.5)
     text = f"\u2265{pattern.min_comfort}\u2665" if pattern.min_comfort else SIDES[side]
-    label(group, x + w / 2, y + h - 6, text, size=7.5, anchor="middle")
+    label(group, x + w / 2, y + h - 7, text, size=B.SMALL, anchor="middle")
     title(group, f"balance tile {c.balance_ids[tile]} ({SIDES[side]}): {hp} HP; {_pattern_text(c, tile)}")
 
 
@@ -159,17 +163,26 @@ def _spirit_tile(parent: ET.Element, c: BambooComponents, spirit: int, x: float,
     amount, cost = int(c.spirit_amount[spirit]), int(c.spirit_wake_cost[spirit])
     sleeping = asleep == copies
     sub(parent, "rect", x=x, y=y, width=w, height=h, rx=4, fill=B.SPIRIT_ASLEEP if sleeping else B.SPIRIT_FILL,
-        stroke="#8a6d2b", stroke_dasharray="3 2" if sleeping else None)
+        stroke="#8a6d2b", stroke_dasharray="4 3" if sleeping else None)
     name = c.spirit_names[spirit] + (f" \u00d7{copies}" if copies > 1 else "")
     name += (" zz" if sleeping else f", {asleep} zz") if asleep else ""
-    label(parent, x + w / 2, y + min(12.0, h * 0.7), name, size=min(9.0, h * 0.45), anchor="middle",
-          font_weight="bold")
-    if h >= 30:
+    full = h >= 50
+    label(parent, x + w / 2, y + (18 if full else h / 2 + 5), name, size=B.TEXT if full else B.SMALL,
+          anchor="middle", font_weight="bold" if full else None)
+    if full:
         text = W.SPIRIT_EFFECT_SHORT[effect].format(amount=amount)
-        label(parent, x + w / 2, y + 24, text, size=7.5, anchor="middle")
-        label(parent, x + w / 2, y + 35, f"wake: {cost} coin{'s' if cost != 1 else ''}", size=7.5,
-              anchor="middle", fill=L.MUTED)
+        label(parent, x + w / 2, y + 35, text, size=B.SMALL, anchor="middle")
+        label(parent, x + w / 2, y + 51, f"wake: {cost} coin{'s' if cost != 1 else ''}", size=B.SMALL,
+              anchor="middle", fill="#555555")
     title(parent, f"{W.spirit_words(c, spirit)}; wakes for {cost} coin{'s' if cost != 1 else ''}")
+
+
+def _count_box(parent: ET.Element, x: float, y: float, w: float, text: str, **data: object) -> ET.Element:
+    """A line of text in a light box 28 units high (a pile's size): a click target of its own."""
+    group = sub(parent, "g", **data)
+    sub(group, "rect", x=x, y=y, width=w, height=28, rx=4, fill="#f4efe0", stroke="#d8cca8")
+    label(group, x + 7, y + 19, text, size=B.TEXT)
+    return group
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -187,73 +200,79 @@ def _header(svg: ET.Element, state: _bamboo.State, viewer: int | None) -> None:
                   else B.SEASON_NAMES[SEASON_OF_PHASE[state.phase]].lower())
         line = (f"Bamboo: round {state.round}, {season}; seat {state.current_player} decides "
                 f"({W.DECISION_SHORT.get(str(state.decision), str(state.decision))})")
-    label(group, 12, 24, line, size=16, font_weight="bold", fill=L.TEXT, data_round=state.round,
-          data_phase=state.phase, data_to_move=state.current_player,
-          data_decision=None if state.is_terminal() else state.decision)
+    decides = sub(group, "g", data_round=state.round, data_phase=state.phase, data_to_move=state.current_player,
+                  data_decision=None if state.is_terminal() else state.decision)
+    hit_area(decides, 10, 10, min(len(line) * 11.5, B.WIDTH - 200), 30)
+    label(decides, 12, 32, line, size=20, font_weight="bold", fill=L.TEXT)
     seen = "public view" if viewer is None else f"as seat {viewer} sees it"
-    label(group, B.WIDTH - 12, 24, seen, size=12, anchor="end", fill=L.MUTED)
+    label(group, B.WIDTH - 12, 32, seen, size=B.TEXT, anchor="end", fill=L.MUTED)
 
 
 # ---------------------------------------------------------------------------------------------------------------
 # Temples, reed field, markets
 # ---------------------------------------------------------------------------------------------------------------
+TEMPLE_STEP = 178                # from one temple's frame to the next
+
+
 def _temple_x(t: int) -> float:
-    return B.TEMPLES[0] + 8 + t * 115
+    return B.TEMPLES[0] + 10 + t * TEMPLE_STEP
 
 
 def _temples(svg: ET.Element, c: BambooComponents, view: dict[str, Any]) -> None:
     """Each temple: its face-up spirit and the tiles left in its stack, the 2-player ghost's temple tile, and the
     incense offered there from the bottom (the ghost's, always lowest) to the top (the seat that offered last)."""
     x, y, _, h = B.TEMPLES
+    tw = TEMPLE_STEP - 6
     frames = panel(svg, "temples", B.TEMPLES, "Temples: spirits and incense")
     for t in range(len(COLOURS)):
         tx = _temple_x(t)
-        sub(frames, "rect", x=tx, y=y + 20, width=110, height=h - 46, rx=5, fill=B.TEMPLE_FILLS[t],
+        sub(frames, "rect", x=tx, y=y + 28, width=tw, height=h - 74, rx=5, fill=B.TEMPLE_FILLS[t],
             stroke=B.TEMPLE_COLOURS[t], data_temple=t + 1)
     spirits = sub(svg, "g", data_panel="temple-spirits")
     incense = sub(svg, "g", data_panel="incense")
     for t in range(len(COLOURS)):
         tx = _temple_x(t)
         left = view["spirit_left"][t]
-        label(spirits, tx + 6, y + 33, f"Temple {t + 1}", size=10, font_weight="bold", fill=B.TEMPLE_COLOURS[t])
-        label(spirits, tx + 104, y + 33, f"stack {left}", size=8, anchor="end", fill=L.MUTED,
+        label(spirits, tx + 7, y + 46, f"Temple {t + 1}", size=B.TEXT, font_weight="bold", fill=B.TEMPLE_COLOURS[t])
+        label(spirits, tx + tw - 7, y + 46, f"stack {left}", size=B.SMALL, anchor="end", fill="#555555",
               data_spirit_stack=t + 1, data_count=left)
         if left:
             spirit = view["spirit_stack"][t][left - 1]
             group = sub(spirits, "g", data_temple_spirit=t + 1, data_spirit=c.spirit_names[spirit])
-            _spirit_tile(group, c, spirit, tx + 5, y + 38, 100, 40)
+            _spirit_tile(group, c, spirit, tx + 5, y + 54, tw - 10, 60)
         else:
-            sub(spirits, "rect", x=tx + 5, y=y + 38, width=100, height=40, rx=4, fill="none", stroke="#aaaaaa",
-                stroke_dasharray="3 3")
-            label(spirits, tx + 55, y + 62, "no spirit left", size=8, anchor="middle", fill=L.MUTED)
+            sub(spirits, "rect", x=tx + 5, y=y + 54, width=tw - 10, height=60, rx=4, fill="none", stroke="#aaaaaa",
+                stroke_dasharray="4 4")
+            label(spirits, tx + tw / 2, y + 89, "no spirit left", size=B.SMALL, anchor="middle", fill="#555555")
         ghost = view["incense"][t][GHOST]
         if len(view["pl"]) == 2:
             tile = sub(spirits, "g", data_temple_tile=t + 1, data_ghost_sticks=ghost)
-            sub(tile, "rect", x=tx + 5, y=y + 84, width=100, height=18, rx=3, fill="#f1e4d3", stroke=B.GHOST)
-            label(tile, tx + 55, y + 97, f"temple tile: {ghost} ghost", size=8, anchor="middle", fill=B.GHOST)
+            sub(tile, "rect", x=tx + 5, y=y + 120, width=tw - 10, height=26, rx=3, fill="#f1e4d3", stroke=B.GHOST)
+            label(tile, tx + tw / 2, y + 138, f"temple tile: {ghost} ghost", size=B.SMALL, anchor="middle",
+                  fill=B.GHOST)
         # Incense: a row per seat, the ghost at the bottom, then by the stamp of each seat's highest stick.
         rows = [(0, GHOST)] if ghost else []
         rows += sorted((view["incense_top"][t][seat], seat) for seat in range(len(view["pl"]))
                        if view["incense"][t][seat])
-        base = y + h - 34
+        base = y + h - 54
         for level, (_, seat) in enumerate(rows):
-            ry = base - level * 24
+            ry = base - level * 30
             count = view["incense"][t][seat]
             if seat == GHOST:
                 colour = B.GHOST
-                sub(incense, "circle", cx=tx + 14, cy=ry - 8, r=7, fill=B.GHOST, stroke="#222222")
+                sub(incense, "circle", cx=tx + 20, cy=ry - 12, r=12, fill=B.GHOST, stroke="#222222")
             else:
                 colour = L.SEAT_COLOURS[seat]
-                seat_chip(incense, tx + 14, ry - 8, seat, r=7)
-            _sticks(incense, tx + 26, ry + 2, count, colour, data_incense=f"{t + 1}-{_seat_name(seat)}",
+                seat_chip(incense, tx + 20, ry - 12, seat, r=12)
+            _sticks(incense, tx + 40, ry + 1, count, colour, data_incense=f"{t + 1}-{_seat_name(seat)}",
                     data_level=level + 1)
     gone = [(name, n) for name, n in zip(c.spirit_names, view["spirit_gone"], strict=True) if n]
-    label(spirits, x + 8, y + h - 14, "left the game:" if gone else "no spirit has left the game", size=8,
-          fill=L.MUTED)
+    label(spirits, x + 10, y + h - 26, "left the game:" if gone else "no spirit has left the game", size=B.SMALL,
+          fill="#555555")
     for i, (name, n) in enumerate(gone):            # four a line, two lines for all seven
         row, col = divmod(i, 4)
-        label(spirits, x + 78 + col * 96, y + h - 14 + row * 10, f"{name} {n}", size=8, data_spirit_gone=name,
-              data_count=n)
+        label(spirits, x + 110 + col * 150, y + h - 26 + row * 17, f"{name} {n}", size=B.SMALL,
+              data_spirit_gone=name, data_count=n)
 
 
 def _seat_name(seat: int) -> str:
@@ -265,17 +284,20 @@ def _stalks(svg: ET.Element, view: dict[str, Any]) -> None:
     x, y, _, h = B.STALKS
     frames = panel(svg, "stalks", B.STALKS, "Reed field")
     depth, entries = len(view["stalk"][0]), len(view["stalk_new"][0])
-    bottom = y + h - 26
+    bottom = y + h - 46
+    top = bottom - (depth + entries - 1) * B.STALK_SPACE
     for s in range(len(view["stalk"])):
-        sx = x + 40 + s * 56
-        sub(frames, "line", x1=sx, y1=bottom + 14, x2=sx, y2=bottom - (depth + entries) * B.STALK_SPACE + 6,
-            stroke="#5f8f3a", stroke_width=6, stroke_linecap="round")
-        label(frames, sx, bottom + 22, f"stalk {s + 1}", size=8, anchor="middle", fill=L.MUTED)
+        sx = x + 38 + s * 58
+        sub(frames, "line", x1=sx, y1=bottom + 18, x2=sx, y2=top - 20, stroke="#5f8f3a", stroke_width=7,
+            stroke_linecap="round")
+        label(frames, sx, bottom + 36, f"stalk {s + 1}", size=B.SMALL, anchor="middle", fill="#555555")
         for level in range(depth + entries):
             cy = bottom - level * B.STALK_SPACE
-            sub(frames, "circle", cx=sx, cy=cy, r=B.SHOOT_RADIUS + 3, fill=B.SHADED if level < depth else B.ENTRY,
-                stroke="#8a7d55", stroke_dasharray=None if level < depth else "3 2")
+            sub(frames, "circle", cx=sx, cy=cy, r=B.SHOOT_RADIUS + 2, fill=B.SHADED if level < depth else B.ENTRY,
+                stroke="#8a7d55", stroke_dasharray=None if level < depth else "4 3")
         shoots = sub(svg, "g", data_panel=f"stalk-{s + 1}")       # one a stalk: a turn changes one or two
+        hit_area(shoots, sx - B.SHOOT_RADIUS - 2, top - B.SHOOT_RADIUS - 2, 2 * B.SHOOT_RADIUS + 4,
+                 bottom - top + 2 * B.SHOOT_RADIUS + 4)         # the whole stalk takes a click, shoots or none
         for level, kind in enumerate(view["stalk"][s]):
             _shoot(shoots, kind, sx, bottom - level * B.STALK_SPACE, data_shoot=f"stalk-{s + 1}-{level + 1}")
         for i, kind in enumerate(view["stalk_new"][s]):
@@ -291,34 +313,36 @@ def _markets(svg: ET.Element, c: BambooComponents, view: dict[str, Any]) -> None
     frame = panel(svg, "markets", B.MARKETS, "Markets (lowest position first) and stacks")
     tw, th = B.HOME_TILE
     for cat, row in enumerate(view["home_market"]):
-        ry = y + 24 + cat * (th + 8)
+        ry = y + 30 + cat * (th + 8)
         name = "AB"[cat]
-        label(frame, x + 8, ry + 18, name, size=14, font_weight="bold", fill=L.MUTED)
+        label(frame, x + 10, ry + 24, name, size=18, font_weight="bold", fill=L.MUTED)
         group = sub(svg, "g", data_panel=f"home-market-{name}")
         for position, tile in enumerate(row):
             if tile != NO_TILE:
-                _home_tile(group, c, tile, x + 28 + position * (tw + 6), ry, tw, th, priced=True,
+                _home_tile(group, c, tile, x + 34 + position * (tw + 6), ry, tw, th, priced=True,
                            data_home_market=f"{name}-{position + 1}")
-        _stack_label(group, x + 28 + 4 * (tw + 6) + 6, ry + 26, view["home_left"][cat], view["home_unseen"][cat],
+        _stack_label(group, x + 34 + 4 * (tw + 6) + 6, ry + 26, view["home_left"][cat], view["home_unseen"][cat],
                      data_home_stack=name)
     bw, bh = B.BALANCE_TILE
-    by = y + 24 + 2 * (th + 8) + 12
+    by = y + 30 + 2 * (th + 8) + 18
     for side, row in enumerate(view["bal_market"]):
-        sx = x + 8 + side * 236
-        label(frame, sx, by - 2, f"balance: {SIDES[side]}", size=9, font_weight="bold", fill=L.MUTED)
+        sx = x + 10 + side * 240
+        label(frame, sx, by - 4, f"balance: {SIDES[side]}", size=B.SMALL, font_weight="bold", fill="#555555")
         group = sub(svg, "g", data_panel=f"balance-market-{SIDES[side]}")
         for position, tile in enumerate(row):
             if tile != NO_TILE:
-                _balance_tile(group, c, tile, sx + position * (bw + 5), by + 4, data_balance_market=f"{SIDES[side]}-"
+                _balance_tile(group, c, tile, sx + position * (bw + 5), by + 2, data_balance_market=f"{SIDES[side]}-"
                               f"{position + 1}")
-        _stack_label(group, sx, by + bh + 18, view["bal_left"][side], view["bal_unseen"][side],
+        _stack_label(group, sx, by + bh + 20, view["bal_left"][side], view["bal_unseen"][side],
                      data_balance_stack=SIDES[side])
 
 
 def _stack_label(parent: ET.Element, x: float, y: float, size: int, unseen: int, **data: str) -> None:
     known = size - unseen
-    text = f"stack {size}" + (f" ({known} known at the bottom)" if known else "")
-    label(parent, x, y, text, size=8, fill=L.MUTED, data_count=size, data_unseen=unseen, **data)
+    text = label(parent, x, y, f"stack {size}" + (f" ({known} known)" if known else ""), size=B.SMALL,
+                 fill="#555555", data_count=size, data_unseen=unseen, **data)
+    if known:
+        title(text, f"{known} of them known, at the bottom (sent under in a Winter)")
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -333,62 +357,70 @@ def _seasons(svg: ET.Element, c: BambooComponents, view: dict[str, Any]) -> None
     season = SEASON_OF_PHASE.get(phase)
     now = sub(svg, "g", data_panel="season-now")          # the track never changes; only this mark moves
     group = sub(svg, "g", data_panel="season-state")
-    for rnd in range(c.setup["rounds"]):
+    rounds = c.setup["rounds"]
+    per_round = (B.SEASONS[2] - 20) / max(rounds, 1)
+    cell = min(26.0, (per_round - 8) / len(B.SEASON_NAMES))
+    for rnd in range(rounds):
         for k, name in enumerate(B.SEASON_NAMES):
-            cx = x + 8 + rnd * 114 + k * 27
-            cell = sub(track, "g", data_season=f"{rnd + 1}-{name.lower()}")
-            sub(cell, "rect", x=cx, y=y + 30, width=25, height=18, rx=2, fill="#ffffff", stroke="#bbbbbb")
-            label(cell, cx + 12.5, y + 43, name[:2], size=8, anchor="middle")
+            cx = x + 10 + rnd * per_round + k * (cell + 1)
+            box = sub(track, "g", data_season=f"{rnd + 1}-{name.lower()}")
+            sub(box, "rect", x=cx, y=y + 52, width=cell, height=28, rx=3, fill="#ffffff", stroke="#bbbbbb")
+            label(box, cx + cell / 2, y + 71, name[:2], size=B.SMALL, anchor="middle")
+            title(box, f"round {rnd + 1}, {name}")
             if rnd + 1 == view["round"] and k == season:
-                sub(now, "rect", x=cx, y=y + 30, width=25, height=18, rx=2, fill=B.CURRENT, fill_opacity=0.6,
+                sub(now, "rect", x=cx, y=y + 52, width=cell, height=28, rx=3, fill=B.CURRENT, fill_opacity=0.6,
                     stroke="#d6b44a", stroke_width=2, data_current_season=f"{rnd + 1}-{name.lower()}")
-        label(track, x + 8 + rnd * 114 + 54, y + 27, f"round {rnd + 1}", size=8, anchor="middle", fill=L.MUTED)
+        label(track, x + 10 + rnd * per_round + 2 * (cell + 1), y + 46, f"round {rnd + 1}", size=B.SMALL,
+              anchor="middle", fill="#555555")
+    label(track, x + 10, y + 112, "first player", size=B.SMALL, fill="#555555")
+    seat_chip(group, x + 110, y + 107, view["start_seat"], r=13, data_start_player=view["start_seat"])
     state_text = {"setup": "set-up: the draft", "end": "the game is over"}.get(phase, "")
-    label(group, x + 300, y + 14, state_text, size=9, fill=L.MUTED)
-    label(track, x + 8, y + 68, "first player", size=9, fill=L.MUTED)
-    seat_chip(group, x + 80, y + 64, view["start_seat"], r=8, data_start_player=view["start_seat"])
+    label(group, x + 140, y + 112, state_text, size=B.SMALL, fill="#555555")
     gifts = [g for g in range(len(c.gift_action)) if view["gifts_up"] >> g & 1]
-    label(group, x + 110, y + 68, "gifts face up:" if gifts else "", size=9, fill=L.MUTED)
+    label(group, x + 10, y + 152, "gifts face up:" if gifts else "", size=B.SMALL, fill="#555555")
     for i, g in enumerate(gifts):
         action = ACTIONS[int(c.gift_action[g])]
         gift = sub(group, "g", data_gift=action)
-        sub(gift, "rect", x=x + 180 + i * 62, y=y + 56, width=58, height=18, rx=3, fill="#e5f2d6", stroke="#5f8f3a")
-        label(gift, x + 209 + i * 62, y + 69, action, size=9, anchor="middle")
+        gx = x + 110 + i * 82
+        sub(gift, "rect", x=gx, y=y + 134, width=78, height=28, rx=4, fill="#e5f2d6", stroke="#5f8f3a")
+        label(gift, gx + 39, y + 153, action, size=B.SMALL, anchor="middle")
     pool = [kind for kind in view["draft"] if kind != NO_TILE]
     if pool:
-        label(group, x + 8, y + 96, "draft pool", size=9, fill=L.MUTED)
+        label(group, x + 10, y + 200, "draft pool", size=B.SMALL, fill="#555555")
     for i, kind in enumerate(view["draft"]):
         if kind != NO_TILE:
-            _shoot(group, kind, x + 80 + i * 24, y + 92, data_shoot=f"draft-{i + 1}")
+            _shoot(group, kind, x + 110 + B.SHOOT_RADIUS + (i % 8) * 32, y + 195 + (i // 8) * 32,
+                   data_shoot=f"draft-{i + 1}")
 
 
 def _food(svg: ET.Element, c: BambooComponents, view: dict[str, Any]) -> None:
     """The face-up food counters, the pile (its size) and the discards, by kind."""
     x, y, w, _ = B.FOOD
     group = panel(svg, "food", B.FOOD, "Food counters")
-    label(group, x + w - 8, y + 15, f"pile {view['food_left']}", size=9, anchor="end", data_food_pile=1,
-          data_count=view["food_left"])
-    label(group, x + 8, y + 40, "display", size=9, fill=L.MUTED)
+    label(group, x + 10, y + 54, "display", size=B.SMALL, fill="#555555")
     position = 0
     for kind, name in enumerate(c.food_names):
         count = view["food_display"][kind]
         counters = sub(group, "g", data_food_display=name, data_count=count)
         for i in range(position, position + count):
-            _food_counter(counters, c, kind, x + 70 + i * 28, y + 36)
+            _food_counter(counters, c, kind, x + 84 + i * 32, y + 49)
         position += count
-    label(group, x + 8, y + 74, "discards", size=9, fill=L.MUTED)
+    _count_box(group, x + 84 + 5 * 32, y + 35, 90, f"pile {view['food_left']}", data_food_pile=1,
+               data_count=view["food_left"])
+    label(group, x + 380, y + 54, "discards", size=B.SMALL, fill="#555555")
     for kind, name in enumerate(c.food_names):
         discard = sub(group, "g", data_food_discard=name, data_count=view["food_discard"][kind])
-        _food_counter(discard, c, kind, x + 70 + kind * 56, y + 70)
-        label(discard, x + 84 + kind * 56, y + 74, f"\u00d7{view['food_discard'][kind]}", size=9)
-    label(group, x + 8, y + 100, "units: " + ", ".join(f"{name} {int(v)}" for name, v in
-                                                         zip(c.food_names, c.food_value, strict=True)),
-          size=8, fill=L.MUTED)
+        _food_counter(discard, c, kind, x + 460 + kind * 84, y + 49)
+        label(discard, x + 478 + kind * 84, y + 54, f"\u00d7{view['food_discard'][kind]}", size=B.TEXT)
+    label(group, x + 10, y + 96, "food units: " + ", ".join(f"{name} {int(v)}" for name, v in
+                                                              zip(c.food_names, c.food_value, strict=True)),
+          size=B.SMALL, fill="#555555")
+    del w
 
 
 def _food_counter(parent: ET.Element, c: BambooComponents, kind: int, x: float, y: float) -> None:
-    sub(parent, "circle", cx=x, cy=y, r=10, fill=B.FOOD_COLOURS[kind], stroke="#6b5a3a")
-    label(parent, x, y + 3.5, int(c.food_value[kind]), size=9, anchor="middle", font_weight="bold")
+    sub(parent, "circle", cx=x, cy=y, r=14, fill=B.FOOD_COLOURS[kind], stroke="#6b5a3a")
+    label(parent, x, y + 5, int(c.food_value[kind]), size=B.TEXT, anchor="middle", font_weight="bold")
 
 
 def _turn(svg: ET.Element, c: BambooComponents, view: dict[str, Any]) -> None:
@@ -401,88 +433,94 @@ def _turn(svg: ET.Element, c: BambooComponents, view: dict[str, Any]) -> None:
     stack = view["stack"]
     pending = " \u2192 ".join(f"{W.DECISION_SHORT[_bamboo.DECISIONS[f['kind']]]} (seat {f['player']})"
                               for f in reversed(stack)) or "none"
-    label(group, x + 8, y + 32, f"pending, top first: {pending}", size=9, data_stack=len(stack))
+    label(group, x + 10, y + 48, f"pending, top first: {pending}", size=B.SMALL, data_stack=len(stack))
     if view["visit"] < 0:
-        label(group, x + 8, y + 52, "no Summer turn in progress", size=9, fill=L.MUTED)
+        label(group, x + 10, y + 70, "no Summer turn in progress", size=B.SMALL, fill="#555555")
     else:
         seat = stack[0]["player"]            # the turn's first decision is at the bottom of the stack
         flags = [name for name, on in (("Kitsune: activations are Wildcards", view["kitsune"]),
                                        ("Bakeneko: other temples free", view["bakeneko"])) if on]
         text = (f"seat {seat} visits temple area {view['visit'] + 1}; {view['sticks_placed']} stick(s) offered"
                 + "".join(f"; {flag}" for flag in flags))
-        label(group, x + 8, y + 52, text, size=9, data_visit=view["visit"] + 1)
+        label(group, x + 10, y + 70, text, size=B.SMALL, data_visit=view["visit"] + 1)
         waiting = [f"{ACTIONS[icon]} {n}" for icon, n in enumerate(view["unactivated"]) if n]
-        label(group, x + 8, y + 70, f"placed, not yet activated: {', '.join(waiting) or 'none'}", size=9,
+        label(group, x + 10, y + 92, f"placed, not yet activated: {', '.join(waiting) or 'none'}", size=B.SMALL,
               data_unactivated=sum(view["unactivated"]))
-    label(group, x + 8, y + 98, "to place", size=9, fill=L.MUTED)
+    label(group, x + 10, y + 145, "to place", size=B.SMALL, fill="#555555")
     for i, kind in enumerate(view["to_place"]):
         if kind != NO_TILE:
-            _shoot(group, kind, x + 70 + i * 22, y + 94, data_shoot=f"to-place-{i + 1}")
-    label(group, x + 170, y + 98, "received", size=9, fill=L.MUTED)
+            _shoot(group, kind, x + 90 + i * 32, y + 140, data_shoot=f"to-place-{i + 1}")
+    label(group, x + 240, y + 145, "received", size=B.SMALL, fill="#555555")
     for i, kind in enumerate(view["received"][: view["n_received"]]):
-        _shoot(group, kind, x + 230 + i * 22, y + 94, data_shoot=f"received-{i + 1}")
+        _shoot(group, kind, x + 320 + i * 32, y + 140, data_shoot=f"received-{i + 1}")
     bought = [f["a"] for f in stack if _bamboo.DECISIONS[f["kind"]] == "home_space"]
     if bought:
-        label(group, x + w - 130, y + 52, "bought, to place:", size=9, fill=L.MUTED)
-        _home_tile(group, c, bought[0], x + w - 64, y + 40, B.HOME_TILE[0], B.HOME_TILE[1], priced=True,
+        label(group, x + w - 118, y + 120, "bought, to place:", size=B.SMALL, anchor="end", fill="#555555")
+        _home_tile(group, c, bought[0], x + w - 110, y + 110, B.HOME_TILE[0], B.HOME_TILE[1], priced=True,
                    data_pending_home=1)
 
 
 # ---------------------------------------------------------------------------------------------------------------
 # Player boards
 # ---------------------------------------------------------------------------------------------------------------
-def _player_board(svg: ET.Element, c: BambooComponents, view: dict[str, Any], seat: int, x: float, w: float,
-                  viewer: int | None) -> None:
+def _player_board(svg: ET.Element, c: BambooComponents, view: dict[str, Any], seat: int, x: float, y: float,
+                  w: float, viewer: int | None) -> None:
     """The board of `seat`: HP, coins, incense and food; its temple areas with the action marker; its balance
     tiles above its home; its spirits. Each part is a panel of its own (most moves change one or two)."""
     p = view["pl"][seat]
-    y = B.BOARDS_TOP
     board = sub(svg, "g", data_panel=f"player-{seat}", data_player=seat)
     sub(board, "rect", x=x, y=y, width=w, height=B.BOARD_HEIGHT, rx=6, fill=L.PANEL_FILL,
         stroke=L.SEAT_COLOURS[seat], stroke_width=2.5)
-    sub(board, "rect", x=x, y=y, width=w, height=22, rx=6, fill=L.SEAT_COLOURS[seat])
-    label(board, x + w - 8, y + 16, "nighttime" if p["advanced"] else "daytime", size=9, anchor="end",
+    sub(board, "rect", x=x, y=y, width=w, height=30, rx=6, fill=L.SEAT_COLOURS[seat])
+    label(board, x + w - 10, y + 21, "nighttime" if p["advanced"] else "daytime", size=B.SMALL, anchor="end",
           fill=L.SEAT_TEXT[seat])
-    label(board, x + 34, y + 42, "incense", size=8, fill=L.MUTED)
+    label(board, x + 50, y + 60, "incense", size=B.SMALL, fill="#555555")
     rounds = c.setup["rounds"]
-    rx = x + 70 + 7 * (B.STICK[0] + 2) + 6
-    fx = rx + rounds * 16 + 8
+    sticks = c.setup["incense_per_player"]
+    rx = x + 106 + sticks * (B.STICK[0] + 2) + 8
+    fx = rx + rounds * 18 + 36
     for k in range(rounds):
-        sub(board, "rect", x=rx + k * 16, y=y + 26, width=14, height=26, rx=2, fill="#ffffff", stroke="#bbbbbb")
+        sub(board, "rect", x=rx + k * 18, y=y + 38, width=16, height=30, rx=2, fill="#ffffff", stroke="#bbbbbb")
     for kind in range(len(c.food_names)):
-        _food_counter(board, c, kind, fx + kind * 34, y + 38)
+        _food_counter(board, c, kind, fx + kind * 64, y + 54)
     # The HP, balance tiles scored and comfort; the incense (reserve, round spaces); coins and food: three
     # panels, as each changes at other moves.
     score = sub(svg, "g", data_panel=f"player-{seat}-score", data_player=seat)
     you = " (you)" if viewer == seat else ""
     first = ", first player" if view["start_seat"] == seat else ""
     hp = sum(p["hp"])
-    heading = label(score, x + 8, y + 16, f"Seat {seat}{you}: {hp} HP{first}", size=12, font_weight="bold",
-                    fill=L.SEAT_TEXT[seat], data_hp_seat=seat, data_hp=hp)
+    heading = sub(score, "g", data_hp_seat=seat, data_hp=hp)
+    hit_area(heading, x + 6, y + 2, 300, 26)
+    label(heading, x + 10, y + 21, f"Seat {seat}{you}: {hp} HP{first}", size=16, font_weight="bold",
+          fill=L.SEAT_TEXT[seat])
     title(heading, ", ".join(f"{name.replace('_', ' ')} {v}" for name, v in zip(_bamboo.SOURCES, p["hp"],
                                                                                  strict=True) if v))
     left, right, total = _comfort(c, p["home"])
-    _scored(score, c, p, seat, x, y + B.SCORED_ROW, w)
-    label(score, x + w - 8, y + 66, f"comfort {total} (left {left}, right {right})", size=8, anchor="end",
-          fill=L.MUTED, data_comfort=seat, data_left=left, data_right=right)
+    beside = x + 10 + c.home_cols * B.HOME_CELL + 20            # the spirits, then the scored tiles, right of the home
+    _scored(score, c, p, seat, beside, y + B.BOARD_HEIGHT - 40, x + w - 10 - beside)
+    label(score, x + w - 10, y + 60, f"comfort {total} (left {left}, right {right})", size=B.SMALL, anchor="end",
+          fill="#555555", data_comfort=seat, data_left=left, data_right=right)
     incense = sub(svg, "g", data_panel=f"player-{seat}-incense", data_player=seat)
-    _sticks(incense, x + 70, y + 50, p["incense"], L.SEAT_COLOURS[seat], data_incense_reserve=seat)
+    _sticks(incense, x + 106, y + 68, p["incense"], L.SEAT_COLOURS[seat], data_incense_reserve=seat)
     for k in range(rounds):
         stick = int(k >= rounds - p["track"])
         space = sub(incense, "g", data_round_space=f"{seat}-{k + 1}", data_stick=stick)
         if stick:
-            sub(space, "rect", x=rx + k * 16 + 4.5, y=y + 27, width=B.STICK[0], height=24, rx=1.5,
+            sub(space, "rect", x=rx + k * 18 + 5, y=y + 40, width=B.STICK[0], height=26, rx=1.5,
                 fill=L.SEAT_COLOURS[seat], stroke="#333333", stroke_width=0.5)
     goods = sub(svg, "g", data_panel=f"player-{seat}-goods", data_player=seat)
     coins = sub(goods, "g", data_coins=seat, data_count=p["coins"])
-    sub(coins, "circle", cx=x + 18, cy=y + 38, r=10, fill=B.COIN, stroke="#8a6d1b")
-    label(coins, x + 18, y + 41.5, p["coins"], size=10, anchor="middle", font_weight="bold")
+    sub(coins, "circle", cx=x + 26, cy=y + 54, r=15, fill=B.COIN, stroke="#8a6d1b")
+    label(coins, x + 26, y + 59, p["coins"], size=B.TEXT, anchor="middle", font_weight="bold")
+    title(coins, f"{p['coins']} coin{'s' if p['coins'] != 1 else ''}")
     for kind, name in enumerate(c.food_names):
-        label(goods, fx + kind * 34 + 12, y + 42, f"\u00d7{p['food'][kind]}", size=8,
-              data_player_food=f"{seat}-{name}", data_count=p["food"][kind])
-    _areas(svg, p, seat, x, y + 72, w)
-    _home(svg, c, p, seat, x, y + 126, w)
-    _spirits(svg, c, p, seat, x + 8 + c.home_cols * B.HOME_CELL + 12, y + 212, x + w - 8)
+        food = sub(goods, "g", data_player_food=f"{seat}-{name}", data_count=p["food"][kind])
+        hit_area(food, fx + kind * 64 - 14, y + 40, 50, 28)
+        label(food, fx + kind * 64 + 17, y + 59, f"\u00d7{p['food'][kind]}", size=B.TEXT)
+        title(food, f"{p['food'][kind]} {name}")
+    _areas(svg, p, seat, x, y + 80, w)
+    _home(svg, c, p, seat, x, y + 148, w)
+    _spirits(svg, c, p, seat, beside, y + 252, x + w - 10)
 
 
 def _scored(parent: ET.Element, c: BambooComponents, p: dict[str, Any], seat: int, x: float, y: float,
@@ -490,18 +528,18 @@ def _scored(parent: ET.Element, c: BambooComponents, p: dict[str, Any], seat: in
     """The balance tiles `seat` has scored, in a row on its board (each was shown to every player when scored):
     a small tile of its side's colour showing its HP; they overlap when there are more than the row holds."""
     tiles = [tile for tile in range(len(c.balance_ids)) if p["scored"][tile // 8] >> tile % 8 & 1]
-    label(parent, x + 8, y + 15, f"scored balance {p['n_scored']}", size=8, data_balance_scored=seat,
+    label(parent, x, y + 19, f"scored balance {p['n_scored']}", size=B.SMALL, data_balance_scored=seat,
           data_count=p["n_scored"])
     tw, th = B.SCORED_TILE
-    first = x + 86
-    step = min(tw + 3, (x + w - 8 - tw - first) / max(1, len(tiles) - 1))
+    first = x + 130
+    step = min(tw + 4, (x + w - tw - first) / max(1, len(tiles) - 1))
     for i, tile in enumerate(tiles):
         side, hp = int(c.balance_side[tile]), int(c.balance_hp[tile])
         tx = first + i * step
         group = sub(parent, "g", data_scored_balance=f"{seat}-{c.balance_ids[tile]}", data_side=SIDES[side],
                     data_hp=hp)
         sub(group, "rect", x=tx, y=y, width=tw, height=th, rx=3, fill=B.BALANCE_FILL[side], stroke="#6d5c8a")
-        label(group, tx + tw / 2, y + 15, f"{hp}", size=9, anchor="middle", font_weight="bold")
+        label(group, tx + tw / 2, y + 19, f"{hp}", size=B.TEXT, anchor="middle", font_weight="bold")
         title(group, f"balance tile {c.balance_ids[tile]} ({SIDES[side]}), scored for {hp} HP; "
                      f"{_pattern_text(c, tile)}")
 
@@ -517,21 +555,21 @@ def _comfort(c: BambooComponents, home: list[int]) -> tuple[int, int, int]:
 def _areas(svg: ET.Element, p: dict[str, Any], seat: int, x: float, y: float, w: float) -> None:
     """The four temple areas with their shoots, front first, and the action marker on the last area visited."""
     group = sub(svg, "g", data_panel=f"player-{seat}-areas", data_player=seat)
-    aw = (w - 16 - 3 * 4) / len(p["area"])
+    aw = (w - 20 - 3 * 6) / len(p["area"])
     for t, area in enumerate(p["area"]):
-        ax = x + 8 + t * (aw + 4)
+        ax = x + 10 + t * (aw + 6)
         box = sub(group, "g", data_area=f"{seat}-{t + 1}")
-        sub(box, "rect", x=ax, y=y, width=aw, height=46, rx=4, fill=B.TEMPLE_FILLS[t], stroke=B.TEMPLE_COLOURS[t])
-        label(box, ax + 4, y + 11, f"area {t + 1}", size=8, fill=B.TEMPLE_COLOURS[t], font_weight="bold")
-        step = min(2 * B.SHOOT_RADIUS + 2, (aw - 6) / len(area))
+        sub(box, "rect", x=ax, y=y, width=aw, height=60, rx=4, fill=B.TEMPLE_FILLS[t], stroke=B.TEMPLE_COLOURS[t])
+        label(box, ax + 6, y + 16, f"area {t + 1}", size=B.SMALL, fill=B.TEMPLE_COLOURS[t], font_weight="bold")
+        step = min(2 * B.SHOOT_RADIUS + 4, (aw - 8) / len(area))
         for i, kind in enumerate(area):
             if kind != NO_TILE:
-                _shoot(box, kind, ax + 3 + step / 2 + i * step, y + 31, r=min(B.SHOOT_RADIUS, step / 2 - 0.5),
+                _shoot(box, kind, ax + 4 + step / 2 + i * step, y + 40, r=min(B.SHOOT_RADIUS, step / 2 - 1),
                        data_shoot=f"{seat}-area-{t + 1}-{i + 1}")
         if p["last_visit"] == t:
             marker = sub(group, "g", data_action_marker=seat, data_area=t + 1)
-            sub(marker, "polygon", points=f"{ax + aw - 16:.1f},{y + 3} {ax + aw - 4:.1f},{y + 3} "
-                                          f"{ax + aw - 10:.1f},{y + 12}", fill="#222222")
+            sub(marker, "polygon", points=f"{ax + aw - 22:.1f},{y + 4} {ax + aw - 6:.1f},{y + 4} "
+                                          f"{ax + aw - 14:.1f},{y + 16}", fill="#222222")
             title(marker, "action marker: the area of the last visit (not to be visited next)")
 
 
@@ -540,47 +578,49 @@ def _home(svg: ET.Element, c: BambooComponents, p: dict[str, Any], seat: int, x:
     spaces are edged in their type's colour and lettered."""
     group = sub(svg, "g", data_panel=f"player-{seat}-home", data_player=seat)
     bw, bh = B.BALANCE_TILE
-    step = min(bw + 4, (w - 16) / (len(SIDES) * len(p["balance"][0])))
+    step = min(bw + 6, (w - 20) / (len(SIDES) * len(p["balance"][0])))
     for side, slots in enumerate(p["balance"]):
         for j, tile in enumerate(slots):
-            sx = x + 8 + (side * len(slots) + j) * step
+            sx = x + 10 + (side * len(slots) + j) * step
             if tile == NO_TILE:
-                sub(group, "rect", x=sx, y=y, width=bw, height=bh, rx=4, fill="none", stroke="#cccccc",
-                    stroke_dasharray="3 3")
-                label(group, sx + bw / 2, y + bh / 2 + 3, SIDES[side], size=8, anchor="middle", fill="#aaaaaa")
+                sub(group, "rect", x=sx, y=y, width=bw, height=bh, rx=4, fill="none", stroke="#bbbbbb",
+                    stroke_dasharray="4 4")
+                label(group, sx + bw / 2, y + bh / 2 + 5, SIDES[side], size=B.SMALL, anchor="middle", fill="#888888")
             else:
                 _balance_tile(group, c, tile, sx, y, data_balance_slot=f"{seat}-{SIDES[side]}-{j + 1}")
     typed = dict(zip(map(int, c.night_cells), map(int, c.night_types), strict=True)) if p["advanced"] else {}
     cell = B.HOME_CELL
-    gy = y + bh + 14
+    gy = y + bh + 28
+    label(group, x + 10, gy - 8, "home", size=B.SMALL, fill="#555555")
     for index, tile in enumerate(p["home"]):
         row, col = divmod(index, c.home_cols)
-        sx, sy = x + 8 + col * cell, gy + row * cell
+        sx, sy = x + 10 + col * cell, gy + row * cell
         kind = typed.get(index)
         space = sub(group, "g", data_home_space=f"{seat}-r{row + 1}c{col + 1}",
                     data_night_type=HOME_TYPES[kind] if kind is not None else None)
-        sub(space, "rect", x=sx, y=sy, width=cell - 2, height=cell - 2, rx=2, fill="#f4efe2",
+        sub(space, "rect", x=sx, y=sy, width=cell - 3, height=cell - 3, rx=3, fill="#f4efe2",
             stroke=B.HOME_TYPE_COLOURS[kind] if kind is not None else "#bbbbbb", stroke_width=3 if kind is not None
             else 1)
         if kind is not None:
-            label(space, sx + (cell - 2) / 2, sy + cell / 2 + 3, B.HOME_TYPE_LETTERS[kind], size=10, anchor="middle",
-                  fill=B.HOME_TYPE_COLOURS[kind])
+            label(space, sx + (cell - 3) / 2, sy + cell / 2 + 4, B.HOME_TYPE_LETTERS[kind], size=B.TEXT,
+                  anchor="middle", fill=B.HOME_TYPE_COLOURS[kind])
         if tile != NO_TILE:
-            _home_tile(space, c, tile, sx + 2, sy + 2, cell - 6, cell - 6, priced=False)
+            _home_tile(space, c, tile, sx + 2, sy + 2, cell - 7, cell - 7, priced=False)
 
 
 def _spirits(svg: ET.Element, c: BambooComponents, p: dict[str, Any], seat: int, x: float, y: float,
              right: float) -> None:
     """The spirits held, a tile per kind with its copies and how many of them are asleep (greyed when all are)."""
     group = sub(svg, "g", data_panel=f"player-{seat}-spirits", data_player=seat)
-    label(group, x, y - 4, "spirits (zz: asleep)" if any(p["spirits"]) else "no spirit yet", size=8, fill=L.MUTED)
+    label(group, x, y - 8, "spirits (zz: asleep)" if any(p["spirits"]) else "no spirit yet", size=B.SMALL,
+          fill="#555555")
     held = [(spirit, n, asleep) for spirit, (n, asleep) in enumerate(zip(p["spirits"], p["asleep"], strict=True)) if n]
-    per_row = max(2, int((right - x + 4) // 104))
-    tw = min(100.0, (right - x + 4) / per_row - 4)
+    per_row = max(2, int((right - x + 6) // 150))
+    tw = (right - x + 6) / per_row - 6
     for k, (spirit, n, asleep) in enumerate(held):
         row, col = divmod(k, per_row)
         tile = sub(group, "g", data_player_spirit=f"{seat}-{c.spirit_names[spirit]}", data_count=n, data_asleep=asleep)
-        _spirit_tile(tile, c, spirit, x + col * (tw + 4), y + row * 21, tw, 18, copies=n, asleep=asleep)
+        _spirit_tile(tile, c, spirit, x + col * (tw + 6), y + row * 33, tw, 29, copies=n, asleep=asleep)
 
 
 __all__ = ["draw"]

@@ -9,29 +9,37 @@ same data always gives the same picture. Positions are in SVG user units (about 
 from __future__ import annotations
 
 WIDTH = 1480
-HEADER_HEIGHT = 34
+HEADER_HEIGHT = 48
 
-# Panels: (x, y, width, height). Player boards follow below them, one per seat in a row.
-MAP = (10, 44, 560, 470)
-TEMPLE = (580, 44, 420, 96)
-ACTION_TILES = (580, 148, 420, 120)
-STATUS_TRACK = (580, 276, 420, 128)
-SCORE_TRACK = (580, 412, 420, 102)
-PERSONS = (1010, 44, 460, 200)
-TASKS = (1010, 252, 460, 118)
-JEWELRY = (1010, 378, 260, 136)
-GODS = (1278, 378, 192, 136)
-BOARDS_TOP = 524
+# Text sizes (no text is smaller than the house style's MIN_TEXT, borabora_sim.viewer.layout).
+SMALL = 13                      # labels and the small print of tiles
+TEXT = 14                       # counts, names, values
+BIG = 16                        # a number that matters (the fish tiles' values, God tiles)
+
+# Panels: (x, y, width, height), in two columns below the header; the player boards follow below them, two to a
+# row.
+MAP = (10, 56, 710, 768)
+PERSONS = (10, 832, 710, 206)
+TEMPLE = (730, 56, 740, 112)
+ACTION_TILES = (730, 176, 740, 132)
+STATUS_TRACK = (730, 316, 740, 200)
+SCORE_TRACK = (730, 524, 740, 156)
+TASKS = (730, 688, 740, 140)
+JEWELRY = (730, 836, 466, 202)
+GODS = (1204, 836, 266, 202)
+BOARDS_TOP = 1048
 BOARD_GAP = 10
-BOARD_HEIGHT = 344
+BOARD_HEIGHT = 430
+BOARDS_PER_ROW = 2
 
 # Map: islands on a ring around the first island of the file, in file order clockwise from the top; each island's
 # regions on a small grid, rows along the ring's tangent.
-ISLAND_RING = 168               # distance of an outer island's centre from the map centre
-REGION_STEP = 96                # distance between neighbouring region centres on one island
-REGION_RADIUS = 40              # half the width of a region's hexagon
+ISLAND_RING = 168               # the least distance of an outer island's centre from the map centre
+ISLAND_GAP = 8                  # the least sea between the central island and an outer one
+REGION_STEP = 130               # distance between neighbouring region centres on one island
+REGION_RADIUS = 62              # the distance of a region hexagon's corners from its centre
 ISLAND_PAD = 14                 # island outline beyond its regions
-MAP_TITLE = 20                  # room for the panel title
+MAP_TITLE = 26                  # room for the panel title
 
 TERRAIN_COLOURS = {"mountain": "#a8a39a", "beach": "#f0dc9c", "forest": "#5f9e5a", "plains": "#c4dc82"}
 SEA = "#9fd3e6"
@@ -50,7 +58,7 @@ TASK_FILL = "#eef4e2"
 CRANE_TASK_FILL = "#d7efc4"
 
 # Dice: the size of a die and where its pips sit for each face (in units of the die's size).
-DIE = 22
+DIE = 30
 PIPS = {
     1: ((0.5, 0.5),),
     2: ((0.25, 0.25), (0.75, 0.75)),
@@ -75,9 +83,10 @@ PERSON_LABELS = ("land", "water", "woman", "man", "build", "material", "move hut
 
 
 __all__ = [
-    "ACTION_TILES", "ACTION_TILE_NAMES", "BOARDS_TOP", "BOARD_GAP", "BOARD_HEIGHT", "BUILDING_SPACE",
-    "CRANE_TASK_FILL", "CURRENT_COLUMN", "DIE", "FISH_FILL", "GODS", "GOD_COLOURS", "HEADER_HEIGHT", "ISLAND_FILL",
-    "ISLAND_PAD", "ISLAND_RING", "JEWELRY", "JEWELRY_FILL", "LAND_PATH", "MAP", "MAP_TITLE", "MATERIAL_COLOURS",
-    "PERSONS", "PERSON_LABELS", "PIPS", "REGION_RADIUS", "REGION_STEP", "SCORE_TRACK", "SEA", "SEX_COLOURS",
-    "STATUS_TRACK", "TASKS", "TASK_FILL", "TEMPLE", "TERRAIN_COLOURS", "WATER_PATH", "WIDTH",
+    "ACTION_TILES", "ACTION_TILE_NAMES", "BIG", "BOARDS_PER_ROW", "BOARDS_TOP", "BOARD_GAP", "BOARD_HEIGHT",
+    "BUILDING_SPACE", "CRANE_TASK_FILL", "CURRENT_COLUMN", "DIE", "FISH_FILL", "GODS", "GOD_COLOURS", "HEADER_HEIGHT",
+    "ISLAND_FILL", "ISLAND_GAP", "ISLAND_PAD", "ISLAND_RING", "JEWELRY", "JEWELRY_FILL", "LAND_PATH", "MAP",
+    "MAP_TITLE", "MATERIAL_COLOURS", "PERSONS", "PERSON_LABELS", "PIPS", "REGION_RADIUS", "REGION_STEP",
+    "SCORE_TRACK", "SEA", "SEX_COLOURS", "SMALL", "STATUS_TRACK", "TASKS", "TASK_FILL", "TEMPLE", "TERRAIN_COLOURS",
+    "TEXT", "WATER_PATH", "WIDTH",
 ]

@@ -17,7 +17,7 @@ from typing import Any
 from borabora_sim import _pig
 from borabora_sim.games.pig import layout as P
 from borabora_sim.viewer import layout as L
-from borabora_sim.viewer.svg import label, panel, root, seat_chip, seat_text, sub, title
+from borabora_sim.viewer.svg import hit_area, label, panel, root, seat_chip, seat_text, sub, title
 
 
 def draw(state: _pig.State, viewer: int | None = None) -> ET.Element:
@@ -26,7 +26,7 @@ def draw(state: _pig.State, viewer: int | None = None) -> ET.Element:
     view = state.observation(viewer)
     goal = state.components.goal
     players = len(view["pl"])
-    track_height = 30 + P.LANE * players
+    track_height = 54 + P.LANE * players
     turn_top = P.TRACK_TOP + track_height + 8
     height = turn_top + P.TURN_HEIGHT + 10
     svg = root(P.WIDTH, height, font_family=L.FONT, data_game="pig", data_viewer=seat_text(viewer),
@@ -44,10 +44,11 @@ def _header(svg: ET.Element, state: _pig.State, viewer: int | None) -> None:
         line = f"Pig: game over, seat {state.winner()} reached {state.components.goal} and wins"
     else:
         line = f"Pig: round {state.round}; seat {state.current_player} decides: roll again or hold"
-    label(group, 12, 24, line, size=16, font_weight="bold", fill=L.TEXT, data_round=state.round,
-          data_phase=state.phase, data_to_move=state.current_player,
-          data_decision=None if state.is_terminal() else state.decision)
-    label(group, P.WIDTH - 12, 24, "public view" if viewer is None else f"as seat {viewer} sees it", size=12,
+    decides = sub(group, "g", data_round=state.round, data_phase=state.phase, data_to_move=state.current_player,
+                  data_decision=None if state.is_terminal() else state.decision)
+    hit_area(decides, 10, 10, min(len(line) * 11.5, P.WIDTH - 150), 30)
+    label(decides, 12, 32, line, size=20, font_weight="bold", fill=L.TEXT)
+    label(group, P.WIDTH - 12, 32, "public view" if viewer is None else f"as seat {viewer} sees it", size=P.TEXT,
           anchor="end", fill=L.MUTED)
 
 
@@ -61,15 +62,15 @@ def _track(svg: ET.Element, view: dict[str, Any], goal: int, height: float, view
     """The frame and scale (a panel of its own: they never change), then each seat's lane."""
     box = (10, P.TRACK_TOP, P.WIDTH - 20, height)
     frame = panel(svg, "track", box, f"Race to {goal}")
-    top = P.TRACK_TOP + 24
+    top = P.TRACK_TOP + 30
     bottom = top + P.LANE * len(view["pl"])
     step = P.TICK * max(1, goal // (10 * P.TICK))          # ten ticks or so
     for points in range(0, goal + 1, step):
         sub(frame, "line", x1=_x(points, goal), y1=top, x2=_x(points, goal), y2=bottom, stroke="#e4dcc2")
-        label(frame, _x(points, goal), bottom + 4, points, size=7, anchor="middle", fill=L.MUTED)
+        label(frame, _x(points, goal), bottom + 16, points, size=P.SMALL, anchor="middle", fill="#555555")
     line = sub(frame, "g", data_goal=goal)
     sub(line, "line", x1=_x(goal, goal), y1=top - 4, x2=_x(goal, goal), y2=bottom, stroke=P.GOAL_LINE, stroke_width=3)
-    label(line, _x(goal, goal) + 6, top - 6, f"goal {goal}", size=10, font_weight="bold", fill=P.GOAL_LINE)
+    label(line, _x(goal, goal) + 6, top - 8, f"goal {goal}", size=P.TEXT, font_weight="bold", fill=P.GOAL_LINE)
     mover = view["stack"][0]["player"] if view["sp"] else None
     for seat, p in enumerate(view["pl"]):
         _lane(svg, view, seat, p, goal, top + seat * P.LANE, seat == mover, viewer)
@@ -83,11 +84,11 @@ def _lane(svg: ET.Element, view: dict[str, Any], seat: int, p: dict[str, Any], g
     lane = sub(svg, "g", data_panel=f"lane-{seat}", data_lane=seat)
     if moving:
         sub(lane, "rect", x=14, y=y + 1, width=P.WIDTH - 28, height=P.LANE - 2, rx=4, fill="#ffe9a8", opacity=0.5)
-    seat_chip(lane, 30, y + P.LANE / 2, seat, r=9)
+    seat_chip(lane, 32, y + P.LANE / 2, seat, r=13)
     you = " (you)" if viewer == seat else ""
     first = ", 1st" if view["start_seat"] == seat else ""
-    label(lane, 46, y + 17, f"seat {seat}{you}{first}", size=10, fill=L.TEXT)
-    label(lane, 46, y + 31, f"{score} banked", size=10, font_weight="bold", fill=L.TEXT, data_score_seat=seat,
+    label(lane, 52, y + 19, f"seat {seat}{you}{first}", size=P.SMALL, fill=L.TEXT)
+    label(lane, 52, y + 37, f"{score} banked", size=P.TEXT, font_weight="bold", fill=L.TEXT, data_score_seat=seat,
           data_score=score)
     bar_y = y + (P.LANE - P.LANE_BAR) / 2
     sub(lane, "rect", x=P.TRACK_LEFT, y=bar_y, width=_x(goal, goal) - P.TRACK_LEFT, height=P.LANE_BAR, rx=3,
@@ -106,7 +107,7 @@ def _lane(svg: ET.Element, view: dict[str, Any], seat: int, p: dict[str, Any], g
         how = _pig.TURN_ENDS[p["last_end"]]
         lost = f": \u2212{p['last_turn']}" if p["last_turn"] else ""
         text = f"held {p['last_turn']}" if how == "hold" else f"rolled 1{lost}"
-        label(lane, _x(goal, goal) + 8, y + 25, text, size=9, fill=L.TEXT if how == "hold" else P.PIG_OUT,
+        label(lane, _x(goal, goal) + 8, y + 28, text, size=P.SMALL, fill=L.TEXT if how == "hold" else P.PIG_OUT,
               data_seat_last_turn=seat, data_end=how, data_points=p["last_turn"])
 
 
@@ -129,7 +130,7 @@ def _turn(svg: ET.Element, view: dict[str, Any], faces: int, top: float) -> None
     """The die as last rolled and the turn total (what Roll and Hold act on), and how the last turn ended."""
     panel(svg, "turn", (10, top, P.WIDTH - 20, P.TURN_HEIGHT), f"The turn (a die of {faces} faces: a 1 loses it)")
     group = sub(svg, "g", data_panel="turn-state")
-    y = top + 28
+    y = top + 32
     playing = view["sp"] > 0
     if playing:
         seat = view["stack"][0]["player"]
@@ -138,10 +139,10 @@ def _turn(svg: ET.Element, view: dict[str, Any], faces: int, top: float) -> None
         sub(total, "rect", x=104, y=y, width=170, height=P.DIE, rx=6, fill="#fff7dd", stroke=L.SEAT_COLOURS[seat],
             stroke_width=2)
         label(total, 189, y + 26, f"turn total {view['turn_total']}", size=14, anchor="middle", font_weight="bold")
-        label(total, 189, y + 46, f"hold: {view['pl'][seat]['score'][0] + view['turn_total']} banked", size=10,
-              anchor="middle", fill=L.MUTED)
-        label(group, 24, y + P.DIE + 16, f"seat {seat}: roll again (the die) or hold (the turn total)", size=10,
-              fill=L.MUTED)
+        label(total, 189, y + 48, f"hold: {view['pl'][seat]['score'][0] + view['turn_total']} banked",
+              size=P.SMALL, anchor="middle", fill="#555555")
+        label(group, 24, y + P.DIE + 20, f"seat {seat}: roll again (the die) or hold (the turn total)", size=P.SMALL,
+              fill="#555555")
     else:
         label(group, 24, y + 30, "the game is over", size=14, fill=L.MUTED)
     _last_turn(group, view, 300, y)
@@ -150,18 +151,18 @@ def _turn(svg: ET.Element, view: dict[str, Any], faces: int, top: float) -> None
 def _last_turn(parent: ET.Element, view: dict[str, Any], x: float, y: float) -> None:
     seat = view["last_seat"]
     if seat < 0:
-        label(parent, x, y + 20, "no turn has ended yet", size=11, fill=L.MUTED)
+        label(parent, x, y + 20, "no turn has ended yet", size=P.SMALL, fill="#555555")
         return
     how, points = _pig.TURN_ENDS[view["pl"][seat]["last_end"]], view["pl"][seat]["last_turn"]
     group = sub(parent, "g", data_last_turn=seat, data_end=how, data_points=points)
-    label(group, x, y + 12, "last turn", size=9, fill=L.MUTED)
-    seat_chip(group, x + 10, y + 30, seat, r=9)
+    label(group, x, y + 12, "last turn", size=P.SMALL, fill="#555555")
+    seat_chip(group, x + 13, y + 34, seat, r=13)
     if how == "hold":
         text = f"held and banked {points}"
     else:
-        _die(group, x + 26, y + 18, 1, 26, P.PIG_OUT)
+        _die(group, x + 32, y + 20, 1, 28, P.PIG_OUT)
         text = f"rolled a 1: lost {points}" if points else "rolled a 1 at once"
-    label(group, x + (60 if how == "pig_out" else 26), y + 35, text, size=12,
+    label(group, x + (70 if how == "pig_out" else 34), y + 39, text, size=P.TEXT,
           fill=P.PIG_OUT if how == "pig_out" else L.TEXT)
 
 
