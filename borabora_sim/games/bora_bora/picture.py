@@ -107,17 +107,17 @@ def requirement_text(c: Components, task: int) -> list[str]:
 
 def _task_tile(parent: ET.Element, c: Components, task: int, x: float, y: float, w: float, h: float,
                **data: object) -> None:
-    """A task tile: its id and its requirements, wrapped to the tile's width (the whole text in its tooltip)."""
+    """A task tile: its requirements, wrapped to the tile's width (the whole text in its tooltip). The tiles carry
+    no number in the box, so none is drawn (the data's id stays on the element for programs)."""
     crane = bool(c.task_crane[task])
     group = sub(parent, "g", data_task=c.task_ids[task], data_crane=int(crane) if crane else None, **data)
     sub(group, "rect", x=x, y=y, width=w, height=h, rx=4, fill=L.CRANE_TASK_FILL if crane else L.TASK_FILL,
         stroke="#6b8a4a")
-    label(group, x + 6, y + 17, c.task_ids[task], size=L.TEXT, font_weight="bold")
     requirements = requirement_text(c, task)
     lines = [line for part in requirements for line in wrap(part, max(6, int((w - 10) / (L.SMALL * 0.57))))]
-    for i, line in enumerate(lines[: int((h - 24) // 15)]):
-        label(group, x + 6, y + 34 + 15 * i, line, size=L.SMALL)
-    title(group, f"{c.task_ids[task]}: {' + '.join(requirements)}")
+    for i, line in enumerate(lines[: int((h - 8) // 15)]):
+        label(group, x + 6, y + 18 + 15 * i, line, size=L.SMALL, font_weight="bold" if i == 0 else None)
+    title(group, f"Task: {' + '.join(requirements)}")
 
 
 def _box(parent: ET.Element, x: float, y: float, w: float, h: float, text: str, size: float = L.TEXT,
