@@ -39,9 +39,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("the batch simulator", ("simulate",)),
     ("pictures, replays, the web game and the learning environments",
      ("viewer", "envs", "games.*.picture", "games.*.layout", "games.*.observation", "games.*.click_targets")),
-    ("experiments, studies, tuning, training and benchmarks",
-     ("experiments", "counterfactual", "studies", "games.*.*_study", "games.*.situations", "tune", "train",
-      "expert_iteration", "bench")),
+    ("experiments, studies, questions, tuning, training and benchmarks",
+     ("experiments", "counterfactual", "studies", "questions", "games.*.*_study", "games.*.situations",
+      "games.*.questions", "tune", "train", "expert_iteration", "bench")),
     ("the command line and the terminal game", ("cli", "terminal", "__main__")),
 ]
 
