@@ -277,3 +277,15 @@ def test_a_question_runs_on_a_dask_cluster_with_the_same_tables(tmp_path: Path) 
     local = ask(fields, None, size="quick", jobs=1, progress=False)
     cluster = ask(fields, None, size="quick", jobs=2, backend="dask", progress=False)
     pd.testing.assert_frame_equal(local.tables["effects"], cluster.tables["effects"])
+
+
+def test_a_choice_adds_games_until_its_share_is_as_precise_as_asked() -> None:
+    from borabora_sim import stats
+
+    fields = {"title": "Hold?", "game": "pig", "form": "choice", "group": "hold", "rungs": ["hold20"], "seed": 2,
+              "sizes": {"quick": {"games": 1, "rollouts": 2, "target": 0.08, "budget": 300}}}
+    answer = ask(fields, None, size="quick", jobs=1, progress=False)
+    options = answer.tables["options"]
+    assert options["game_id"].nunique() > 1
+    low, high = stats.wilson_interval(int(options["best_overall"].sum()), len(options))
+    assert (high - low) / 2 <= 0.08

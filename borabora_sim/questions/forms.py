@@ -442,6 +442,7 @@ def choice(question: Question, size: Size, work: Work, folder: Path | None) -> F
              for game_id in range(_games(question, size, label))]
     group = question.vocabulary.groups[question.group]
     values = pd.DataFrame(work.tasks("choice", _choice_task, tasks, f"{group.words}: games"))
+    values = _more_choice_games(question, size, work, rungs, values)
     findings = Findings(tables={"decisions" if question.judge == NO_JUDGE else "options": values})
     if values.empty:
         findings.answer.append(f"In the games played, {group.words} was never legal beside another move at a "
@@ -497,6 +498,35 @@ def _choice_robustness(question: Question, size: Size, work: Work, folder: Path 
             "verdict": table["verdict"]}))]
     findings.answer.append(_robustness_sentence_of(table, "verdict", "its advantage over the best other move",
                                                    question.vocabulary.rung(label).words))
+
+
+def _share_half_width(values: pd.DataFrame, label: str, flag: str) -> float:
+    part = values[values["rung"] == label] if len(values) else values
+    if part.empty:
+        return 0.0
+    low, high = stats.wilson_interval(int(part[flag].sum()), len(part))
+    return (high - low) / 2
+
+
+def _more_choice_games(question: Question, size: Size, work: Work, rungs: Sequence[str],
+                       values: pd.DataFrame) -> pd.DataFrame:
+    """Adds batches of games, rung by rung, while the interval of its share (best move, or taken when counted) is
+    wider than the size's target and its share of the time left allows another batch like the last."""
+    flag = "chosen" if question.judge == NO_JUDGE else "best_overall"
+    frames = [values]
+    for i, label in enumerate(rungs):
+        games = _games(question, size, label)
+        batch, took = 1, 0.0
+        while not _precise_enough(size, _share_half_width(pd.concat(frames), label, flag), took,
+                                  work.time_left(len(rungs) - i), batch):
+            began = time.monotonic()
+            tasks = [(question, label, game_id, size.rollouts, question.judge)
+                     for game_id in range(batch * games, (batch + 1) * games)]
+            frames.append(pd.DataFrame(work.tasks(f"choice-{label}-b{batch}", _choice_task, tasks,
+                                                  f"{question.vocabulary.rung(label).words}: more games")))
+            batch += 1
+            took = time.monotonic() - began
+    return pd.concat(frames, ignore_index=True) if len(frames) > 1 else values
 
 
 def _counted_findings(question: Question, values: pd.DataFrame, findings: Findings) -> None:

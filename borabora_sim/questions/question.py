@@ -74,7 +74,7 @@ SIZES: dict[str, dict[str, Size]] = {
                "default": Size(1000, 40, 400, target=0.03, budget=420),
                "full": Size(20000, 1000, 8000, target=0.01)},
     "choice": {"quick": Size(2, 1, 1, rollouts=8, search_rungs=False),
-               "default": Size(12, 4, 4, rollouts=48),
+               "default": Size(12, 4, 4, rollouts=48, target=0.05, budget=420),
                "full": Size(150, 40, 40, rollouts=128)},
     "gift": {"quick": Size(6, 1, 4, search_rungs=False),
              "default": Size(600, 16, 200, target=0.03, budget=420),

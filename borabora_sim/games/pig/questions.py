@@ -17,6 +17,7 @@ QUESTIONS = Vocabulary(
     judge="keep_pace",
     groups=MappingProxyType({"hold": ActionGroup("holding", r"hold")}),
     situations=MappingProxyType({
+        "round": Situation("round", lambda state, action: state.round),
         "points_gap": Situation("points ahead of the other player",
                                 lambda state, action: score_gap(state, state.current_player)),
     }),
