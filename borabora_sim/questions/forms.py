@@ -821,6 +821,9 @@ def gift(question: Question, size: Size, work: Work, folder: Path | None) -> Fin
             findings.evidence.append(" ".join(_across_strength(effects, moved, f"{edit.words.capitalize()} at the "
                                                                f"start of round {round_}", metric, unit)))
     strongest = table[table["rung"] == table["rung"].iloc[-1]]
+    precise = _most_pairs(table)
+    if precise["rung"].iloc[0] != strongest["rung"].iloc[0]:
+        findings.answer += _gift_answer(precise, edit.words, unit)   # first the player measured most precisely
     findings.answer += _gift_answer(strongest, edit.words, unit)
     turned = pairs[(pairs["rung"] == rungs[-1]) & pairs["win_with"].astype(bool) & ~pairs["win_without"].astype(bool)]
     if len(turned):
@@ -862,6 +865,13 @@ def _gift_robustness(question: Question, size: Size, work: Work, folder: Path | 
                           "rows):", _markdown(view, index=False)]
     findings.answer.append(_robustness_sentence_of(table, "vp_verdict", f"the final {unit} by round",
                                                    question.vocabulary.rung(label).words))
+
+
+def _most_pairs(table: pd.DataFrame) -> pd.DataFrame:
+    """The rows of the rung with the most pairs (the strongest such on a tie): the one measured most precisely."""
+    pairs = table.groupby("rung", sort=False)["games"].sum()
+    most: pd.DataFrame = table[table["rung"] == pairs[pairs == pairs.max()].index[-1]]
+    return most
 
 
 def _gift_answer(rows: pd.DataFrame, words: str, unit: str) -> list[str]:
