@@ -111,3 +111,13 @@ def test_the_fishing_question_reproduces_the_judged_options(fishing: Path, befor
 
 def test_the_fishing_question_file_is_short() -> None:
     assert len(builtin_questions()["fishing"].read_text().splitlines()) <= 60
+
+
+@pytest.mark.slow
+def test_the_study_reports_speak_the_games_words(fishing: Path, priest: Path) -> None:
+    from game_words import identifiers_in
+
+    from borabora_sim.games import get_game
+
+    for report in (fishing / "report.md", priest / "report.md"):
+        assert identifiers_in(report.read_text(), get_game("bora_bora")) == [], report

@@ -134,7 +134,7 @@ def games_key(question: Question, size: str) -> str:
 
 def _as_part(part: Question, found: Findings) -> Findings:
     """A part's findings under its name: its tables and figures prefixed, its evidence under its title."""
-    renamed = {name: f"{part.name}-{name}" for name in found.figures}
+    renamed = {name: f"{part.name.replace('_', '-')}-{name}" for name in found.figures}
     evidence = [f"### {part.title}"]
     for line in found.evidence:
         for old, new in renamed.items():
