@@ -153,7 +153,11 @@ def test_every_form_answers_on_both_games_in_game_words(form: str, fields: dict[
                  progress=False)
     assert answer.answer and answer.report is not None
     text = answer.report.read_text()
-    assert text.index("## Answer") < text.index("## Evidence") < text.index("## Method") < text.index("## Settings")
+    assert (text.index("## Answer") < text.index("## In detail") < text.index("## Evidence") < text.index("## Method")
+            < text.index("## Settings"))
+    short = text.split("## Answer\n\n")[1].split("\n\n")[0]
+    assert short == " ".join(answer.answer[:3])
+    assert all(f"- {sentence}" in text for sentence in answer.answer)
     assert identifiers_in(text, get_game(fields["game"])) == []
     for name in answer.tables:
         assert (tmp_path / f"{name}.csv").exists()

@@ -39,6 +39,7 @@ from borabora_sim.questions.question import (
 from borabora_sim.questions.work import Work, fingerprint
 
 REPORT = "report.md"
+SHORT_ANSWER = 3                      # sentences of a one-part question's short answer
 SUMMARY = "summary.json"              # the answer in one sentence and how sure it is (the atlas page reads it)
 REPLAY = "replay.html"
 METHODS = {
@@ -95,6 +96,7 @@ def ask(question: str | os.PathLike[str] | Mapping[str, Any] | Question, out: st
     cpu = 0.0
     parts = checked.parts or (checked,)
     findings = Findings()
+    headlines: list[str] = []                 # the short answer: each part's first sentence, or the first few
     for part in parts:
         part_size = part.size(size)
         deadline = time.monotonic() + part_size.budget if part_size.budget else None
@@ -107,13 +109,14 @@ def ask(question: str | os.PathLike[str] | Mapping[str, Any] | Question, out: st
         findings.tables.update(found.tables)
         findings.figures.update(found.figures)
         findings.answer += found.answer
+        headlines += found.answer[:1] if checked.parts else found.answer[:SHORT_ANSWER]
         findings.evidence += found.evidence
         findings.certainty = findings.certainty or found.certainty
         findings.replay = findings.replay or found.replay
     wall = time.monotonic() - began
     result = Answer(checked, size, findings.tables, findings.answer, None, wall, cpu)
     if folder is not None:
-        result.report = write_report(result, findings, folder, jobs)
+        result.report = write_report(result, findings, folder, jobs, headlines[:SHORT_ANSWER + 1])
         say(f"report written to {result.report}")
     return result
 
@@ -146,19 +149,21 @@ def _as_part(part: Question, found: Findings) -> Findings:
                     replay=found.replay, certainty=found.certainty)
 
 
-def write_report(answer: Answer, findings: Findings, folder: Path, jobs: int) -> Path:
-    """The report (answer, evidence, replay, method, settings) with its figures and CSV tables in `folder`."""
+def write_report(answer: Answer, findings: Findings, folder: Path, jobs: int, short: list[str]) -> Path:
+    """The report (the short answer, every sentence of the answer, the evidence, a replay, the method and the
+    settings) with its figures and CSV tables in `folder`."""
     question = answer.question
     for name, figure in findings.figures.items():
         figure.savefig(folder / name, dpi=110, bbox_inches="tight")
     for name, table in findings.tables.items():
         stats.interval_columns(table).to_csv(folder / f"{name}.csv", index=False)
-    parts = [f"# {question.title}", "## Answer", " ".join(findings.answer),
+    parts = [f"# {question.title}", "## Answer", " ".join(short),
              f"The answer rests on the players measured: a stronger player may gain or lose differently. "
              f"{question.vocabulary.invented}" + (
                  " The robustness table shows how the answer moves when they vary."
                  if any(part.robustness_variants for part in (question.parts or (question,)))
                  else " This question was not run on component variants."),
+             "## In detail", "\n".join(f"- {sentence}" for sentence in findings.answer),
              "## Evidence", *findings.evidence]
     if findings.replay is not None:
         from borabora_sim.viewer import replay_html
