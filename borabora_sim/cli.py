@@ -386,7 +386,7 @@ def cmd_ask(args: argparse.Namespace) -> None:
     checked(check_n_jobs, args.jobs, "--jobs")
     checked(check_out_directory, args.out, "--out")
     answer = ask(question, args.out, args.size, args.jobs, args.backend, args.scheduler,
-                 progress=False if args.quiet else None, log=print)
+                 progress=False if args.quiet else None, log=print, kept_only=args.kept_games)
     print()
     print(answer)
 
@@ -542,6 +542,8 @@ def build_parser() -> argparse.ArgumentParser:
     ak.add_argument("--jobs", type=int, default=-1, help="worker processes (-1: all cores)")
     ak.add_argument("--backend", default="loky", choices=("loky", "dask"), help="where the games run")
     ak.add_argument("--scheduler", help="with --backend dask: the address of a Dask scheduler")
+    ak.add_argument("--kept-games", action="store_true", help="write the report again from the games kept in --out, "
+                                                              "adding no batch of games beyond them")
     ak.add_argument("--quiet", action="store_true", help="no progress bars")
     ak.set_defaults(handler=cmd_ask)
 

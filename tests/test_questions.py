@@ -293,3 +293,18 @@ def test_a_choice_adds_games_until_its_share_is_as_precise_as_asked() -> None:
     assert options["game_id"].nunique() > 1
     low, high = stats.wilson_interval(int(options["best_overall"].sum()), len(options))
     assert (high - low) / 2 <= 0.08
+
+
+def test_a_report_is_written_again_from_the_kept_games_without_playing_more(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    fields = {"title": "Hold?", "game": "pig", "form": "choice", "group": "hold", "rungs": ["hold20"], "seed": 2,
+              "sizes": {"quick": {"games": 1, "rollouts": 2, "target": 0.08, "budget": 300}}}
+    first = ask(fields, tmp_path, size="quick", jobs=1, progress=False)
+
+    def must_not_play(*args: object) -> list[dict[str, object]]:
+        raise AssertionError("a game was played again")
+
+    monkeypatch.setattr(question_forms, "_choice_task", must_not_play)
+    again = ask({**fields, "sizes": {"quick": {"games": 1, "rollouts": 2, "target": 0.08, "budget": 300}}}, tmp_path,
+                size="quick", jobs=1, progress=False, kept_only=True)
+    pd.testing.assert_frame_equal(first.tables["summary"], again.tables["summary"])

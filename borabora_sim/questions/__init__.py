@@ -76,12 +76,13 @@ class Answer:
 
 def ask(question: str | os.PathLike[str] | Mapping[str, Any] | Question, out: str | os.PathLike[str] | None = None,
         size: str = "default", jobs: int = -1, backend: str = "loky", scheduler: str | None = None,
-        progress: bool | None = None, log: Callable[[str], None] | None = None) -> Answer:
+        progress: bool | None = None, log: Callable[[str], None] | None = None, kept_only: bool = False) -> Answer:
     """Answers `question` (a file, a built-in question's name, a dict or a Question) at `size` ("quick", "default"
     or "full"). With `out`, its games are kept there (an interrupted run continues where it stopped) and the
     report is written to `out`/report.md with its figures, tables (CSV) and a replay. `jobs` worker processes on
     the joblib `backend` ("loky", or "dask" with the `scheduler` address); `progress` shows bars with the time
-    left (None: on a terminal)."""
+    left (None: on a terminal). `kept_only` writes the report again from the games kept in `out`, adding no batch
+    of games beyond them (after an upgrade of the report, say)."""
     checked = load_question(question)
     checked.size(size)                      # an unknown size is refused before any work
     if backend not in ("loky", "dask"):
@@ -101,7 +102,7 @@ def ask(question: str | os.PathLike[str] | Mapping[str, Any] | Question, out: st
         part_size = part.size(size)
         deadline = time.monotonic() + part_size.budget if part_size.budget else None
         where = None if work_folder is None else (work_folder / part.name if checked.parts else work_folder)
-        work = Work(where, jobs, backend, scheduler, progress, deadline)
+        work = Work(where, jobs, backend, scheduler, progress, deadline, kept_only)
         found = FORM_RUNNERS[part.form](part, part_size, work, folder)
         cpu += work.cpu
         if checked.parts:

@@ -180,7 +180,8 @@ def _policy_rung(question: Question, size: Size, work: Work, label: str, games: 
         rows = _compare_runs(question, runs)
         batch += 1
         half = max((r["win_diff_ci"][1] - r["win_diff_ci"][0]) / 2 for r in rows)
-        if _precise_enough(size, half, time.monotonic() - began, work.time_left(shares), batch):
+        if _precise_enough(size, half, time.monotonic() - began, work.time_left(shares), batch) or not work.may_play(
+                [f"{label}-{arm.name}-{players}p-{variant}-b{batch}" for arm in question.arms]):
             break
     plain = next((arm.name for arm in question.arms if arm.value == ""), question.arms[0].name)
     frame = pd.concat(runs[plain], ignore_index=True)
@@ -517,8 +518,9 @@ def _more_choice_games(question: Question, size: Size, work: Work, rungs: Sequen
     for i, label in enumerate(rungs):
         games = _games(question, size, label)
         batch, took = 1, 0.0
-        while not _precise_enough(size, _share_half_width(pd.concat(frames), label, flag), took,
-                                  work.time_left(len(rungs) - i), batch):
+        while (not _precise_enough(size, _share_half_width(pd.concat(frames), label, flag), took,
+                                   work.time_left(len(rungs) - i), batch)
+               and work.may_play([f"choice-{label}-b{batch}"])):
             began = time.monotonic()
             tasks = [(question, label, game_id, size.rollouts, question.judge)
                      for game_id in range(batch * games, (batch + 1) * games)]
@@ -780,7 +782,8 @@ def gift(question: Question, size: Size, work: Work, folder: Path | None) -> Fin
             mine = mine[~mine["real"]]
             table = _gift_table(question, mine, unit) if len(mine) else pd.DataFrame()
             half = max((hi - lo) / 2 for lo, hi in table["win_diff_ci"]) if len(table) else 0.0
-            if _precise_enough(size, half, time.monotonic() - began, work.time_left(len(rungs) - i), batch):
+            if _precise_enough(size, half, time.monotonic() - began, work.time_left(len(rungs) - i), batch) \
+                    or not work.may_play([f"gift-{label}-b{batch}"]):
                 break
     everything = pd.concat(frames, ignore_index=True)
     real = everything[everything["real"]]
@@ -963,7 +966,8 @@ def setup(question: Question, size: Size, work: Work, folder: Path | None) -> Fi
             batch += 1
             seat_rows = _seat_rows(question, label, pd.concat(parts, ignore_index=True), unit)
             half = max((r["ci_high"] - r["ci_low"]) / 2 for r in seat_rows)
-            if _precise_enough(size, half, time.monotonic() - began, work.time_left(len(rungs) - i), batch):
+            if _precise_enough(size, half, time.monotonic() - began, work.time_left(len(rungs) - i), batch) \
+                    or not work.may_play([f"setup-{label}-{arm.name}-b{batch}" for arm in question.arms]):
                 break
         rows += seat_rows
         if question.vary != "players":

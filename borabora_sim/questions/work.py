@@ -28,11 +28,13 @@ def fingerprint(settings: object) -> str:
 class Work:
     """Plays a question's games: `folder` keeps them (None: in memory only), `jobs` worker processes on the
     joblib `backend` ("loky", or "dask" with `scheduler`), `deadline` (a `time.monotonic()` value, or None) bounds
-    the batches added for precision. `cpu` sums the seconds the games took."""
+    the batches added for precision; with `kept_only`, a batch beyond the first is used only if it is kept.
+    `cpu` sums the seconds the games took."""
 
     def __init__(self, folder: Path | None, jobs: int = -1, backend: str = "loky", scheduler: str | None = None,
-                 progress: bool | None = None, deadline: float | None = None) -> None:
+                 progress: bool | None = None, deadline: float | None = None, kept_only: bool = False) -> None:
         self.folder = folder
+        self.kept_only = kept_only
         self.jobs = jobs
         self.backend = backend
         self.scheduler = scheduler
@@ -42,9 +44,16 @@ class Work:
         if folder is not None:
             files.make_directory(folder)
 
+    def may_play(self, names: Sequence[str]) -> bool:
+        """Whether a batch of these games (arms or tasks by name) may be played: always, unless only the games kept
+        may be used (`kept_only`, to write a report again), and then only if they are all kept."""
+        return not self.kept_only or (self.folder is not None and all((self.folder / name).exists()
+                                                                        for name in names))
+
     def time_left(self, shares: int = 1) -> float:
-        """The seconds until the deadline divided among `shares` parts still to run (infinite without one)."""
-        if self.deadline is None:
+        """The seconds until the deadline divided among `shares` parts still to run (infinite without one, or when
+        only the games kept are used)."""
+        if self.deadline is None or self.kept_only:
             return float("inf")
         return max(0.0, self.deadline - time.monotonic()) / max(1, shares)
 
