@@ -9,7 +9,7 @@ A preset names a different player in each game, so it needs the game: `make_play
 
 >>> from borabora_sim.games import get_game
 >>> resolve_preset("strong:threads=2", get_game("pig"))
-'mcts:iterations=100000,threads=2'
+'mcts:iterations=40000,evaluation=net,threads=2'
 >>> resolve_preset("heuristic", get_game("pig"))
 'heuristic'
 """
