@@ -1,4 +1,13 @@
-"""The `borabora` command line (also `python -m borabora_sim`)."""
+"""The `borabora` command line (also `python -m borabora_sim`).
+
+Players are named by specs, "heuristic:style=tuned" or "mcts:iterations=500,rollout=heuristic", or by a preset,
+the strongest player of the game played at a budget (borabora_sim.players.presets): `strong` (about 0.1 s of CPU
+a move) and `best` (about 1 s), with options after it as for any spec ("strong:threads=2"). For example:
+
+    borabora play                                           # you against three strong players
+    borabora play --web --game bamboo --players human,best  # in the browser, against the best
+    borabora simulate --games 100 --players strong,heuristic,heuristic --jobs 2
+"""
 
 from __future__ import annotations
 
@@ -15,6 +24,7 @@ from typing import TYPE_CHECKING, NoReturn, TypeVar
 import borabora_sim
 from borabora_sim.games import DEFAULT_GAME, canonical_game_spec, game_names, game_spec, get_game
 from borabora_sim.match import DEFAULT_PLAYERS
+from borabora_sim.players.presets import PRESETS
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -25,7 +35,7 @@ EXAMPLES = {
     "simulate": """examples:
   borabora simulate --games 1000 --players heuristic,heuristic:fishing=never,random,random
   borabora simulate --games 1000000 --players random,random,random,random --jobs 2 --out runs/random
-  borabora simulate --games 2000 --players mcts:iterations=200,heuristic,heuristic --out runs/m
+  borabora simulate --games 100 --players strong,heuristic:style=tuned,heuristic --out runs/m
   borabora simulate --out runs/m --resume           # finish it after an interruption (its options are in runs/m)
   borabora simulate --games 500 --players heuristic,random --backend dask --scheduler tcp://10.0.0.5:8786
   borabora simulate --game bora_bora --games 1000 --players heuristic,random,random
@@ -34,10 +44,11 @@ EXAMPLES = {
   borabora report runs/random
   borabora report runs/m --plot summary.png""",
     "play": """examples:
-  borabora play --players human,mcts,heuristic,heuristic
-  borabora play --players human,heuristic:style=temple --seed 7
-  borabora play --web --players human,mcts:iterations=300,heuristic   # in the browser
-  borabora play --web --game bamboo --players human,heuristic""",
+  borabora play                                            # you against three strong players
+  borabora play --players human,best --seed 7              # one opponent, the best
+  borabora play --players human,strong:threads=2,heuristic:style=tuned
+  borabora play --web --players human,strong,strong        # in the browser
+  borabora play --web --game bamboo --players human,best""",
     "replay": """examples:
   borabora replay --seed 12345 --players heuristic,random,random
   borabora replay --run runs/m --game-id 17
@@ -72,10 +83,18 @@ EXAMPLES = {
 }
 
 
+# The presets, above the examples of the commands that take player specs.
+PRESET_HELP = ("presets, the strongest player of the game played at a budget (options may follow, as in "
+               "strong:threads=2;\nthe spec each stands for in each game: docs/players.md):\n"
+               + "".join(f"  {name:<8} {what}\n" for name, what in PRESETS.items()) + "\n")
+PRESET_COMMANDS = ("simulate", "play", "replay")
+
 # What `simulate` plays where an option is not given (with --resume: the run's own setting first); --players left
 # out means the game's own default players, and --chunk-size one chosen from the players.
 SIMULATE_DEFAULTS: dict[str, object] = {"game": DEFAULT_GAME, "games": 1000, "seed": 0, "chunk_size": None}
 DEFAULT_PLAYER_TEXT = ",".join(DEFAULT_PLAYERS)     # --players not given: the game's own default players
+# `play` without --players: you against three of the strong preset, which answers within a second
+DEFAULT_PLAY_PLAYERS = "human,strong,strong,strong"
 T = TypeVar("T")
 
 
@@ -447,7 +466,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def sub(name: str, help_text: str) -> argparse.ArgumentParser:
-        command = commands.add_parser(name, help=help_text, description=help_text, epilog=EXAMPLES[name],
+        epilog = (PRESET_HELP if name in PRESET_COMMANDS else "") + EXAMPLES[name]
+        command = commands.add_parser(name, help=help_text, description=help_text, epilog=epilog,
                                       formatter_class=argparse.RawDescriptionHelpFormatter)
         command.set_defaults(command_parser=command)
         return command
@@ -462,8 +482,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help=f"the game, with its options as for a player: {', '.join(games)} or e.g. "
                           f"bamboo:mode=advanced (default {DEFAULT_GAME})")
     sim.add_argument("--games", type=_positive_int, help="number of games (default 1000)")
-    sim.add_argument("--players", help=f"player specs, one per seat, comma-separated (default: the game's own; for "
-                                       f"{DEFAULT_GAME} {DEFAULT_PLAYER_TEXT})")
+    sim.add_argument("--players", help=f"player specs or presets ({', '.join(PRESETS)}), one per seat, comma-separated "
+                                       f"(default: the game's own; for {DEFAULT_GAME} {DEFAULT_PLAYER_TEXT})")
     sim.add_argument("--jobs", type=int, default=-1, help="worker processes (-1: all cores; default -1)")
     sim.add_argument("--seed", type=_seed, help="master seed (default 0)")
     sim.add_argument("--out", help="directory for the Parquet result (streamed; needed for --resume)")
@@ -491,8 +511,8 @@ def build_parser() -> argparse.ArgumentParser:
         "rules\nof the decision), board (the whole board), hint [SPEC] (what an AI would play, and why), why (the\n"
         "last AI move's reasons), undo (back to your previous decision), q (abandon the game).")
     game_option(play)
-    play.add_argument("--players", default="human,heuristic,heuristic,heuristic",
-                      help="specs by seat, 'human' for you (default: %(default)s)")
+    play.add_argument("--players", default=DEFAULT_PLAY_PLAYERS,
+                      help=f"specs by seat, 'human' for you, or a preset: {', '.join(PRESETS)} (default: %(default)s)")
     play.add_argument("--seed", type=_seed, default=None, help="game seed (default: random)")
     play.add_argument("--web", action="store_true",
                       help="play in the browser: a local server on 127.0.0.1 and its page (docs/web_play.md)")

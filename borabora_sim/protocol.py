@@ -101,6 +101,9 @@ class Game(Protocol):
     search_defaults: Mapping[str, object]       # options of the mcts player that its spec leaves out (c, rollout,
     #                                             rollout_depth, margin, temperature); the library's defaults fill
     #                                             the rest
+    presets: Mapping[str, str]                  # short names of its strongest players for a person ("strong",
+    #                                             "best"): each the player spec it stands for in this game
+    #                                             (borabora_sim.players.presets)
     state_type: type[GameState]                 # the class of the game's states: borabora_sim.games.game_of finds
     #                                             a state's game by it
     end_action: int | None                      # the action that ends or declines the step pending ("done"; Pig's

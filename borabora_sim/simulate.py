@@ -32,7 +32,7 @@ from borabora_sim import stats
 from borabora_sim.errors import ArgumentTypeError
 from borabora_sim.games import DEFAULT_GAME, game_spec, get_game
 from borabora_sim.match import DEFAULT_PLAYERS, play_game
-from borabora_sim.players import make_player, split_spec
+from borabora_sim.players import make_player, resolve_preset, split_spec
 from borabora_sim.players.base import SeededPlayer
 from borabora_sim.protocol import Game, check_seed
 from borabora_sim.runs import (
@@ -325,7 +325,7 @@ def check_config(games: int, players: Sequence[str], seed: int, n_jobs: int, bac
                  components: str | os.PathLike[str] | None = None, game: str = DEFAULT_GAME) -> RunConfig:
     """The run configuration, or a ValueError that says which argument is wrong and what is allowed. `game` is
     a game spec ("bamboo:mode=advanced"); `players` given as DEFAULT_PLAYERS (not named) means the game's own
-    default players."""
+    default players, and a preset ("strong") is recorded as the player spec it stands for in the game."""
     if isinstance(games, bool) or not isinstance(games, int) or games <= 0:
         raise ValueError(f"games must be a positive integer, got {games!r}")
     if isinstance(players, str):
@@ -339,7 +339,9 @@ def check_config(games: int, players: Sequence[str], seed: int, n_jobs: int, bac
         if not isinstance(spec, str):
             raise ValueError(f"each player must be a spec string such as 'heuristic' or 'random', got {spec!r}")
         make_player(spec, 0, played)    # raises a ValueError naming what is allowed
-    specs = tuple(canonical_spec(spec) for spec in specs)
+    # A preset is recorded as the spec it stands for in this game: the run says exactly who played, and a resumed
+    # run is refused if the preset has changed since.
+    specs = tuple(canonical_spec(resolve_preset(spec, played)) for spec in specs)
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     check_n_jobs(n_jobs)

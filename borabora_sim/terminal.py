@@ -6,7 +6,7 @@ engine's name of the move) it may type a command:
 
     help          the commands, and the rules of the decision at hand in one line
     board         the whole board again
-    hint [SPEC]   what an AI (default: the heuristic) would play here, and why; the move is marked in the list
+    hint [SPEC]   what an AI (default: the preset strong) would play here, and why; the move is marked in the list
     why           why the last AI move was made: the options it weighed
     undo          back to your previous decision (the AI moves after it are taken back too)
     q, quit       abandon the game
@@ -27,12 +27,12 @@ from borabora_sim.protocol import Game
 from borabora_sim.simulate import player_seed
 
 HUMAN = "human"
-DEFAULT_ADVISOR = "heuristic"
+DEFAULT_ADVISOR = "strong"      # the preset: the game's strongest search at about 0.1 s a move
 REASON_OPTIONS = 8              # the options a hint and an AI move's reasons show
 COMMANDS = (
     ("help", "the commands, and the rules of this decision in one line"),
     ("board", "the whole board again"),
-    ("hint [SPEC]", f"what an AI would play here and why (default {DEFAULT_ADVISOR}; e.g. hint mcts:iterations=300)"),
+    ("hint [SPEC]", f"what an AI would play here and why (default {DEFAULT_ADVISOR}; e.g. hint best, hint heuristic)"),
     ("why", "why the last AI move was made"),
     ("undo", "back to your previous decision"),
     ("q", "abandon the game"),
@@ -215,7 +215,7 @@ class TerminalGame:
     def _hint(self, spec: str) -> int | None:
         """What the AI `spec` would play now, with its reasons; its action, or None when the spec is refused."""
         if spec == HUMAN:
-            self.write("hint: name an AI player, e.g. hint heuristic or hint mcts:iterations=300")
+            self.write("hint: name an AI player, e.g. hint strong, hint best or hint heuristic")
             return None
         try:
             advisor = make_player(spec, None, self.game)

@@ -289,7 +289,10 @@ def test_the_terminal_commands_through_a_pseudo_terminal() -> None:
         assert "Commands:" in helped and "undo" in helped and "hint [SPEC]" in helped
         assert "Rules of this decision (Roll again or hold? " in helped and game.rules_hint("roll_or_hold") in helped
         assert terminal.type("why").startswith("No AI move yet")
-        hinted = terminal.type("hint")
+        hinted = terminal.type("hint")                 # the default advisor, the preset strong: a search
+        assert "strong would play: " in hinted and "win chance  visits  move" in hinted and "legend: " in hinted
+        assert len(re.findall(r"<- hint$", hinted, re.M)) == 1
+        hinted = terminal.type("hint heuristic")
         assert "heuristic would play: " in hinted and "PTS vs best  move" in hinted and "legend: " in hinted
         assert len(re.findall(r"<- hint$", hinted, re.M)) == 1
         board = terminal.type("board")

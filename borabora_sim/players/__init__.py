@@ -1,9 +1,12 @@
 """Players: random, rule-based heuristics, flat Monte Carlo, information-set MCTS (with rollouts or a network),
-the learned evaluation and the expert network.
+the learned evaluation and the expert network; and the presets, short names of the strongest of them in each game
+(players/presets.py).
 
 >>> from borabora_sim.players import make_player
 >>> make_player("heuristic:style=builder,fishing=never", seed=1)
 HeuristicPlayer('heuristic:style=builder,fishing=never')
+>>> make_player("strong", seed=1, game=get_game("bamboo")).name
+'mcts'
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from borabora_sim.players.base import Player, SeededPlayer, refused_by_every_gam
 from borabora_sim.players.expert import ExpertPlayer
 from borabora_sim.players.heuristic import STYLES, WEIGHT_NAMES, HeuristicPlayer, weights_for
 from borabora_sim.players.learned import LearnedPlayer
+from borabora_sim.players.presets import PRESETS, preset_names, resolve_preset
 from borabora_sim.players.random_player import RandomPlayer
 from borabora_sim.players.search import FlatMCPlayer, MCTSPlayer
 from borabora_sim.protocol import Game
@@ -30,12 +34,27 @@ def make_player(spec: str, seed: int | None = None, game: Game | None = None) ->
     """A player from a spec such as "random", "heuristic:style=builder,fishing=never" or
     "mcts:iterations=1000,rollout=heuristic"; styles, weights and action kinds are those of its game. Given `game`,
     it plays that game; without one, the game of the first state it is given (SeededPlayer), and its options need
-    only fit some registered game. Unknown names or options, values out of range and options that contradict or have
-    no effect raise a one-line ValueError saying what is allowed."""
+    only fit some registered game. A preset ("strong", "best", "strong:threads=2") is the player its game declares
+    for it (players/presets.py), so it needs `game`. Unknown names or options, values out of range and options that
+    contradict or have no effect raise a one-line ValueError saying what is allowed."""
+    resolved = resolve_preset(spec, game)       # a preset without a game is refused here
+    if game is None or resolved == spec:
+        return _make_player(spec, seed, game)
+    try:
+        return _make_player(resolved, seed, game)
+    except ValueError as exc:           # said of the preset as written, with the spec it stands for
+        message, inner = str(exc), f"player spec {resolved!r}: "
+        message = message.removeprefix(inner)
+        raise ValueError(f"player spec {spec!r} (in {game.name}: {resolved!r}): {message}") from None
+
+
+def _make_player(spec: str, seed: int | None, game: Game | None) -> SeededPlayer:
     name, options = split_spec(spec)
     cls = PLAYER_TYPES.get(name)
     if cls is None:
-        raise ValueError(f"unknown player {name!r} in spec {spec!r}; players: {', '.join(PLAYER_TYPES)}")
+        presets = ", ".join(preset_names(game)) or "none"
+        raise ValueError(f"unknown player {name!r} in spec {spec!r}; players: {', '.join(PLAYER_TYPES)}; "
+                         f"presets: {presets}")
     refusals: dict[str, ValueError] = {}
     for candidate in [game] if game is not None else map(get_game, game_names()):
         try:
@@ -70,6 +89,7 @@ def parse_options(cls: type[SeededPlayer], options: Mapping[str, str], game: Gam
 
 __all__ = [
     "PLAYER_TYPES",
+    "PRESETS",
     "STYLES",
     "WEIGHT_NAMES",
     "ExpertPlayer",
@@ -80,6 +100,7 @@ __all__ = [
     "Player",
     "RandomPlayer",
     "make_player",
+    "resolve_preset",
     "split_spec",
     "weights_for",
 ]

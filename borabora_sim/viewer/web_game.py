@@ -39,7 +39,7 @@ HISTORY_FIELDS = frozenset({"start", "moves"})
 MOVE_FIELDS = frozenset({"seat", "action", "explanation", "reasons", "targets"})
 REASONS_FIELDS = frozenset({"headline", "why", "columns", "rows", "weighed", "legend"})
 ROW_FIELDS = frozenset({"action", "words", "cells", "chosen"})
-DEFAULT_ADVISOR = "heuristic"
+DEFAULT_ADVISOR = "strong"      # the preset: the game's strongest search at about 0.1 s a move
 # The most search time an advisor may be given, and the most of each budget of a player spec (MCTS's seconds and
 # iterations, flat Monte Carlo's rollouts, the learned player's samples): an advice asking for more is refused.
 ADVICE_SECONDS = 10.0
@@ -256,13 +256,13 @@ class WebGame:
         self.version += 1
 
     def advice_task(self, spec: object) -> AdviceTask:
-        """What the player `spec` (default: the heuristic) needs to advise the human to move (`advise`); the game is
+        """What the player `spec` (default: the preset strong) needs to advise the human to move (`advise`); the game is
         not changed. A spec that is not an AI player, or asks for more than ADVICE_CAPS, is refused."""
         if not self.human_to_move():
             raise RequestError(409, "advice is for a human's decision, and no human is to move")
         spec = DEFAULT_ADVISOR if spec is None else spec
         if not isinstance(spec, str) or spec == HUMAN:
-            raise RequestError(400, f"'player' must be an AI player spec such as heuristic or mcts:iterations=300, "
+            raise RequestError(400, f"'player' must be an AI player spec such as strong, best or heuristic, "
                                     f"got {spec!r}")
         try:
             advisor = make_player(spec, None, self.game)

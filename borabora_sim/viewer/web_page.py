@@ -345,7 +345,7 @@ _SCRIPT = """
   // One advice at a time (the button waits for it); an advice whose position has changed meanwhile (the server
   // answers 409) is dropped without a word: the board already shows the new position.
   adviseButton.addEventListener("click", function () {
-    var spec = document.getElementById("advisor").value.trim() || "heuristic";
+    var spec = document.getElementById("advisor").value.trim() || "strong";
     var asked = view.version;
     advice.textContent = "thinking...";
     adviseButton.disabled = true;
@@ -424,11 +424,11 @@ _PAGE = """<!DOCTYPE html>
 <label>Load position <input id="load" type="file" accept=".json,application/json"></label>
 </div><div id="tools2">
 <button id="advise">What would the AI do here?</button>
-<input id="advisor" value="heuristic" aria-label="AI player spec" title="an AI player spec, e.g. mcts:iterations=300">
+<input id="advisor" value="strong" aria-label="AI player spec" title="an AI player spec: strong, best, heuristic, ...">
 </div><div id="advice"></div></section>
 <section><h2>New game</h2><div id="newgame">
 <label>Seats <input id="new-players" aria-label="player specs by seat"
- title="player specs by seat, comma-separated: human for a person, or an AI such as mcts:iterations=300"></label>
+ title="player specs by seat, comma-separated: human for a person, or an AI such as strong, best or heuristic"></label>
 <label>Seed <input id="new-seed" placeholder="random" aria-label="game seed"
  title="an integer; empty: a random seed"></label>
 <button id="start">Start</button>
