@@ -998,6 +998,10 @@ def setup(question: Question, size: Size, work: Work, folder: Path | None) -> Fi
     findings.certainty = (f"{off} of {len(strongest)} places detectably off their fair share after Holm's "
                           f"correction; widest 95% interval +/- "
                           f"{100 * ((strongest['ci_high'] - strongest['ci_low']) / 2).max():.1f} points")
+    played = table.groupby("rung", sort=False)["games"].sum()
+    precise = table[table["rung"] == played[played == played.max()].index[-1]]
+    if precise["rung"].iloc[0] != strongest["rung"].iloc[0]:
+        findings.answer.append(_setup_headline(precise))         # first the player measured most precisely
     findings.answer.append(_setup_headline(strongest))
     for setup_words, part in strongest.groupby("setup", sort=False):
         found = part[part["verdict"] != "no detectable difference"]
