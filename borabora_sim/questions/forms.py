@@ -835,7 +835,8 @@ def gift(question: Question, size: Size, work: Work, folder: Path | None) -> Fin
                            f"the gift was made (round {int(row['round'])}): from here the game was played on twice, "
                            f"and seat {int(row['seat']) + 1} won with {edit.words} and did not without it (the "
                            "replay shows the game as it was played)")
-    findings.certainty = _paired_certainty(strongest, f"rounds' effects on the final {unit}", "vp")
+    findings.certainty = _paired_certainty(
+        precise, f"rounds' effects on the final {unit} for {precise['player'].iloc[0]}", "vp")
     if len(rungs) > 1:
         findings.answer.append(_holds_sentence(table.assign(comparison=[f"{edit.words} in round {r}"
                                                                         for r in table["round"]])))
@@ -994,12 +995,12 @@ def setup(question: Question, size: Size, work: Work, folder: Path | None) -> Fi
     findings.figures["seats.png"] = _setup_figure(table)
     findings.evidence.append("![win rate by place in the turn order](seats.png)")
     strongest = table[table["rung"] == table["rung"].iloc[-1]]
-    off = int((strongest["verdict"] != "no detectable difference").sum())
-    findings.certainty = (f"{off} of {len(strongest)} places detectably off their fair share after Holm's "
-                          f"correction; widest 95% interval +/- "
-                          f"{100 * ((strongest['ci_high'] - strongest['ci_low']) / 2).max():.1f} points")
     played = table.groupby("rung", sort=False)["games"].sum()
     precise = table[table["rung"] == played[played == played.max()].index[-1]]
+    off = int((precise["verdict"] != "no detectable difference").sum())
+    findings.certainty = (f"{off} of {len(precise)} places detectably off their fair share for "
+                          f"{precise['player'].iloc[0]} after Holm's correction; widest 95% interval +/- "
+                          f"{100 * ((precise['ci_high'] - precise['ci_low']) / 2).max():.1f} points")
     if precise["rung"].iloc[0] != strongest["rung"].iloc[0]:
         findings.answer.append(_setup_headline(precise))         # first the player measured most precisely
     findings.answer.append(_setup_headline(strongest))
