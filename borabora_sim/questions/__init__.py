@@ -69,6 +69,7 @@ class Answer:
     report: Path | None
     wall_seconds: float
     cpu_seconds: float
+    cpu_incomplete: bool = False          # some games were kept by an older run that did not record their CPU
 
     def __str__(self) -> str:
         return "\n".join([self.question.title, *self.answer])
@@ -98,6 +99,7 @@ def ask(question: str | os.PathLike[str] | Mapping[str, Any] | Question, out: st
     parts = checked.parts or (checked,)
     findings = Findings()
     headlines: list[str] = []                 # the short answer: each part's first sentence, or the first few
+    cpu_unknown = False
     for part in parts:
         part_size = part.size(size)
         deadline = time.monotonic() + part_size.budget if part_size.budget else None
@@ -105,6 +107,7 @@ def ask(question: str | os.PathLike[str] | Mapping[str, Any] | Question, out: st
         work = Work(where, jobs, backend, scheduler, progress, deadline, kept_only)
         found = FORM_RUNNERS[part.form](part, part_size, work, folder)
         cpu += work.cpu
+        cpu_unknown = cpu_unknown or work.cpu_unknown
         if checked.parts:
             found = _as_part(part, found)
         findings.tables.update(found.tables)
@@ -115,7 +118,7 @@ def ask(question: str | os.PathLike[str] | Mapping[str, Any] | Question, out: st
         findings.certainty = findings.certainty or found.certainty
         findings.replay = findings.replay or found.replay
     wall = time.monotonic() - began
-    result = Answer(checked, size, findings.tables, findings.answer, None, wall, cpu)
+    result = Answer(checked, size, findings.tables, findings.answer, None, wall, cpu, cpu_unknown)
     if folder is not None:
         result.report = write_report(result, findings, folder, jobs, headlines[:SHORT_ANSWER + 1])
         say(f"report written to {result.report}")
@@ -180,14 +183,16 @@ def write_report(answer: Answer, findings: Findings, folder: Path, jobs: int, sh
               "detectable.",
               "## Settings", "\n".join([*[f"- {line}" for line in question.settings(answer.size)],
               f"- time: {answer.wall_seconds:.0f} s of wall time with {jobs if jobs > 0 else os.cpu_count()} "
-              f"worker(s); the games took {answer.cpu_seconds:.0f} s of CPU",
+              + (f"worker(s); the games took {answer.cpu_seconds:.0f} s of CPU" if not answer.cpu_incomplete else
+                 f"worker(s), to write this report from games an earlier run kept; that run did not record the "
+                 f"CPU time of all of them (the rest took {answer.cpu_seconds:.0f} s)"),
               f"- reproduce: `borabora ask {_command_name(question)} --size {answer.size} --out DIR`"])]
     report = folder / REPORT
     files.write_bytes(report, ("\n\n".join(parts) + "\n").encode())
     summary = {"name": question.name, "title": question.title, "game": question.vocabulary.title,
                "form": question.form, "size": answer.size, "headline": findings.answer[0] if findings.answer else "",
                "certainty": findings.certainty, "wall_seconds": round(answer.wall_seconds),
-               "cpu_seconds": round(answer.cpu_seconds), "report": REPORT}
+               "cpu_seconds": round(answer.cpu_seconds), "cpu_complete": not answer.cpu_incomplete, "report": REPORT}
     files.write_bytes(folder / SUMMARY, (json.dumps(summary, indent=1) + "\n").encode())
     return report
 

@@ -29,7 +29,7 @@ class Work:
     """Plays a question's games: `folder` keeps them (None: in memory only), `jobs` worker processes on the
     joblib `backend` ("loky", or "dask" with `scheduler`), `deadline` (a `time.monotonic()` value, or None) bounds
     the batches added for precision; with `kept_only`, a batch beyond the first is used only if it is kept.
-    `cpu` sums the seconds the games took."""
+    `cpu` sums the seconds the games took, kept or played now."""
 
     def __init__(self, folder: Path | None, jobs: int = -1, backend: str = "loky", scheduler: str | None = None,
                  progress: bool | None = None, deadline: float | None = None, kept_only: bool = False) -> None:
@@ -41,6 +41,7 @@ class Work:
         self.progress = progress
         self.deadline = deadline
         self.cpu = 0.0
+        self.cpu_unknown = False            # some games were kept by an older run that did not record their CPU
         if folder is not None:
             files.make_directory(folder)
 
@@ -93,7 +94,13 @@ class Work:
         for index in range(len(arguments)):
             path = None if folder is None else folder / f"task{index}.json"
             if path is not None and path.exists():
-                done[index] = files.read_json(path, "the rows of a finished task", "delete the file to replay it")
+                kept = files.read_json(path, "the rows of a finished task", "delete the file to replay it")
+                if isinstance(kept, dict):                      # {"seconds": CPU, "rows": [...]}
+                    self.cpu += float(kept["seconds"])
+                    kept = kept["rows"]
+                else:                                           # rows kept without their CPU time
+                    self.cpu_unknown = True
+                done[index] = kept
         todo = [i for i in range(len(arguments)) if i not in done]
         with step_bar(len(arguments), label, "task", self.progress) as bar:
             bar.update(len(done))
@@ -101,7 +108,7 @@ class Work:
                 self.cpu += seconds
                 done[index] = rows
                 if folder is not None:
-                    text = json.dumps(rows, default=_plain).encode()
+                    text = json.dumps({"seconds": seconds, "rows": rows}, default=_plain).encode()
                     files.write_bytes(folder / f"task{index}.json", text)
                 bar.update(1)
         return [row for index in range(len(arguments)) for row in done[index]]

@@ -17,8 +17,9 @@ def atlas_lines() -> list[str]:
     for path in sorted(RESULTS.glob("*/summary.json")):
         summary = json.loads(path.read_text(encoding="utf-8"))
         answer = summary["headline"].replace("|", "/")
+        cpu = f"{summary['cpu_seconds']:,} s" if summary.get("cpu_complete", True) else "see the report"
         rows.append(f"| {summary['game']} | [{summary['title']}](atlas/{path.parent.name}.md) | {answer} | "
-                    f"{summary['certainty']} | {summary['cpu_seconds']:,} s |")
+                    f"{summary['certainty']} | {cpu} |")
     return rows
 
 
