@@ -62,6 +62,12 @@ def studied_players(question: Question, spec: str, players: int | None = None) -
     return [spec] + [question.vocabulary.opponent] * (count - 1)
 
 
+def studied_in_seat(question: Question, spec: str, seat: int) -> list[str]:
+    """The specs by seat: the studied player in `seat`, the game's opponents in the others."""
+    others = studied_players(question, spec)[1:]
+    return [*others[:seat], spec, *others[seat:]]
+
+
 def _games(question: Question, size: Size, label: str) -> int:
     return size.search_games if question.vocabulary.rung(label).searches else size.games
 
@@ -190,6 +196,14 @@ def _policy_rung(question: Question, size: Size, work: Work, label: str, games: 
     return [{**extra, **row} for row in rows], (int(studied["win"].sum()), len(studied)), runs
 
 
+def _changes(table: pd.DataFrame, weakest: str, within: str, metrics: tuple[str, ...], alpha: float) -> pd.DataFrame:
+    """How each effect moves from the weakest rung's to every stronger one's, per metric in `metrics`' order
+    (`stats.effect_changes`, each metric its own Holm family)."""
+    return pd.concat([stats.effect_changes(table, "rung", weakest, within=(within,), metric=metric,
+                                           alpha=alpha).assign(metric=metric) for metric in metrics],
+                     ignore_index=True)
+
+
 def _policy_replay(question: Question, parts: dict[str, list[pd.DataFrame]]) -> tuple[int, list[str], int, str] | None:
     """A game of the first comparison that the studied seat won with arm A and did not win with arm B."""
     runs = {name: pd.concat(frames, ignore_index=True) for name, frames in parts.items()}
@@ -221,10 +235,8 @@ def policy(question: Question, size: Size, work: Work, folder: Path | None) -> F
                                              f"{question.title}\nA = the first arm named, B = the second", unit)
     changes = pd.DataFrame()
     if len(rungs) > 1:
-        changes = pd.concat([stats.effect_changes(table, "rung", rungs[0], within=("comparison",), metric=metric,
-                                                  alpha=question.alpha).assign(metric=metric)
-                             for metric in ("win", "vp")], ignore_index=True)
-        findings.tables["changes_with_strength"] = changes
+        changes = findings.tables["changes_with_strength"] = _changes(table, rungs[0], "comparison", ("win", "vp"),
+                                                                      question.alpha)
         changes = changes[changes["metric"] == "win"]
     findings.evidence += [
         f"Each player below sat in one seat (rotated over the games) against {question.players - 1} "
@@ -361,8 +373,7 @@ def _choice_players(question: Question, label: str, game_id: int) -> tuple[list[
     if question.seats == "all":
         return [spec] * question.players, list(range(question.players))
     seat = game_id % question.players
-    specs = studied_players(question, spec)
-    return [*specs[1:seat + 1], specs[0], *specs[seat + 1:]], [seat]
+    return studied_in_seat(question, spec, seat), [seat]
 
 
 def _situation(question: Question, game: Game) -> Callable[[GameState, int], dict[str, Any]]:
@@ -716,8 +727,7 @@ def _gift_task(question: Question, label: str, ids: Sequence[int], seed: int, co
     for game_id in ids:
         game_seed = int(game.derive_seed(seed, game_id))
         seat = game_id % count
-        specs = studied_players(question, question.vocabulary.rung(label).spec)
-        specs = [*specs[1:seat + 1], specs[0], *specs[seat + 1:]]
+        specs = studied_in_seat(question, question.vocabulary.rung(label).spec, seat)
         players = seated_players(specs, game_seed, game)
         state = game.new_initial_state(players=count, seed=game_seed)
         starts: dict[int, GameState] = {}
@@ -813,10 +823,8 @@ def gift(question: Question, size: Size, work: Work, folder: Path | None) -> Fin
         _markdown(view, index=False), "![by round](by-round.png)"]
     changes = pd.DataFrame()
     if len(rungs) > 1:
-        changes = pd.concat([stats.effect_changes(table, "rung", rungs[0], within=("round",), metric=metric,
-                                                  alpha=question.alpha).assign(metric=metric)
-                             for metric in ("vp", "win")], ignore_index=True)
-        findings.tables["changes_with_strength"] = changes
+        changes = findings.tables["changes_with_strength"] = _changes(table, rungs[0], "round", ("vp", "win"),
+                                                                      question.alpha)
     for metric in ("vp", "win") if len(rungs) > 1 else ():
         of_metric = changes[changes["metric"] == metric] if len(changes) else changes
         for round_, effects in table.groupby("round", sort=True):
