@@ -5,12 +5,14 @@ component variants and who moves first. Everything a person reads is in the game
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
+from borabora_sim.errors import StateFormatError
 from borabora_sim.protocol import Game, GameState
 
 
@@ -89,6 +91,22 @@ class Edit:
     direct_words: str = ""
 
 
+def one_more(counter: str) -> Callable[[GameState, int], GameState | None]:
+    """An edit's `apply` that gives the seat one more of a counter of its player record in the saved state
+    ("shells", "coins"); None where the engine's laws refuse the result."""
+    def apply(state: GameState, seat: int) -> GameState | None:
+        from borabora_sim.games import game_of
+
+        data = copy.deepcopy(state.to_dict())
+        data["state"]["pl"][seat][counter] += 1
+        try:
+            return game_of(state).state_from_dict(data)
+        except StateFormatError:
+            return None
+
+    return apply
+
+
 def _no_variant(name: str, folder: Path) -> Path:
     raise ValueError(f"this game has no component variants (asked for {name!r})")
 
@@ -124,4 +142,4 @@ class Vocabulary:
         return tuple(rung.label for rung in self.rungs)
 
 
-__all__ = ["ActionGroup", "Edit", "Rung", "Situation", "Vocabulary"]
+__all__ = ["ActionGroup", "Edit", "Rung", "Situation", "Vocabulary", "one_more"]

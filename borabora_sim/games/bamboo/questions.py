@@ -12,7 +12,7 @@ from borabora_sim.errors import StateFormatError
 from borabora_sim.games import game_of
 from borabora_sim.games.bamboo.variants import VARIANTS, write_variant
 from borabora_sim.protocol import GameState
-from borabora_sim.questions.vocabulary import ActionGroup, Edit, Rung, Situation, Vocabulary
+from borabora_sim.questions.vocabulary import ActionGroup, Edit, Rung, Situation, Vocabulary, one_more
 
 RUNGS = (                                                 # in the order of the ladder's ratings
     Rung("heuristic", "heuristic", "the balanced heuristic"),
@@ -47,15 +47,6 @@ SITUATIONS = MappingProxyType({
 })
 
 
-def _edited(state: GameState, key: str, seat: int) -> GameState | None:
-    data = copy.deepcopy(state.to_dict())
-    data["state"]["pl"][seat][key] += 1
-    try:
-        return game_of(state).state_from_dict(data)
-    except StateFormatError:
-        return None
-
-
 FOOD_KINDS = ("tea", "rice", "ramen")                     # the order of a player's food counters
 
 
@@ -85,7 +76,7 @@ def _first_decision(state: GameState) -> bool:
 
 
 EDITS = MappingProxyType({
-    "coin": Edit("one more coin", lambda state, seat: _edited(state, "coins", seat), _first_decision),
+    "coin": Edit("one more coin", one_more("coins"), _first_decision),
     "ramen": Edit("one more ramen", lambda state, seat: _food(state, "ramen", seat), _first_decision),
     "rice": Edit("one more rice", lambda state, seat: _food(state, "rice", seat), _first_decision),
 })

@@ -12,11 +12,10 @@ import numpy as np
 
 from borabora_sim import _engine
 from borabora_sim.counterfactual import score_gap
-from borabora_sim.errors import StateFormatError
 from borabora_sim.games.bora_bora.situations import blocked_tiles
 from borabora_sim.games.bora_bora.variants import VARIANTS, write_variant
 from borabora_sim.protocol import GameState
-from borabora_sim.questions.vocabulary import ActionGroup, Edit, Rung, Situation, Vocabulary
+from borabora_sim.questions.vocabulary import ActionGroup, Edit, Rung, Situation, Vocabulary, one_more
 
 RUNGS = (
     Rung("heuristic", "heuristic", "the balanced heuristic"),
@@ -64,18 +63,6 @@ SITUATIONS = MappingProxyType({
 })
 
 
-def _edited(state: GameState, change: dict[str, object], seat: int) -> GameState | None:
-    """The state with the seat's counters raised as `change` says, or None where the engine refuses it."""
-    data = copy.deepcopy(state.to_dict())
-    mine = data["state"]["pl"][seat]
-    for key, more in change.items():
-        mine[key] += more
-    try:
-        return _engine.State.from_dict(data, _state(state).components)
-    except StateFormatError:
-        return None
-
-
 def extra_priest(state: GameState, seat: int) -> GameState | None:
     """One more priest of `seat` placed on the leftmost temple space as a temple action places it (the priests
     there are pushed along the arrows; the last one may drop off); None if all four are already in the temple."""
@@ -100,8 +87,8 @@ def temple_vp_to_come(state: GameState) -> float:
 
 EDITS = MappingProxyType({
     "priest": Edit("one more priest in the temple", extra_priest, _at_die, temple_vp_to_come, "direct temple VP"),
-    "shell": Edit("one more shell", lambda state, seat: _edited(state, {"shells": 1}, seat), _at_die),
-    "offering": Edit("one more offering token", lambda state, seat: _edited(state, {"offerings": 1}, seat), _at_die),
+    "shell": Edit("one more shell", one_more("shells"), _at_die),
+    "offering": Edit("one more offering token", one_more("offerings"), _at_die),
 })
 
 QUESTIONS = Vocabulary(
