@@ -26,6 +26,7 @@ from borabora_sim.counterfactual import RolloutJudge, judge_game
 from borabora_sim.games import get_game
 from borabora_sim.protocol import Game, GameState
 from borabora_sim.questions.question import BUILT_IN, MAX_BATCHES, NO_JUDGE, Question, Size, variant_words
+from borabora_sim.questions.vocabulary import Edit, Moment
 from borabora_sim.questions.work import BATCH_ID_STRIDE, Rows, Work
 from borabora_sim.simulate import seated_players
 
@@ -368,12 +369,10 @@ def _count(n: int, noun: str) -> str:
 # =============================================================================
 def _choice_players(question: Question, label: str, game_id: int) -> tuple[list[str], list[int]]:
     """The specs by seat of game `game_id` and the seats studied: the rung's player in one seat (rotating with the
-    game) among the opponents, or in every seat."""
-    spec = question.vocabulary.rung(label).spec
-    if question.seats == "all":
-        return [spec] * question.players, list(range(question.players))
+    game) among the opponents; with `seats = "all"`, every seat it plays is studied."""
     seat = game_id % question.players
-    return studied_in_seat(question, spec, seat), [seat]
+    specs = studied_in_seat(question, question.vocabulary.rung(label).spec, seat)
+    return specs, studied_seats(question, specs, seat)
 
 
 def _situation(question: Question, game: Game) -> Callable[[GameState, int], dict[str, Any]]:
@@ -717,62 +716,138 @@ def _play_out(state: GameState, specs: Sequence[str], seeds: Sequence[int], game
     return state
 
 
+def studied_seats(question: Question, specs: Sequence[str], seat: int) -> list[int]:
+    """The seats studied in a game whose studied player sits in `seat`: that one, or with `seats = "all"` every
+    seat it plays (every seat when it is the opponents' own player, so the same games give more data)."""
+    return [s for s, spec in enumerate(specs) if spec == specs[seat]] if question.seats == "all" else [seat]
+
+
+def _moments(game: Game, edit: Edit, state: GameState, players: Sequence[Any]
+             ) -> tuple[GameState, dict[int, GameState], dict[int, int]]:
+    """Plays the game; the final state, the state of each round's moment (`Edit`) and the number of decisions
+    before it (the replay's index)."""
+    moments: dict[int, GameState] = {}
+    decisions: dict[int, int] = {}
+    played = 0
+    while not state.is_terminal():
+        if not edit.after_phase and state.round not in moments and edit.at(state):
+            moments[state.round] = state.clone()
+            decisions[state.round] = played
+        phase, round_ = state.phase, state.round
+        state.apply(players[state.current_player].choose(state))
+        played += 1
+        if edit.after_phase and phase == edit.after_phase != state.phase and round_ not in moments:
+            moments[round_] = state.clone()
+            decisions[round_] = played
+    return state, moments, decisions
+
+
 def _gift_task(question: Question, label: str, ids: Sequence[int], seed: int, components: str | None = None) -> Rows:
-    """For rung `label` and the games `ids`: one row per (game, round) with the studied seat's score and win
-    without and with the gift, and one row per game (`real`) with its score and win in the game as played."""
+    """For rung `label` and the games `ids`: one row per (game, moment, kind) with the studied seat's score and
+    first place (shared or not) with and without the gift (`with` is the edited state, or with an edit that `removes`, the state as it
+    stands), and one row per game and studied seat (`real`) with its score and win in the game as played. Where
+    several studied seats could take the gift, one is taken (by the game's id), so that a game gives at most one
+    pair per moment and kind."""
     game = get_game(question.game, components)
     edit = question.vocabulary.edits[question.edit]
+    kinds = edit.kinds(game) if edit.kinds is not None else ("",)
     count = question.players
+    spec = question.vocabulary.rung(label).spec
     rows: Rows = []
     for game_id in ids:
         game_seed = int(game.derive_seed(seed, game_id))
-        seat = game_id % count
-        specs = studied_in_seat(question, question.vocabulary.rung(label).spec, seat)
-        players = seated_players(specs, game_seed, game)
-        state = game.new_initial_state(players=count, seed=game_seed)
-        starts: dict[int, GameState] = {}
-        decisions: dict[int, int] = {}           # the number of decisions before each moment (the replay's index)
-        played = 0
-        while not state.is_terminal():
-            if state.round not in starts and edit.at(state):
-                starts[state.round] = state.clone()
-                decisions[state.round] = played
-            state.apply(players[state.current_player].choose(state))
-            played += 1
-        rows.append({"rung": label, "game_id": game_id, "real": True, "score": state.scores()[seat],
-                     "win": state.winner() == seat})
-        for round_, start in sorted(starts.items()):
-            changed = edit.apply(start.clone(), seat)
-            if changed is None:
-                continue
+        specs = studied_in_seat(question, spec, game_id % count)
+        seats = studied_seats(question, specs, game_id % count)
+        start = game.new_initial_state(players=count, seed=game_seed)
+        final, moments, decisions = _moments(game, edit, start.clone(), seated_players(specs, game_seed, game))
+        rows += [{"rung": label, "game_id": game_id, "real": True, "seat": seat, "score": final.scores()[seat],
+                  "win": final.ranks()[seat] == 1} for seat in seats]
+        before = start
+        for round_, moment in sorted(moments.items()):
             seeds = [int(game.derive_seed(game_seed, 100 * round_ + s)) for s in range(count)]
-            base = _play_out(start.clone(), specs, seeds, game)
-            more = _play_out(changed, specs, seeds, game)
-            rows.append({"rung": label, "game_id": game_id, "real": False, "round": round_,
-                         "score_without": base.scores()[seat], "score_with": more.scores()[seat],
-                         "win_without": base.winner() == seat, "win_with": more.winner() == seat,
-                         "seat": seat, "game_seed": game_seed, "decision": decisions[round_],
-                         "players_by_seat": "|".join(specs),
-                         **({"direct": edit.direct(start)} if edit.direct is not None else {})})
+            as_it_stands: GameState | None = None
+            for kind, kind_name in enumerate(kinds):
+                edited = {s: edit.apply(Moment(moment.clone(), s, kind, before)) for s in seats}
+                ready = [s for s in seats if edited[s] is not None]
+                if not ready:
+                    continue
+                seat = ready[game_id % len(ready)]
+                if as_it_stands is None:
+                    as_it_stands = _play_out(moment.clone(), specs, seeds, game)
+                changed = _play_out(edited[seat], specs, seeds, game)   # type: ignore[arg-type]
+                with_, without = (as_it_stands, changed) if edit.removes else (changed, as_it_stands)
+                rows.append({"rung": label, "game_id": game_id, "real": False, "round": round_,
+                             **({"kind": kind_name} if edit.kinds is not None else {}),
+                             "score_without": without.scores()[seat], "score_with": with_.scores()[seat],
+                             "win_without": without.ranks()[seat] == 1, "win_with": with_.ranks()[seat] == 1,
+                             **({"own": with_.score_breakdown()[seat][edit.own_source]
+                                 - without.score_breakdown()[seat][edit.own_source]} if edit.own_source else {}),
+                             "seat": seat, "game_seed": game_seed, "decision": decisions[round_],
+                             "players_by_seat": "|".join(specs),
+                             **({"direct": edit.direct(moment)} if edit.direct is not None else {})})
+            before = moment
     return rows
 
 
-def _gift_table(question: Question, pairs: pd.DataFrame, unit: str) -> pd.DataFrame:
+def _gift_table(question: Question, pairs: pd.DataFrame, unit: str, keys: Sequence[str]) -> pd.DataFrame:
+    """One paired comparison (A = with the gift, B = without) per group of `keys` ("rung", "round", "kind",
+    robustness settings), in the order the groups first appear; where the edit names its own score source, the
+    mean of its difference (`own`) and the effect beyond it (`beyond`, t interval, Wilcoxon test)."""
     rows = []
-    for (label, round_), group in pairs.groupby(["rung", "round"], sort=False):
+    for key, group in pairs.groupby(list(keys), sort=False):
         per_game = pd.DataFrame({"win_a": group["win_with"], "win_b": group["win_without"],
                                  "vp_a": group["score_with"], "vp_b": group["score_without"]})
         result = stats.paired_outcomes(per_game, "with", "without", baseline=1 / question.players, unit=unit)
-        direct = {"direct": float(group["direct"].iloc[0])} if "direct" in group else {}
-        rows.append({"rung": label, "player": question.vocabulary.rung(str(label)).words,
-                     "round": int(float(str(round_))), **direct, **asdict(result)})
+        row: dict[str, Any] = dict(zip(keys, key if isinstance(key, tuple) else (key,), strict=True))
+        if "rung" in row:
+            row["player"] = question.vocabulary.rung(str(row["rung"])).words
+        if "round" in row:
+            row["round"] = int(float(str(row["round"])))
+        if "direct" in group:
+            row["direct"] = float(group["direct"].iloc[0])
+        if "own" in group:
+            beyond = (group["score_with"] - group["score_without"] - group["own"]).to_numpy(dtype=float)
+            mean, low, high = stats.mean_interval(beyond)
+            row |= {"own": float(group["own"].mean()), "beyond": mean, "beyond_ci": (low, high),
+                    "beyond_p": stats.wilcoxon_signed_rank(beyond)}
+        rows.append({**row, **asdict(result)})
     return pd.DataFrame(rows)
+
+
+def _gift_verdicts(question: Question, pairs: pd.DataFrame, unit: str, keys: Sequence[str]) -> pd.DataFrame:
+    """`_gift_table` with Holm-corrected verdicts over its rows, one family per test (the effect beyond the
+    gift's own score source too)."""
+    table = stats.paired_table(_gift_table(question, pairs, unit, keys), question.alpha)
+    if "beyond_p" in table:
+        table["beyond_p_holm"] = stats.holm(table["beyond_p"].to_numpy(dtype=float))
+        table["beyond_verdict"] = [stats.VERDICTS[2] if p >= question.alpha else
+                                   stats.VERDICTS[0] if d > 0 else stats.VERDICTS[1]
+                                   for d, p in zip(table["beyond"], table["beyond_p_holm"], strict=True)]
+    return table
+
+
+def _in_kind_order(pairs: pd.DataFrame, kinds: Sequence[str], first: Sequence[str] = ()) -> pd.DataFrame:
+    """The pairs ordered by the columns `first` (in their order of appearance), then kind (the game's order),
+    then round: the row order of a table by kind."""
+    order = {"_kind": pairs["kind"].map({name: i for i, name in enumerate(kinds)}),
+             **{f"_{c}": pd.factorize(pairs[c])[0] for c in first}}
+    columns = [*(f"_{c}" for c in first), "_kind"]
+    return pairs.assign(**order).sort_values([*columns, "round", "game_id"], kind="stable") \
+        .drop(columns=list(order)).reset_index(drop=True)
+
+
+def _pooled(pairs: pd.DataFrame, within: Sequence[str]) -> pd.DataFrame:
+    """One pair per game and kind (the earliest moment's) within each group of `within`, so that the pairs of a
+    row pooled over moments are independent."""
+    return pairs.sort_values([*within, "game_id", "round"], kind="stable").drop_duplicates([*within, "game_id",
+                                                                                           "kind"])
 
 
 def gift(question: Question, size: Size, work: Work, folder: Path | None) -> Findings:
     game = get_game(question.game)
     unit = game.score_unit
     edit = question.vocabulary.edits[question.edit]
+    kinds = edit.kinds(game) if edit.kinds is not None else ()
     rungs = active_rungs(question, size)
     frames = []
     for i, label in enumerate(rungs):
@@ -790,37 +865,83 @@ def gift(question: Question, size: Size, work: Work, folder: Path | None) -> Fin
             batch += 1
             mine = pd.concat([f for f in frames if (f["rung"] == label).any()])
             mine = mine[~mine["real"]]
-            table = _gift_table(question, mine, unit) if len(mine) else pd.DataFrame()
+            table = _gift_effects(question, mine, unit, kinds) if len(mine) else pd.DataFrame()
             half = max((hi - lo) / 2 for lo, hi in table["win_diff_ci"]) if len(table) else 0.0
             if _precise_enough(size, half, time.monotonic() - began, work.time_left(len(rungs) - i), batch) \
                     or not work.may_play([f"gift-{label}-b{batch}"]):
                 break
     everything = pd.concat(frames, ignore_index=True)
     real = everything[everything["real"]]
-    pairs = everything[~everything["real"]]
-    findings = Findings(tables={"pairs": pairs.drop(columns=["score", "win"]), "games": real[["rung", "game_id",
-                                                                                                "score", "win"]]})
+    pairs = everything[~everything["real"]].dropna(axis="columns", how="all")
+    findings = Findings(tables={"pairs": pairs, "games": real[["rung", "game_id", "seat", "score", "win"]]})
     if pairs.empty:
         findings.answer.append(f"The gift ({edit.words}) could never be made in the games played.")
         return findings
-    table = stats.paired_table(_gift_table(question, pairs, unit), question.alpha)
-    findings.tables["effects"] = table
     wins = {label: (int(real.loc[real["rung"] == label, "win"].sum()), int((real["rung"] == label).sum()))
             for label in rungs}
     findings.tables["strength"] = strength_table(question, wins)
-    view = paired_view(table, ("player", "round"), unit).rename(columns={"win rate A": "win rate with",
-                                                                         "win rate B": "win rate without"})
+    if kinds:
+        _kind_findings(question, pairs, rungs, kinds, findings)
+    else:
+        _round_findings(question, pairs, rungs, findings)
+    _gift_robustness(question, size, work, folder, rungs[0], pairs, findings)
+    return findings
+
+
+def _gift_effects(question: Question, pairs: pd.DataFrame, unit: str, kinds: Sequence[str]) -> pd.DataFrame:
+    """The effects table across the players: by round, or for a family of edits by kind pooled over moments."""
+    if kinds:
+        return _gift_verdicts(question, _in_kind_order(_pooled(pairs, ["rung"]), kinds, ["rung"]), unit,
+                              ("rung", "kind"))
+    return _gift_verdicts(question, pairs, unit, ("rung", "round"))
+
+
+def _with_without(view: pd.DataFrame) -> pd.DataFrame:
+    return view.rename(columns={"win rate A": "win rate with", "win rate B": "win rate without"})
+
+
+def _own_columns(view: pd.DataFrame, table: pd.DataFrame, edit: Edit, unit: str) -> pd.DataFrame:
+    """The printed columns of the gift's own score source and of the effect beyond it."""
+    if "own" not in table:
+        return view
+    view[f"of which {edit.own_words}"] = [f"{v:+.2f}" for v in table["own"]]
+    view[f"beyond it ({unit})"] = [f"{d:+.2f} ({lo:+.2f} to {hi:+.2f})"
+                                   for d, (lo, hi) in zip(table["beyond"], table["beyond_ci"], strict=True)]
+    view["Holm p (beyond)"] = [f"{p:.3g}" for p in table["beyond_p_holm"]]
+    view["verdict (beyond)"] = table["beyond_verdict"].map(VERDICT_COLUMN)
+    return view
+
+
+def _moment_words(edit: Edit, round_: object) -> str:
+    return edit.moment_words.format(round=round_)
+
+
+def _gift_setting(question: Question, edit: Edit) -> str:
+    """How the pairs were made, in one paragraph."""
+    seats = ("every seat it plays studied" if question.seats == "all" else "one seat, rotated")
+    twice = (f"as it stood (A) and without {edit.words} (B)" if edit.removes
+             else f"as it stood (B) and with {edit.words} for the studied seat (A)")
+    family = (f", for each {edit.kind_words} the seat had just gained; a game gives at most one pair per "
+              f"{edit.kind_words} and round" if edit.kinds is not None else "")
+    return (f"Real games of the studied player ({seats}) against {question.players - 1} "
+            f"{question.vocabulary.opponent_words}. At each moment the gift can be made "
+            f"({_moment_words(edit, 'r')}), the game was continued twice by the same players with the same seeds "
+            f"and dice: {twice}{family}.")
+
+
+def _round_findings(question: Question, pairs: pd.DataFrame, rungs: Sequence[str], findings: Findings) -> None:
+    """A single edit: its value by round for each player (one Holm family), how it moves with strength."""
+    unit = get_game(question.game).score_unit
+    edit = question.vocabulary.edits[question.edit]
+    table = findings.tables["effects"] = _gift_verdicts(question, pairs, unit, ("rung", "round"))
+    view = _with_without(paired_view(table, ("player", "round"), unit))
     if "direct" in table:
         view.insert(3, edit.direct_words, table["direct"].map("{:g}".format))
     findings.figures["by-round.png"] = _gift_figure(table, edit.words, unit)
     findings.evidence += [
-        f"Real games of the studied player (one seat, rotated) against {question.players - 1} "
-        f"{question.vocabulary.opponent_words}. At the start of each round (the first state with the gift possible) "
-        f"the game was continued twice by the same players with the same seeds and the same dice: as it stood (B) "
-        f"and with {edit.words} for the studied seat (A). p-values and verdicts Holm-corrected over the "
-        f"{len(table)} rows.", "Each player's strength in the real games:",
-        _markdown(strength_view(findings.tables["strength"])),
-        _markdown(view, index=False), "![by round](by-round.png)"]
+        _gift_setting(question, edit) + f" p-values and verdicts Holm-corrected over the {len(table)} rows.",
+        "Each player's strength in the real games:", _markdown(strength_view(findings.tables["strength"])),
+        _markdown(_own_columns(view, table, edit, unit), index=False), "![by round](by-round.png)"]
     changes = pd.DataFrame()
     if len(rungs) > 1:
         changes = findings.tables["changes_with_strength"] = _changes(table, rungs[0], "round", ("vp", "win"),
@@ -829,53 +950,170 @@ def gift(question: Question, size: Size, work: Work, folder: Path | None) -> Fin
         of_metric = changes[changes["metric"] == metric] if len(changes) else changes
         for round_, effects in table.groupby("round", sort=True):
             moved = of_metric[of_metric["round"] == round_] if len(of_metric) else of_metric
-            findings.evidence.append(" ".join(_across_strength(effects, moved, f"{edit.words.capitalize()} at the "
-                                                               f"start of round {round_}", metric, unit)))
+            findings.evidence.append(" ".join(_across_strength(
+                effects, moved, f"{edit.words.capitalize()} {_moment_words(edit, round_)}", metric, unit)))
     strongest = table[table["rung"] == table["rung"].iloc[-1]]
     precise = _most_pairs(table)
     if precise["rung"].iloc[0] != strongest["rung"].iloc[0]:
-        findings.answer += _gift_answer(precise, edit.words, unit)   # first the player measured most precisely
-    findings.answer += _gift_answer(strongest, edit.words, unit)
-    turned = pairs[(pairs["rung"] == rungs[-1]) & pairs["win_with"].astype(bool) & ~pairs["win_without"].astype(bool)]
-    if len(turned):
-        row = turned.iloc[0]
-        findings.replay = (int(row["game_seed"]), str(row["players_by_seat"]).split("|"), int(row["decision"]),
-                           f"the gift was made (round {int(row['round'])}): from here the game was played on twice, "
-                           f"and seat {int(row['seat']) + 1} won with {edit.words} and did not without it (the "
-                           "replay shows the game as it was played)")
+        findings.answer += _gift_answer(precise, edit, unit)   # first the player measured most precisely
+    findings.answer += _gift_answer(strongest, edit, unit)
+    _gift_replay(pairs[pairs["rung"] == rungs[-1]], edit, findings)
     findings.certainty = _paired_certainty(
         precise, f"rounds' effects on the final {unit} for {precise['player'].iloc[0]}", "vp")
     if len(rungs) > 1:
-        findings.answer.append(_holds_sentence(table.assign(comparison=[f"{edit.words} in round {r}"
-                                                                        for r in table["round"]])))
-    _gift_robustness(question, size, work, folder, rungs[0], findings)
-    return findings
+        findings.answer.append(_holds_sentence(table.assign(
+            comparison=[f"{edit.words} {_moment_words(edit, r)}" for r in table["round"]])))
+
+
+def _kind_findings(question: Question, pairs: pd.DataFrame, rungs: Sequence[str], kinds: Sequence[str],
+                   findings: Findings) -> None:
+    """A family of edits: each kind's value by round for the first player (one Holm family), then every player's
+    pooled over rounds (one pair per game and kind; one Holm family), and how that moves with strength."""
+    unit = get_game(question.game).score_unit
+    edit = question.vocabulary.edits[question.edit]
+    kind = edit.kind_words
+    first = pairs[pairs["rung"] == rungs[0]]
+    by_round = findings.tables["by_round"] = _gift_verdicts(question, _in_kind_order(first, kinds), unit,
+                                                            ("kind", "round"))
+    table = findings.tables["effects"] = _gift_effects(question, pairs, unit, kinds)
+    findings.figures["by-round.png"] = _kind_heat_figure(by_round, kinds, edit, unit)
+    first_words = question.vocabulary.rung(rungs[0]).words
+    findings.evidence += [
+        _gift_setting(question, edit), "Each player's strength in the real games:",
+        _markdown(strength_view(findings.tables["strength"])),
+        f"By {kind} and round, for {first_words} (Holm over these {len(by_round)} rows, one family per test):",
+        _markdown(_own_columns(_with_without(paired_view(by_round, ("kind", "round"), unit)), by_round, edit, unit)
+                  .rename(columns={"kind": kind}), index=False), "![by round](by-round.png)",
+        f"Pooled over rounds, one pair per game and {kind} (the earliest), every player (Holm over these "
+        f"{len(table)} rows):",
+        _markdown(_own_columns(_with_without(paired_view(table, ("player", "kind"), unit)), table, edit, unit)
+                  .rename(columns={"kind": kind}), index=False)]
+    if len(rungs) > 1:
+        changes = findings.tables["changes_with_strength"] = _changes(table, rungs[0], "kind", ("vp", "win"),
+                                                                      question.alpha)
+        moved = changes[(changes["metric"] == "vp") & (changes["change_verdict"] != "no detectable difference")] \
+            if "change_verdict" in changes else changes.iloc[0:0]
+        findings.evidence.append(
+            f"Between {first_words} and the stronger players, the pooled {unit} effect of "
+            + (", ".join(f"{row['kind']}" for _, row in moved.iterrows()) + " changes detectably" if len(moved)
+               else f"no {kind} changes detectably") + " (Holm over the changes).")
+    findings.answer += _kind_answer(by_round, table, edit, unit, rungs, question)
+    _gift_replay(pairs[pairs["rung"] == rungs[-1]], edit, findings)
+    findings.certainty = _paired_certainty(by_round, f"{kind} x round effects on the final {unit} for "
+                                           f"{first_words}", "vp")
+
+
+def _kind_answer(by_round: pd.DataFrame, table: pd.DataFrame, edit: Edit, unit: str, rungs: Sequence[str],
+                 question: Question) -> list[str]:
+    """The family's answer from the Holm-corrected verdicts: which kinds and rounds gain detectably, how much of
+    it is the gift's own score source, and whether the strongest player's pooled verdicts agree."""
+    kind = edit.kind_words
+    gains = by_round[by_round["vp_verdict"] == stats.VERDICTS[0]]
+    lines = [f"For {question.vocabulary.rung(rungs[0]).words}, {len(gains)} of the {len(by_round)} {kind} x round "
+             f"cells show a detectable {unit} gain for the seat with {edit.words}"
+             + (f" ({', '.join(f'{r.kind} {_moment_words(edit, r.round)}: {r.vp_diff:+.1f}' for r in gains.itertuples())})"
+                if 0 < len(gains) <= 4 else "")
+             + f", and {int((by_round['win_verdict'] == stats.VERDICTS[0]).sum())} a detectable gain in wins."]
+    if "own" in by_round:
+        beyond = by_round[by_round["beyond_verdict"] == stats.VERDICTS[0]]
+        if len(beyond):
+            top = beyond.sort_values("beyond", ascending=False, kind="stable").iloc[0]
+            lines.append(f"Beyond {edit.own_words}, {len(beyond)} cell(s) gain detectably; the largest: {top['kind']} "
+                         f"{_moment_words(edit, int(top['round']))}, {top['beyond']:+.1f} {unit} (95% CI "
+                         f"{top['beyond_ci'][0]:+.1f} to {top['beyond_ci'][1]:+.1f}).")
+        else:
+            lines.append(f"No cell gains detectably beyond {edit.own_words}: what the {kind}s do in play brought no "
+                         f"{unit} these samples can tell apart from zero.")
+    for label in rungs[1:]:
+        rows = table[table["rung"] == label]
+        found = rows[rows["vp_verdict"] != stats.VERDICTS[2]]
+        lines.append(f"For {question.vocabulary.rung(label).words} (pooled over rounds, {int(rows['games'].sum())} "
+                     "pairs), " + ("; ".join(f"{r['kind']}: {effect_sentence(r, unit)}" for _, r in found.iterrows())
+                                   if len(found) else f"no {kind} has a detectable effect on the final {unit}") + ".")
+    return lines
+
+
+def _kind_heat_figure(table: pd.DataFrame, kinds: Sequence[str], edit: Edit, unit: str) -> Figure:
+    """The score gain (and the gain beyond the gift's own source) by kind (rows) and round (columns), the cells
+    detectable after Holm's correction marked with a star."""
+    from borabora_sim import plots
+
+    panels = [("vp_diff", "vp_verdict", f"{unit} gained")]
+    if "own" in table:
+        panels.append(("beyond", "beyond_verdict", f"beyond {edit.own_words}"))
+    grids = [table.pivot(index="kind", columns="round", values=v).reindex(list(kinds)) for v, _, _ in panels]
+    values = np.array([grid.to_numpy(dtype=float) for grid in grids])
+    bound = max(1.0, float(np.nanmax(np.abs(values)))) if np.isfinite(values).any() else 1.0
+    fig = plots.new_figure(5.5 * len(panels), 4.8)
+    axes = np.atleast_1d(fig.subplots(1, len(panels), sharey=True))
+    image = None
+    for ax, grid, cells, (_, verdict_column, name) in zip(axes, grids, values, panels, strict=True):
+        verdicts = table.pivot(index="kind", columns="round", values=verdict_column).reindex(list(kinds))
+        image = ax.imshow(cells, cmap="RdBu", vmin=-bound, vmax=bound, aspect="auto")
+        for i in range(grid.shape[0]):
+            for j in range(grid.shape[1]):
+                if np.isfinite(cells[i, j]):
+                    star = verdicts.iat[i, j] != stats.VERDICTS[2]
+                    ax.text(j, i, f"{cells[i, j]:+.1f}" + ("*" if star else ""), ha="center", va="center",
+                            fontsize=8, fontweight="bold" if star else "normal")
+        ax.set_xticks(range(grid.shape[1]), [f"round {c}" for c in grid.columns])
+        ax.set_title(name, fontsize=9)
+    axes[0].set_yticks(range(len(kinds)), list(kinds))
+    fig.colorbar(image, ax=list(axes), label=f"mean {unit} (* detectable, Holm)")
+    fig.suptitle(f"What {edit.words} is worth, by {edit.kind_words} and round", fontsize=10)
+    return fig
+
+
+def _gift_replay(pairs: pd.DataFrame, edit: Edit, findings: Findings) -> None:
+    """A game of the strongest player in which the seat won with the gift and did not without it."""
+    turned = pairs[pairs["win_with"].astype(bool) & ~pairs["win_without"].astype(bool)]
+    if turned.empty:
+        return
+    row = turned.iloc[0]
+    what = f"{edit.words} ({row['kind']})" if "kind" in row else edit.words
+    findings.replay = (int(row["game_seed"]), str(row["players_by_seat"]).split("|"), int(row["decision"]),
+                       f"the moment of the gift ({_moment_words(edit, int(row['round']))}): from here the game was "
+                       f"played on twice, and seat {int(row['seat']) + 1} won with {what} and did not without it "
+                       "(the replay shows the game as it was played)")
 
 
 def _gift_robustness(question: Question, size: Size, work: Work, folder: Path | None, label: str,
-                     findings: Findings) -> None:
-    """The gift's value for the first player again in each robustness setting, round by round."""
-    unit = get_game(question.game).score_unit
-    frames = []
-    for count, variant, components in robustness_settings(question, size, folder):
+                     pairs: pd.DataFrame, findings: Findings) -> None:
+    """The gift's value for the first player again in each robustness setting, beside the same number of the
+    question's own games (the same seeds, as printed): by round, or for a family by kind pooled over rounds."""
+    settings = robustness_settings(question, size, folder)
+    if not settings:
+        return
+    game = get_game(question.game)
+    unit = game.score_unit
+    edit = question.vocabulary.edits[question.edit]
+    kinds = edit.kinds(game) if edit.kinds is not None else ()
+    within = ["players", "components"]
+    own = pairs[(pairs["rung"] == label) & (pairs["game_id"] < size.robustness_games)]
+    frames = [own.assign(**_setting_columns(question.players, BUILT_IN))]
+    for count, variant, components in settings:
         setting = replace(question, players=count)
         chunk = 25
         tasks = [(setting, label, range(start, min(start + chunk, size.robustness_games)), question.seed, components)
                  for start in range(0, size.robustness_games, chunk)]
         rows = pd.DataFrame(work.tasks(f"gift-{count}p-{variant}", _gift_task, tasks,
                                        f"robustness: {count} players, {variant}"))
-        pairs = rows[~rows["real"]] if len(rows) else rows
-        if len(pairs):
-            frames.append(_gift_table(setting, pairs, unit).assign(**_setting_columns(count, variant)))
-    if not frames:
-        return
-    table = stats.paired_table(pd.concat(frames, ignore_index=True), question.alpha)
+        if len(rows):
+            frames.append(rows[~rows["real"]].assign(**_setting_columns(count, variant)))
+    every = pd.concat(frames, ignore_index=True)
+    if kinds:
+        table = _gift_verdicts(question, _in_kind_order(_pooled(every, within), kinds, within), unit,
+                               (*within, "kind"))
+        labels: tuple[str, ...] = (*within, "kind")
+    else:
+        table = _gift_verdicts(question, every, unit, (*within, "round"))
+        labels = (*within, "round")
     findings.tables["robustness"] = table
-    view = paired_view(table, ("players", "components", "round"), unit).rename(
-        columns={"win rate A": "win rate with", "win rate B": "win rate without"})
-    findings.evidence += [f"Robustness, for {question.vocabulary.rung(label).words} (Holm over these {len(table)} "
-                          "rows):", _markdown(view, index=False)]
-    findings.answer.append(_robustness_sentence_of(table, "vp_verdict", f"the final {unit} by round",
+    view = _own_columns(_with_without(paired_view(table, labels, unit)), table, edit, unit)
+    findings.evidence += [f"Robustness, for {question.vocabulary.rung(label).words}, beside the first "
+                          f"{size.robustness_games:,} of the question's own games (Holm over these {len(table)} "
+                          "rows):", _markdown(view.rename(columns={"kind": edit.kind_words}), index=False)]
+    findings.answer.append(_robustness_sentence_of(table, "vp_verdict", f"the final {unit}",
                                                    question.vocabulary.rung(label).words))
 
 
@@ -886,8 +1124,8 @@ def _most_pairs(table: pd.DataFrame) -> pd.DataFrame:
     return most
 
 
-def _gift_answer(rows: pd.DataFrame, words: str, unit: str) -> list[str]:
-    """The strongest player's values of the gift, rounds grouped by their score verdict."""
+def _gift_answer(rows: pd.DataFrame, edit: Edit, unit: str) -> list[str]:
+    """A player's values of the gift, rounds grouped by their score verdict."""
     player = rows["player"].iloc[0]
     parts = []
     for verdict, phrase in (("A better", f"detectably raises the final {unit}"),
@@ -895,14 +1133,14 @@ def _gift_answer(rows: pd.DataFrame, words: str, unit: str) -> list[str]:
                             ("no detectable difference", f"makes no detectable difference to the final {unit}")):
         chosen = rows[rows["vp_verdict"] == verdict]
         if len(chosen):
-            listing = ", ".join(f"round {int(r['round'])}: {r['vp_diff']:+.1f} ({r['vp_diff_ci'][0]:+.1f} to "
-                                f"{r['vp_diff_ci'][1]:+.1f})" for _, r in chosen.iterrows())
-            parts.append(f"{phrase} when gained at the start of {listing}")
+            listing = ", ".join(f"{_moment_words(edit, int(r['round']))}: {r['vp_diff']:+.1f} "
+                                f"({r['vp_diff_ci'][0]:+.1f} to {r['vp_diff_ci'][1]:+.1f})" for _, r in chosen.iterrows())
+            parts.append(f"{phrase} when gained {listing}")
     wins = rows[rows["win_verdict"] != "no detectable difference"]
     win_text = ("; its effect on the win rate is detectable in " + ", ".join(
         f"round {int(r['round'])} ({100 * r['win_diff']:+.1f} points)" for _, r in wins.iterrows())
         if len(wins) else "; its effect on the win rate is not detectable in any round")
-    return [f"For {player}, {words} " + "; it ".join(parts) + win_text + "."]
+    return [f"For {player}, {edit.words} " + "; it ".join(parts) + win_text + "."]
 
 
 def _gift_figure(table: pd.DataFrame, words: str, unit: str) -> Figure:
@@ -919,7 +1157,7 @@ def _gift_figure(table: pd.DataFrame, words: str, unit: str) -> Figure:
         high = np.array([hi for _, hi in rows["vp_diff_ci"]])
         ax.errorbar(x, mean, yerr=[mean - low, high - mean], marker="o", capsize=3, label=player)
     ax.axhline(0.0, color="grey", linestyle="--", linewidth=1)
-    ax.set_xlabel("round the gift is made at the start of")
+    ax.set_xlabel("round the gift is made in")
     ax.set_ylabel(f"{unit} gained by the end (mean, 95% interval)")
     ax.set_title(f"What {words} is worth, by round")
     ax.legend(title="studied player")

@@ -168,11 +168,14 @@ class Question:
                          + (f"judged by rollouts of the {self.judge} heuristic" if self.judge != NO_JUDGE
                             else "counted, not judged")
                          + (f", and again by the {self.second_judge} heuristic's" if self.second_judge else "")
-                         + ("; every seat studied" if self.seats == "all" else ""))
+                         + ("; every seat the studied player plays is studied" if self.seats == "all" else ""))
         if self.by:
             lines.append("situations: " + ", ".join(vocabulary.situations[b].words for b in self.by))
         if self.edit:
-            lines.append(f"gift: {vocabulary.edits[self.edit].words}")
+            edit = vocabulary.edits[self.edit]
+            lines.append(f"gift: {edit.words}" + (f", each {edit.kind_words}" if edit.kinds is not None else "")
+                         + (" (taken away: the state as it stands is the one with it)" if edit.removes else "")
+                         + ("; every seat the studied player plays is studied" if self.seats == "all" else ""))
         if self.robustness_players or self.robustness_variants:
             lines.append("robustness: " + "; ".join(
                 [f"{p} players" for p in self.robustness_players]
@@ -213,7 +216,7 @@ def questionable_games() -> list[str]:
 # =============================================================================
 COMMON = ("title", "game", "form", "players", "rungs", "seed", "alpha", "sizes", "robustness", "description")
 FORM_KEYS = {"policy": ("arms", "compare"), "choice": ("group", "by", "judge", "second_judge", "seats"),
-             "gift": ("edit",), "setup": ("vary", "arms")}
+             "gift": ("edit", "seats"), "setup": ("vary", "arms")}
 SHARED = ("title", "game", "players", "rungs", "seed", "alpha", "description")   # what the parts of a question share
 NO_JUDGE = "none"                     # a choice counted, not judged
 
@@ -451,11 +454,15 @@ def _choice(question: Question, data: Mapping[str, Any]) -> Question:
     if second and (second not in styles[:-1] or judge == NO_JUDGE or second == judge):
         raise _fail("second_judge", second, f"must be another heuristic style than the judge's; allowed: "
                                             f"{_listing(styles[:-1])}")
+    return replace(question, group=str(group), by=tuple(by), judge=str(judge), second_judge=str(second),
+                   seats=_seats(data))
+
+
+def _seats(data: Mapping[str, Any]) -> str:
     seats = data.get("seats", "one")
     if seats not in SEATS:
         raise _fail("seats", seats, f"is not which seats are studied; allowed: {_listing(SEATS)}")
-    return replace(question, group=str(group), by=tuple(by), judge=str(judge), second_judge=str(second),
-                   seats=str(seats))
+    return str(seats)
 
 
 def _gift(question: Question, data: Mapping[str, Any]) -> Question:
@@ -464,7 +471,7 @@ def _gift(question: Question, data: Mapping[str, Any]) -> Question:
     if edit not in vocabulary.edits:
         allowed = _listing(tuple(vocabulary.edits)) if vocabulary.edits else "none (this game declares no gifts)"
         raise _fail("edit", edit, f"is not a gift {question.game} declares; allowed: {allowed}")
-    return replace(question, edit=str(edit))
+    return replace(question, edit=str(edit), seats=_seats(data))
 
 
 def _setup(question: Question, data: Mapping[str, Any]) -> Question:

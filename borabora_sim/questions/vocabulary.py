@@ -78,29 +78,58 @@ class Situation:
 
 
 @dataclass(frozen=True)
+class Moment:
+    """Where an edit is made: `state` (a copy the edit may change), the `seat` it is made for, the `kind` of a
+    family of edits (an index into its kinds; 0 for a single edit) and `before`, the state at the game's previous
+    moment (its start for the first), for an edit that depends on what happened since."""
+
+    state: GameState
+    seat: int
+    kind: int
+    before: GameState
+
+
+@dataclass(frozen=True)
 class Edit:
-    """A named change to a state that gives one seat one more (or one fewer) of something: its words ("one more
-    priest in the temple"), the edited copy (None where it cannot be made, e.g. no priest left), the moments it is
-    made at (the first state of each round for which `at` is true) and, where the rules give the gift a direct
-    value, that value at a moment (`direct`, named `direct_words`: "direct temple VP")."""
+    """A named change to a state that gives one seat one more of something, or takes one away: its words ("one
+    more priest in the temple"), the edited copy (None where it cannot be made, e.g. no priest left) and the
+    moments it is made at: the first state of each round for which `at` is true, or with `after_phase`, the
+    first state after that phase of each round (the final state included), in `moment_words` ("at the start of
+    round {round}").
+
+    - `direct`: where the rules give the gift a direct value, that value at a moment (named `direct_words`:
+      "direct temple VP");
+    - `kinds`: a family of edits, one per kind the game names (each spirit), answered together (`kind_words`
+      names the column: "spirit");
+    - `removes`: the edit takes away what the seat has (a spirit tile it just won), so the state as it stands is
+      the one *with* it;
+    - `own_source`: the score source that is the gift's own value at the end (the spirit-variety HP), whose
+      difference each pair reports, named `own_words`, with the effect beyond it tested on its own."""
 
     words: str
-    apply: Callable[[GameState, int], GameState | None]
+    apply: Callable[[Moment], GameState | None]
     at: Callable[[GameState], bool] = lambda state: True
     direct: Callable[[GameState], float] | None = None
     direct_words: str = ""
+    kinds: Callable[[Game], tuple[str, ...]] | None = None
+    kind_words: str = ""
+    removes: bool = False
+    own_source: str = ""
+    own_words: str = ""
+    after_phase: str = ""
+    moment_words: str = "at the start of round {round}"
 
 
-def one_more(counter: str) -> Callable[[GameState, int], GameState | None]:
+def one_more(counter: str) -> Callable[[Moment], GameState | None]:
     """An edit's `apply` that gives the seat one more of a counter of its player record in the saved state
     ("shells", "coins"); None where the engine's laws refuse the result."""
-    def apply(state: GameState, seat: int) -> GameState | None:
+    def apply(moment: Moment) -> GameState | None:
         from borabora_sim.games import game_of
 
-        data = copy.deepcopy(state.to_dict())
-        data["state"]["pl"][seat][counter] += 1
+        data = copy.deepcopy(moment.state.to_dict())
+        data["state"]["pl"][moment.seat][counter] += 1
         try:
-            return game_of(state).state_from_dict(data)
+            return game_of(moment.state).state_from_dict(data)
         except StateFormatError:
             return None
 
@@ -142,4 +171,4 @@ class Vocabulary:
         return tuple(rung.label for rung in self.rungs)
 
 
-__all__ = ["ActionGroup", "Edit", "Rung", "Situation", "Vocabulary", "one_more"]
+__all__ = ["ActionGroup", "Edit", "Moment", "Rung", "Situation", "Vocabulary", "one_more"]

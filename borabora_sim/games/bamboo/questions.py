@@ -5,14 +5,19 @@ component variants. The built-in questions are the TOML files beside this module
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from types import MappingProxyType
+from typing import TYPE_CHECKING, cast
 
 from borabora_sim.counterfactual import score_gap
 from borabora_sim.errors import StateFormatError
 from borabora_sim.games import game_of
 from borabora_sim.games.bamboo.variants import VARIANTS, write_variant
-from borabora_sim.protocol import GameState
-from borabora_sim.questions.vocabulary import ActionGroup, Edit, Rung, Situation, Vocabulary, one_more
+from borabora_sim.protocol import Game, GameState
+from borabora_sim.questions.vocabulary import ActionGroup, Edit, Moment, Rung, Situation, Vocabulary, one_more
+
+if TYPE_CHECKING:
+    from borabora_sim.games.bamboo.game import Bamboo
 
 RUNGS = (                                                 # in the order of the ladder's ratings
     Rung("heuristic", "heuristic", "the balanced heuristic"),
@@ -44,15 +49,30 @@ SITUATIONS = MappingProxyType({
     "hp_gap": Situation("HP ahead of the best other player", lambda state, action: score_gap(state,
                                                                                              state.current_player)),
     "decision": Situation("the decision", lambda state, action: game_of(state).describe_decision(state)),
+    "fallback": Situation("what else the decision offers", lambda state, action: _fallback_situation(state)),
 })
+
+
+def _fallback_situation(state: GameState) -> str:
+    """What a Balance or Improve Your Home decision offers beside its fallback: a held balance tile to score or
+    only tiles to obtain; how many home tiles are affordable."""
+    names = [state.action_to_string(a) for a in state.legal_actions()]
+    if state.decision == "balance":
+        return "a held tile can be scored" if any(n.startswith("score ") for n in names) else "tiles to obtain only"
+    buyable = sum(n.startswith("buy home") for n in names)
+    return "1 home tile affordable" if buyable == 1 else f"{'2-3' if buyable <= 3 else '4+'} home tiles affordable"
 
 
 FOOD_KINDS = ("tea", "rice", "ramen")                     # the order of a player's food counters
 
 
-def _food(state: GameState, kind: str, seat: int) -> GameState | None:
-    """The state with one food of `kind` moved to the seat from the supply (the deepest of that kind in the pile,
-    else the discards); None when the supply has none."""
+def _food(kind: str) -> Callable[[Moment], GameState | None]:
+    """An edit's `apply` that moves one food of `kind` to the seat from the supply (the deepest of that kind in the
+    pile, else the discards); None when the supply has none."""
+    return lambda moment: _one_food(moment.state, kind, moment.seat)
+
+
+def _one_food(state: GameState, kind: str, seat: int) -> GameState | None:
     data = copy.deepcopy(state.to_dict())
     board, index = data["state"], FOOD_KINDS.index(kind)
     pile = board["food_pile"][:board["food_left"]]
@@ -75,10 +95,45 @@ def _first_decision(state: GameState) -> bool:
     return state.phase != "setup"
 
 
+def _spirit_names(game: Game) -> tuple[str, ...]:
+    return tuple(cast("Bamboo", game).rules.components.spirit_names)
+
+
+def _spirits_held(state: GameState, seat: int) -> list[int]:
+    held: list[int] = state.to_dict()["state"]["pl"][seat]["spirits"]
+    return held
+
+
+def without_spirit(moment: Moment) -> GameState | None:
+    """The state without one of the seat's tiles of the moment's spirit, moved to the tiles removed from the game
+    as a spirit won by the 2-player ghost or offered no incense is (B29); None unless the seat won that spirit
+    since the previous moment (its last Autumn). An awake tile goes, as a tile just won is; a final state also
+    loses that tile's spirit-variety HP, which the end's scoring gave it. (The 16 tiles in play are a law of the
+    saved state, so a spirit cannot be handed from the box: each pair starts from a spirit a seat really won.)"""
+    state, seat, spirit = moment.state, moment.seat, moment.kind
+    if _spirits_held(state, seat)[spirit] <= _spirits_held(moment.before, seat)[spirit]:
+        return None
+    game = game_of(state)
+    data = copy.deepcopy(state.to_dict())
+    fields = data["state"]
+    player = fields["pl"][seat]
+    player["spirits"][spirit] -= 1
+    player["asleep"][spirit] = min(player["asleep"][spirit], player["spirits"][spirit])
+    fields["spirit_gone"][spirit] += 1
+    if state.is_terminal():
+        kinds = sum(1 for count in player["spirits"] if count > 0)
+        player["hp"][game.sources.index("spirit_types")] = \
+            kinds * cast("Bamboo", game).rules.components.scoring["spirit_type_hp"]
+    return game.state_from_dict(data)
+
+
 EDITS = MappingProxyType({
     "coin": Edit("one more coin", one_more("coins"), _first_decision),
-    "ramen": Edit("one more ramen", lambda state, seat: _food(state, "ramen", seat), _first_decision),
-    "rice": Edit("one more rice", lambda state, seat: _food(state, "rice", seat), _first_decision),
+    "ramen": Edit("one more ramen", _food("ramen"), _first_decision),
+    "rice": Edit("one more rice", _food("rice"), _first_decision),
+    "spirit": Edit("the spirit tile", without_spirit, after_phase="summer", kinds=_spirit_names, kind_words="spirit",
+                   removes=True, own_source="spirit_types", own_words="its spirit-variety HP",
+                   moment_words="won in the Autumn of round {round}"),
 })
 
 QUESTIONS = Vocabulary(
@@ -97,4 +152,4 @@ QUESTIONS = Vocabulary(
              "wildcards' places among them; the Components page of the documentation lists them).",
 )
 
-__all__ = ["QUESTIONS"]
+__all__ = ["QUESTIONS", "without_spirit"]

@@ -15,7 +15,7 @@ from borabora_sim.counterfactual import score_gap
 from borabora_sim.games.bora_bora.situations import blocked_tiles
 from borabora_sim.games.bora_bora.variants import VARIANTS, write_variant
 from borabora_sim.protocol import GameState
-from borabora_sim.questions.vocabulary import ActionGroup, Edit, Rung, Situation, Vocabulary, one_more
+from borabora_sim.questions.vocabulary import ActionGroup, Edit, Moment, Rung, Situation, Vocabulary, one_more
 
 RUNGS = (
     Rung("heuristic", "heuristic", "the balanced heuristic"),
@@ -63,9 +63,10 @@ SITUATIONS = MappingProxyType({
 })
 
 
-def extra_priest(state: GameState, seat: int) -> GameState | None:
-    """One more priest of `seat` placed on the leftmost temple space as a temple action places it (the priests
+def extra_priest(moment: Moment) -> GameState | None:
+    """One more priest of the moment's seat placed on the leftmost temple space as a temple action places it (the priests
     there are pushed along the arrows; the last one may drop off); None if all four are already in the temple."""
+    state, seat = moment.state, moment.seat
     data = copy.deepcopy(state.to_dict())
     temple = data["state"]["temple"]
     if temple.count(seat) >= 4:
