@@ -1,10 +1,11 @@
-"""What is each Spirit of the Forest worth, and are the fallbacks of Balance and Improve ever best? (Bamboo)
-Runs the study and writes reports/spirits/spirits_report.md.
+"""What is each Spirit of the Forest worth, and are the fallbacks ever the best choice? (Bamboo) Asks the built-in
+question and writes reports/spirits/report.md.
 
-    python analysis/spirits.py                 # default size (under 10 minutes on 2 cores)
-    python analysis/spirits.py --size full
+    python analysis/spirits.py                 # default size: under 10 minutes on 2 cores
+    python analysis/spirits.py --size full     # a real answer (hours)
 
-The same as `borabora analyze spirits`; the study itself is borabora_sim.games.bamboo.spirits_study.
+The same as `borabora analyze spirits`; the question is the file
+borabora_sim/games/bamboo/questions/spirits.toml (`borabora ask spirits`).
 """
 
 import sys

@@ -348,6 +348,10 @@ def studies() -> dict[str, str]:
     return {study: module for name in game_names() for study, module in record_of(name).studies.items()}
 
 
+def _question_studies() -> list[str]:
+    return [name for name, where in studies().items() if where.startswith(QUESTION_PREFIX)]
+
+
 def cmd_analyze(args: argparse.Namespace) -> None:
     from importlib import import_module
 
@@ -378,8 +382,8 @@ def cmd_analyze(args: argparse.Namespace) -> None:
             progress=False if args.quiet else None, log=print)
         return
     if rungs is not None:
-        raise CommandError(f"--rungs applies to the studies that name players of rising strength (fishing, "
-                           f"priest), not {args.study}")
+        raise CommandError(f"--rungs applies to the studies that are questions ({', '.join(_question_studies())}), "
+                           f"not {args.study}")
     module = import_module(where)
     overrides = {} if args.jobs is None else {"jobs": args.jobs}
     if args.seed is not None:
@@ -547,8 +551,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="quick (seconds), default (under 10 minutes on 2 cores) or full")
     an.add_argument("--jobs", type=int, help="worker processes (-1: all cores)")
     an.add_argument("--seed", type=_seed, help="master seed")
-    an.add_argument("--rungs", help="fishing, priest: the players measured, comma-separated, from heuristic, tuned, "
-                                    "learned, mcts100, mcts300 (default: all)")
+    an.add_argument("--rungs", help=f"{', '.join(_question_studies())}: the players measured, comma-separated rungs "
+                                    "of the game's ladder (borabora ask --list; default: the question's)")
     an.add_argument("--quiet", action="store_true", help="no progress bars")
     an.set_defaults(handler=cmd_analyze)
 

@@ -121,3 +121,83 @@ def test_the_study_reports_speak_the_games_words(fishing: Path, priest: Path) ->
 
     for report in (fishing / "report.md", priest / "report.md"):
         assert identifiers_in(report.read_text(), get_game("bora_bora")) == [], report
+
+
+@pytest.fixture(scope="module")
+def spirits(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("spirits")
+    ask("spirits", out, size="quick", jobs=1, progress=False)
+    return out
+
+
+SPIRIT_NAMES = {"spirit": "kind", "pairs": "games", "hp_gain": "vp_diff", "hp_ci_low": "vp_diff_ci_low",
+                "hp_ci_high": "vp_diff_ci_high", "hp_verdict": "vp_verdict", "variety_hp": "own", "use_hp": "beyond",
+                "use_ci_low": "beyond_ci_low", "use_ci_high": "beyond_ci_high", "use_wilcoxon_p": "beyond_p",
+                "use_wilcoxon_p_holm": "beyond_p_holm", "use_verdict": "beyond_verdict", "win_gain": "win_diff",
+                "win_ci_low": "win_diff_ci_low", "win_ci_high": "win_diff_ci_high", "variant": "components"}
+FALLBACK_NAMES = {"option": "group", "situation": "fallback", "wilcoxon_p": "advantage_p",
+                  "wilcoxon_p_holm": "advantage_p_holm", "variant": "components"}
+FALLBACK_WORDS = {"balance_hp": "balance 1 HP", "improve_coin": "improve 1 coin"}
+
+
+def _as_the_study_named(table: pd.DataFrame) -> pd.DataFrame:
+    """Components and fallbacks as the study named them ("built-in", "home_costly", "balance 1 HP")."""
+    if "components" in table:
+        table = table.assign(components=table["components"].replace({"as printed": "built-in"}).str.replace(" ", "_"))
+    return table.assign(group=table["group"].map(FALLBACK_WORDS)) if "group" in table else table
+
+
+def test_the_spirits_question_file_is_short() -> None:
+    assert len(builtin_questions()["spirits"].read_text().splitlines()) <= 60
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("before", "after"), [("spirits_by_round", "spirits_by_round"),
+                                               ("spirits_variants", "spirits_robustness")])
+def test_the_spirits_question_reproduces_what_each_spirit_is_worth(spirits: Path, before: str, after: str) -> None:
+    assert_same_cells(pd.read_csv(STUDIES / "spirits" / f"{before}.csv"),
+                      _as_the_study_named(pd.read_csv(spirits / f"{after}.csv")), SPIRIT_NAMES)
+
+
+@pytest.mark.slow
+def test_the_spirits_question_reproduces_the_balanced_heuristics_pooled_values(spirits: Path) -> None:
+    """The study played its stronger rung in 2-player games (its seat count came from the two specs it was given),
+    where the question seats that player among three balanced heuristics; so only the balanced heuristic's rows
+    are compared, without the Holm-corrected columns, whose family holds the stronger rung's rows too."""
+    before = pd.read_csv(STUDIES / "spirits" / "spirits_by_strength.csv")
+    before = before[before["rung"] == "heuristic"]
+    after = pd.read_csv(spirits / "spirits_effects.csv")
+    assert_same_cells(before[[c for c in before.columns if "holm" not in c and "verdict" not in c]],
+                      after[after["rung"] == "heuristic"].reset_index(drop=True), SPIRIT_NAMES)
+
+
+@pytest.mark.slow
+def test_the_spirits_question_reproduces_the_judged_fallbacks(spirits: Path) -> None:
+    before = pd.read_csv(STUDIES / "spirits" / "spirits_fallbacks.csv")
+    after = pd.read_csv(spirits / "fallbacks_options.csv")
+    study_situations = ["decision_kind", "coins", "hp_gap", "n_score", "n_obtain", "n_buy", "situation"]
+    assert_same_cells(before.drop(columns=study_situations), after, {})
+    assert before["situation"].tolist() == after["fallback"].tolist()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("before", "after"), [("spirits_fallbacks_by_round", "fallbacks_by_round"),
+                                               ("spirits_fallbacks_by_situation", "fallbacks_by_fallback"),
+                                               ("spirits_fallback_verdicts", "fallbacks_summary"),
+                                               ("spirits_fallbacks_variants", "fallbacks_robustness")])
+def test_the_spirits_question_reproduces_when_the_fallbacks_are_best(spirits: Path, before: str, after: str) -> None:
+    old = pd.read_csv(STUDIES / "spirits" / f"{before}.csv")
+    new = _as_the_study_named(pd.read_csv(spirits / f"{after}.csv"))
+    if "variant" in old:             # the study listed its rows by fallback, the question by setting
+        old = old.sort_values(["option", "variant"], kind="stable").reset_index(drop=True)
+        new = new.sort_values(["group", "components"], kind="stable").reset_index(drop=True)
+    assert_same_cells(old, new, FALLBACK_NAMES)
+
+
+@pytest.mark.slow
+def test_the_spirits_report_speaks_the_games_words(spirits: Path) -> None:
+    from game_words import identifiers_in
+
+    from borabora_sim.games import get_game
+
+    assert identifiers_in((spirits / "report.md").read_text(), get_game("bamboo")) == []

@@ -12,6 +12,7 @@ plain-language answer and the evidence, every sentence worded from the verdicts 
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -283,14 +284,17 @@ def _setting_columns(count: int, variant: str) -> dict[str, Any]:
     return {"players": count, "components": "as printed" if variant == BUILT_IN else variant_words(variant)}
 
 
-def _robustness_sentence_of(table: pd.DataFrame, verdict: str, what: str, label: str) -> str:
-    """How the verdicts of one effect fall across the robustness settings (the rows of `table`), in one sentence."""
-    counts = table[verdict].value_counts()
+def _robustness_sentence_of(table: pd.DataFrame, verdict: str, what: str, label: str, players: int = 0) -> str:
+    """How the verdicts of one effect fall across the robustness settings (the rows of `table`), in one sentence;
+    the rows of the question's own games as printed with `players` players, beside them, are not counted."""
+    own = (table["players"] == players) & (table["components"] == _setting_columns(players, BUILT_IN)["components"])
+    settings_rows = table[~own]
+    counts = settings_rows[verdict].value_counts()
     words = {**TALLY_WORDS, "better": "detectably better", "worse": "detectably worse"}
     tally = ", ".join(f"{words[v]} in {int(counts[v])}" for v in counts.index)
-    settings = len(table[["players", "components"]].drop_duplicates())
+    settings = len(settings_rows[["players", "components"]].drop_duplicates())
     return (f"Across {_count(settings, 'robustness setting')} (other player counts and component variants, "
-            f"{label} only), the {_count(len(table), 'verdict')} on {what} were: {tally}.")
+            f"{label} only), the {_count(len(settings_rows), 'verdict')} on {what} were: {tally}.")
 
 
 def _policy_robustness(question: Question, size: Size, work: Work, folder: Path | None, label: str) -> pd.DataFrame:
@@ -377,38 +381,42 @@ def _choice_players(question: Question, label: str, game_id: int) -> tuple[list[
 
 def _situation(question: Question, game: Game) -> Callable[[GameState, int], dict[str, Any]]:
     situations = question.vocabulary.situations
+    groups = {action: name for name in question.groups
+              for action in question.vocabulary.groups[name].actions(game)}
 
     def situation(state: GameState, action: int) -> dict[str, Any]:
-        return {name: situations[name].of(state, action) for name in question.by} | {
-            "option_words": game.describe_action(state, action)}
+        return {"group": groups.get(action, ""), **{name: situations[name].of(state, action) for name in question.by},
+                "option_words": game.describe_action(state, action)}
 
     return situation
 
 
 def _choice_task(question: Question, label: str, game_id: int, rollouts: int, style: str,
                  components: str | None = None) -> Rows:
-    """The rows of one game: every option of the group judged by rollouts of heuristic `style` at each decision of
-    a studied seat where it is legal beside others; or, with no judge, every such decision counted."""
+    """The rows of one game: every option of the groups judged by rollouts of heuristic `style` at each decision
+    of a studied seat where it is legal beside others; or, with no judge, every such decision counted."""
     game = get_game(question.game, components)
-    studied = question.vocabulary.groups[question.group].actions(game)
+    groups = [question.vocabulary.groups[name] for name in question.groups]
+    studied = frozenset().union(*(group.actions(game) for group in groups))
     specs, focus = _choice_players(question, label, game_id)
     situation = _situation(question, game)
     extra = {"rung": label, "player": question.vocabulary.rung(label).words, "players_by_seat": "|".join(specs)}
     if style == NO_JUDGE:
-        alternatives = question.vocabulary.groups[question.group].alternative_actions(game)
+        alternatives = frozenset().union(*(group.alternative_actions(game) for group in groups))
         return [{**extra, **row} for row in _counted(game, question, game_id, specs, focus, studied, alternatives,
                                                     situation)]
     judge = RolloutJudge(rollouts=rollouts, rollout="heuristic", style=style)
     rows = judge_game(game, game_id, specs, question.seed, studied.__contains__, situation, focus=focus,
                       judge=judge, recheck=True)
-    return [{**extra, **row} for row in rows]
+    return [{**extra, **row, "best": row["advantage"] > 0, "tied": row["advantage"] == 0,
+             "confirmed": row["advantage"] > 0 and row["recheck_advantage"] > 0} for row in rows]
 
 
 def _counted(game: Game, question: Question, game_id: int, specs: Sequence[str], focus: Sequence[int],
              studied: frozenset[int], alternatives: frozenset[int],
              situation: Callable[[GameState, int], dict[str, Any]]) -> Rows:
-    """Every decision of a studied seat at which an action of the group is legal and the player takes it or one of
-    its alternatives: its situation (of the move taken) and whether the player took an action of the group."""
+    """Every decision of a studied seat at which an action of the groups is legal and the player takes it or one
+    of its alternatives: its situation (of the move taken) and whether the player took an action of the groups."""
     game_seed = int(game.derive_seed(question.seed, game_id))
     actors = seated_players(specs, game_seed, game)
     state = game.new_initial_state(players=len(specs), seed=game_seed)
@@ -422,20 +430,43 @@ def _counted(game: Game, question: Question, game_id: int, specs: Sequence[str],
     return rows
 
 
-def _mean_row(values: pd.Series) -> dict[str, Any]:
-    mean, lo, hi = stats.mean_interval(values.to_numpy(dtype=float))
-    p = float(stats._sps().ttest_1samp(values, 0.0).pvalue) if len(values) > 1 and values.std() > 0 else 1.0
-    return {"mean_advantage": mean, "advantage_ci": (lo, hi), "advantage_p": p}
-
-
-def _share_by(values: pd.DataFrame, by: str, flag: str = "best_overall") -> pd.DataFrame:
+def choice_table(values: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
+    """Per group of `keys`: the options judged; how often the option was strictly the best move (above every
+    move outside its groups; Wilson interval), tied for best, and best and confirmed on fresh rollouts; its
+    rechecked advantage over the best other move (t interval; free of the selection of the best, unlike the first
+    pass's), and that advantage where it was best; how often the player took it."""
     rows = []
-    for key, group in values.groupby(by, sort=True):
-        hits = int(group[flag].sum())
-        lo, hi = stats.wilson_interval(hits, len(group))
-        rows.append({by: key, "decisions": len(group), "hits": hits, "share": hits / len(group), "ci_low": lo,
-                     "ci_high": hi})
+    for key, group in values.groupby(list(keys), sort=True):
+        n, best = len(group), int(group["best"].sum())
+        lo, hi = stats.wilson_interval(best, n)
+        mean, alo, ahi = stats.mean_interval(group["recheck_advantage"].to_numpy(dtype=float))
+        when = group.loc[group["best"].astype(bool), "recheck_advantage"]
+        rows.append({**dict(zip(keys, key if isinstance(key, tuple) else (key,), strict=True)),
+                     "decisions": n, "best": best, "best_share": best / n, "best_ci": (lo, hi),
+                     "tied_share": float(group["tied"].mean()), "confirmed_share": float(group["confirmed"].mean()),
+                     "advantage": mean, "advantage_ci": (alo, ahi),
+                     "advantage_when_best": float(when.mean()) if len(when) else np.nan,
+                     "taken_share": float(group["chosen"].mean())})
     return pd.DataFrame(rows)
+
+
+def choice_verdicts(values: pd.DataFrame, keys: Sequence[str], alpha: float) -> pd.DataFrame:
+    """`choice_table` with a Wilcoxon signed-rank test of the rechecked advantage against 0 per row, Holm's
+    correction over the rows and the verdict ("better": ahead of the best other move on average)."""
+    table = choice_table(values, keys)
+    table["advantage_p"] = [stats.wilcoxon_signed_rank(group["recheck_advantage"].to_numpy(dtype=float))
+                            for _, group in values.groupby(list(keys), sort=True)]
+    table["advantage_p_holm"] = stats.holm(table["advantage_p"].to_numpy(dtype=float))
+    table["verdict"] = [ADVANTAGE_VERDICTS[2] if p >= alpha else ADVANTAGE_VERDICTS[0] if d > 0
+                        else ADVANTAGE_VERDICTS[1]
+                        for d, p in zip(table["advantage"], table["advantage_p_holm"], strict=True)]
+    return table
+
+
+ADVANTAGE_VERDICTS = ("better", "worse", "no detectable difference")
+AGAINST = {"better": "on average detectably better than the best other move",
+           "worse": "on average detectably worse than the best other move",
+           "no detectable difference": "on average not detectably different from the best other move"}
 
 
 def _share_text(share: float, low: float, high: float) -> str:
@@ -447,16 +478,31 @@ def _text(value: object) -> str:
     return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
 
 
+def _groups_words(question: Question) -> str:
+    words = [question.vocabulary.groups[name].words for name in question.groups]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _slug(words: str) -> str:
+    """Words as a file name's part: "balance 1 HP (the Balance fallback)" -> "balance-1-hp-the-balance-fallback"."""
+    return re.sub(r"[^a-z0-9]+", "-", words.lower()).strip("-")
+
+
+def _by_group(question: Question) -> list[str]:
+    """The group column where a choice asks about several groups, each its own row."""
+    return ["group"] if len(question.groups) > 1 else []
+
+
 def choice(question: Question, size: Size, work: Work, folder: Path | None) -> Findings:
     rungs = active_rungs(question, size)
     tasks = [(question, label, game_id, size.rollouts, question.judge) for label in rungs
              for game_id in range(_games(question, size, label))]
-    group = question.vocabulary.groups[question.group]
-    values = pd.DataFrame(work.tasks("choice", _choice_task, tasks, f"{group.words}: games"))
+    words = _groups_words(question)
+    values = pd.DataFrame(work.tasks("choice", _choice_task, tasks, f"{words}: games"))
     values = _more_choice_games(question, size, work, rungs, values)
     findings = Findings(tables={"decisions" if question.judge == NO_JUDGE else "options": values})
     if values.empty:
-        findings.answer.append(f"In the games played, {group.words} was never legal beside another move at a "
+        findings.answer.append(f"In the games played, {words} was never legal beside another move at a "
                                "decision of a studied seat, so nothing can be said about it.")
         return findings
     if question.judge == NO_JUDGE:
@@ -466,49 +512,66 @@ def choice(question: Question, size: Size, work: Work, folder: Path | None) -> F
     if question.second_judge and size.second_judge_games:
         tasks = [(question, label, game_id, size.rollouts, question.second_judge) for label in rungs
                  for game_id in range(min(size.second_judge_games, _games(question, size, label)))]
-        second = pd.DataFrame(work.tasks("second_judge", _choice_task, tasks, f"{group.words}: the second judge"))
+        second = pd.DataFrame(work.tasks("second_judge", _choice_task, tasks, f"{words}: the second judge"))
         findings.tables["second_judge_options"] = second
         agreement = judge_agreement(values, second)
         findings.tables["agreement"] = agreement
         findings.evidence.append(_agreement_words(question, agreement))
-    _choice_robustness(question, size, work, folder, rungs[0], findings)
+    _choice_robustness(question, size, work, folder, rungs[0], values, findings)
     return findings
 
 
+def _choice_view(question: Question, table: pd.DataFrame, labels: dict[str, str]) -> pd.DataFrame:
+    """The printed columns of a `choice_verdicts` table, its key columns named by `labels`."""
+    view = pd.DataFrame({words: [_text(v) for v in table[column]] for column, words in labels.items()})
+    view["options judged"] = table["decisions"].astype(int)
+    view["best move (share, 95% CI)"] = [_share_text(s, lo, hi)
+                                         for s, (lo, hi) in zip(table["best_share"], table["best_ci"], strict=True)]
+    view["tied for best"] = [f"{s:.0%}" for s in table["tied_share"]]
+    view["taken by the player"] = [f"{s:.0%}" for s in table["taken_share"]]
+    view["against the best other move (win chance, points)"] = [
+        f"{100 * m:+.1f} ({100 * lo:+.1f} to {100 * hi:+.1f})"
+        for m, (lo, hi) in zip(table["advantage"], table["advantage_ci"], strict=True)]
+    if "advantage_p_holm" in table:
+        view["Holm p"] = [f"{p:.3g}" for p in table["advantage_p_holm"]]
+        view["verdict"] = table["verdict"]
+    return view
+
+
+def _group_labels(question: Question, values: pd.DataFrame) -> pd.DataFrame:
+    """The values with each group's name replaced by its words (for the printed tables)."""
+    return values.assign(group=values["group"].map(lambda name: question.vocabulary.groups[name].words))
+
+
 def _choice_robustness(question: Question, size: Size, work: Work, folder: Path | None, label: str,
-                       findings: Findings) -> None:
-    """The first player's judged choice again in each robustness setting: its best-move share and advantage."""
-    rows = []
-    for count, variant, components in robustness_settings(question, size, folder):
+                       values: pd.DataFrame, findings: Findings) -> None:
+    """The first player's judged choice again in each robustness setting, beside the same number of the
+    question's own games (as printed): its best-move share and its advantage, one Holm family."""
+    settings = robustness_settings(question, size, folder)
+    if not settings:
+        return
+    own = values[(values["rung"] == label) & (values["game_id"] < size.robustness_games)]
+    frames = [own.assign(**_setting_columns(question.players, BUILT_IN))]
+    for count, variant, components in settings:
         setting = replace(question, players=count)
         tasks = [(setting, label, game_id, size.rollouts, question.judge, components)
                  for game_id in range(size.robustness_games)]
-        values = pd.DataFrame(work.tasks(f"choice-{count}p-{variant}", _choice_task, tasks,
+        judged = pd.DataFrame(work.tasks(f"choice-{count}p-{variant}", _choice_task, tasks,
                                          f"robustness: {count} players, {variant}"))
-        if values.empty:
-            continue
-        lo, hi = stats.wilson_interval(int(values["best_overall"].sum()), len(values))
-        rows.append({**_setting_columns(count, variant), "options": len(values),
-                     "best_share": values["best_overall"].mean(), "best_ci": (lo, hi),
-                     **_mean_row(values["recheck_advantage"])})
-    if not rows:
-        return
-    table = pd.DataFrame(rows)
-    table["advantage_p_holm"] = stats.holm(table["advantage_p"].to_numpy(dtype=float))
-    table["verdict"] = ["no detectable difference" if p >= question.alpha else ("better" if d > 0 else "worse")
-                        for d, p in zip(table["mean_advantage"], table["advantage_p_holm"], strict=True)]
+        if len(judged):
+            frames.append(judged.assign(**_setting_columns(count, variant)))
+    every = pd.concat(frames, ignore_index=True)
+    keys = ["players", "components", *_by_group(question)]
+    table = choice_verdicts(every, keys, question.alpha)
     findings.tables["robustness"] = table
+    shown = choice_verdicts(_group_labels(question, every), keys, question.alpha)
     findings.evidence += [
-        f"Robustness, for {question.vocabulary.rung(label).words} (Holm over these {len(table)} settings):",
-        _markdown(pd.DataFrame({
-            "players": table["players"], "components": table["components"], "options judged": table["options"],
-            "best move (share, 95% CI)": [_share_text(v, lo, hi) for v, (lo, hi) in zip(
-                table["best_share"], table["best_ci"], strict=True)],
-            "against the best other move (points)": [f"{100 * m:+.1f} ({100 * lo:+.1f} to {100 * hi:+.1f})" for m, (
-                lo, hi) in zip(table["mean_advantage"], table["advantage_ci"], strict=True)],
-            "verdict": table["verdict"]}))]
+        f"Robustness, for {question.vocabulary.rung(label).words}, beside the first {size.robustness_games:,} of "
+        f"the question's own games (Holm over these {len(table)} rows):",
+        _markdown(_choice_view(question, shown, {"players": "players", "components": "components",
+                                                 **({"group": "choice"} if _by_group(question) else {})}))]
     findings.answer.append(_robustness_sentence_of(table, "verdict", "its advantage over the best other move",
-                                                   question.vocabulary.rung(label).words))
+                                                   question.vocabulary.rung(label).words, question.players))
 
 
 def _share_half_width(values: pd.DataFrame, label: str, flag: str) -> float:
@@ -523,7 +586,7 @@ def _more_choice_games(question: Question, size: Size, work: Work, rungs: Sequen
                        values: pd.DataFrame) -> pd.DataFrame:
     """Adds batches of games, rung by rung, while the interval of its share (best move, or taken when counted) is
     wider than the size's target and its share of the time left allows another batch like the last."""
-    flag = "chosen" if question.judge == NO_JUDGE else "best_overall"
+    flag = "chosen" if question.judge == NO_JUDGE else "best"
     frames = [values]
     for i, label in enumerate(rungs):
         games = _games(question, size, label)
@@ -542,8 +605,8 @@ def _more_choice_games(question: Question, size: Size, work: Work, rungs: Sequen
 
 
 def _counted_findings(question: Question, values: pd.DataFrame, findings: Findings) -> None:
-    """How often each player takes an action of the group where it may, by each situation column."""
-    group = question.vocabulary.groups[question.group]
+    """How often each player takes an action of the groups where it may, by each situation column."""
+    words = _groups_words(question)
     rows = []
     for label, part in values.groupby("rung", sort=False):
         lo, hi = stats.wilson_interval(int(part["chosen"].sum()), len(part))
@@ -553,110 +616,121 @@ def _counted_findings(question: Question, values: pd.DataFrame, findings: Findin
     findings.tables["taken"] = summary
     findings.evidence += [
         f"Each player in one seat (rotated) against {question.players - 1} {question.vocabulary.opponent_words}: "
-        f"at every decision where {group.words} was possible, whether the player took it (Wilson 95% intervals).",
+        f"at every decision where {words} was possible, whether the player took it (Wilson 95% intervals).",
         _markdown(pd.DataFrame({"player": summary["player"], "decisions": summary["decisions"],
                                 "taken (share, 95% CI)": [_share_text(*r) for r in zip(
                                     summary["taken_share"], summary["ci_low"], summary["ci_high"], strict=True)]}))]
     for by in question.by:
-        words = question.vocabulary.situations[by].words
+        situation = question.vocabulary.situations[by].words
         columns = {}
         for _, part in values.groupby("rung", sort=False):
-            table = _share_by(part, by, "chosen")
+            table = _taken_by(part, by)
             columns[part["player"].iloc[0]] = pd.Series(
                 [f"{_share_text(s, lo, hi)} of {n}" for s, lo, hi, n in zip(
                     table["share"], table["ci_low"], table["ci_high"], table["decisions"], strict=True)],
                 index=[_text(v) for v in table[by]])
         view = pd.DataFrame(columns).fillna("-")
-        view.index.name = words
-        findings.evidence += [f"By {words}:", _markdown(view, index=True)]
-    findings.answer += [f"{row['player'][0].upper()}{row['player'][1:]} took {group.words} at "
+        view.index.name = situation
+        findings.evidence += [f"By {situation}:", _markdown(view, index=True)]
+    findings.answer += [f"{row['player'][0].upper()}{row['player'][1:]} took {words} at "
                         f"{_share_text(row['taken_share'], row['ci_low'], row['ci_high'])} of the "
                         f"{int(row['decisions']):,} decisions where it could." for _, row in summary.iterrows()]
     widest = ((summary["ci_high"] - summary["ci_low"]) / 2).max()
     findings.certainty = f"shares counted, widest 95% interval +/- {100 * widest:.0f} points"
 
 
+def _taken_by(values: pd.DataFrame, by: str) -> pd.DataFrame:
+    rows = []
+    for key, group in values.groupby(by, sort=True):
+        hits = int(group["chosen"].sum())
+        lo, hi = stats.wilson_interval(hits, len(group))
+        rows.append({by: key, "decisions": len(group), "hits": hits, "share": hits / len(group), "ci_low": lo,
+                     "ci_high": hi})
+    return pd.DataFrame(rows)
+
+
 def _judged_findings(question: Question, size: Size, values: pd.DataFrame, findings: Findings) -> None:
-    """How often the group's option is the best move, and its advantage over the best other move, by player and
+    """How often each group's option is the best move, and its advantage over the best other move, by player and
     by each situation column."""
     vocabulary = question.vocabulary
-    group = vocabulary.groups[question.group]
-    rows = []
-    for label, part in values.groupby("rung", sort=False):
-        best_count = int(part["best_overall"].sum())
-        lo, hi = stats.wilson_interval(best_count, len(part))
-        taken_lo, taken_hi = stats.wilson_interval(int(part["chosen"].sum()), len(part))
-        rows.append({"rung": label, "player": part["player"].iloc[0], "options": len(part),
-                     "best_share": best_count / len(part), "best_ci": (lo, hi), "taken_share": part["chosen"].mean(),
-                     "taken_ci": (taken_lo, taken_hi), **_mean_row(part["recheck_advantage"])})
-    summary = pd.DataFrame(rows)
-    summary["advantage_p_holm"] = stats.holm(summary["advantage_p"].to_numpy(dtype=float))
-    summary["verdict"] = [
-        "no detectable difference" if p >= question.alpha else ("better" if d > 0 else "worse")
-        for d, p in zip(summary["mean_advantage"], summary["advantage_p_holm"], strict=True)]
-    findings.tables["summary"] = summary
+    groups = _by_group(question)
+    words = _groups_words(question)
+    summary = findings.tables["summary"] = choice_verdicts(values, [*groups, "rung"], question.alpha)
+    summary["player"] = [vocabulary.rung(label).words for label in summary["rung"]]
+    shown = choice_verdicts(_group_labels(question, values), [*groups, "rung"], question.alpha)
+    shown["rung"] = summary["player"]
     judge_words = f"paired rollouts played to the end by the {question.judge} heuristic"
-    seats = ("every seat played by the same player" if question.seats == "all" else
+    seats = ("every seat the studied player plays" if question.seats == "all" else
              f"the studied player in one seat (rotated) against {question.players - 1} {vocabulary.opponent_words}")
-    view = pd.DataFrame({
-        "player": summary["player"], "options judged": summary["options"],
-        "best move (share, 95% CI)": [_share_text(s, lo, hi) for s, (lo, hi)
-                                      in zip(summary["best_share"], summary["best_ci"], strict=True)],
-        "taken by the player": [f"{s:.0%}" for s in summary["taken_share"]],
-        "against the best other move (win chance, points)": [
-            f"{100 * m:+.1f} ({100 * lo:+.1f} to {100 * hi:+.1f})"
-            for m, (lo, hi) in zip(summary["mean_advantage"], summary["advantage_ci"], strict=True)],
-        "Holm p": [f"{p:.3g}" for p in summary["advantage_p_holm"]], "verdict": summary["verdict"]})
     findings.evidence += [
-        f"Games with {seats}. At every decision of a studied seat where {group.words} was legal beside another "
-        f"move, every legal move was judged by {size.rollouts} {judge_words} (the same hidden-card samples and dice "
-        "for every move). The best move is the one with the highest win chance in the rollouts; the comparison with "
-        "the best other move is judged again on fresh rollouts, free of the bias of picking the best of several "
-        "noisy values (t test, Holm-corrected over the players).", _markdown(view, index=False)]
+        f"Games with {seats}. At every decision of a studied seat where {words} was legal beside another move, "
+        f"every legal move was judged by {size.rollouts} {judge_words} (the same hidden-card samples and dice for "
+        "every move). An option is the best move when its win chance in the rollouts is above every move outside "
+        "its group, tied when level with the best of them; the comparison with the best other move is judged again "
+        "on fresh rollouts, free of the bias of picking the best of several noisy values (Wilcoxon signed-rank "
+        f"test, Holm-corrected over the {len(summary)} rows).",
+        _markdown(_choice_view(question, shown, {**({"group": "choice"} if groups else {}), "rung": "player"}))]
     for by in question.by:
-        words = vocabulary.situations[by].words
-        table = _share_by(values, by)
-        findings.tables[f"by_{by}"] = table
-        shown = pd.DataFrame({words: [_text(v) for v in table[by]], "decisions": table["decisions"],
-                              "best move (share, 95% CI)": [_share_text(s, lo, hi) for s, lo, hi in zip(
-                                  table["share"], table["ci_low"], table["ci_high"], strict=True)]})
-        findings.evidence += [f"By {words} (all players pooled):", _markdown(shown, index=False)]
+        situation = vocabulary.situations[by].words
+        table = findings.tables[f"by_{by}"] = choice_table(values, [*groups, by])
+        shown_by = choice_table(_group_labels(question, values), [*groups, by])
+        findings.evidence += [f"By {situation} (all players pooled):",
+                              _markdown(_choice_view(question, shown_by, {**({"group": "choice"} if groups else {}),
+                                                                          by: situation}))]
         if values[by].nunique() > 1 and pd.api.types.is_numeric_dtype(values[by]):
             from borabora_sim import plots
 
-            fig = plots.share_plot(table.rename(columns={by: words}), words,
-                                   "share of decisions where it was the best move", title=f"{group.words}, by {words}")
-            findings.figures[f"best-by-{by}.png"] = fig
-            findings.evidence.append(f"![by {words}](best-by-{by}.png)")
+            for name in question.groups:
+                rows = table[table["group"] == name] if groups else table
+                if rows.empty:
+                    continue
+                lows, highs = zip(*rows["best_ci"], strict=True)
+                shares = pd.DataFrame({situation: rows[by], "share": rows["best_share"], "ci_low": lows,
+                                       "ci_high": highs})
+                group_words = vocabulary.groups[name].words
+                file = f"best-by-{by}" + (f"-{_slug(group_words)}" if groups else "") + ".png"
+                findings.figures[file] = plots.share_plot(shares, situation,
+                                                          "share of decisions where it was the best move",
+                                                          title=f"{group_words}, by {situation}")
+                findings.evidence.append(f"![best by {situation}]({file})")
+    for name in question.groups:
+        rows = summary[summary["group"] == name] if groups else summary
+        _choice_answer(question, values if not groups else values[values["group"] == name], rows.iloc[-1],
+                       vocabulary.groups[name].words, judge_words, findings)
     strongest = summary.iloc[-1]
     lo, hi = strongest["best_ci"]
-    alo, ahi = strongest["advantage_ci"]
-    against = {"better": "on average detectably better than the best other move",
-               "worse": "on average detectably worse than the best other move",
-               "no detectable difference": "on average not detectably different from the best other move"}
-    findings.answer.append(
-        f"Judged by {judge_words}, {group.words} was the best move in {_share_text(strongest['best_share'], lo, hi)} "
-        f"of the {int(strongest['options']):,} decisions of {strongest['player']} where it was legal beside other "
-        f"moves, and {against[strongest['verdict']]} ({100 * strongest['mean_advantage']:+.1f} points of win chance, "
-        f"95% CI {100 * alo:+.1f} to {100 * ahi:+.1f}); the player took it in {strongest['taken_share']:.0%} of "
-        "them.")
-    findings.certainty = (f"best-move share +/- {100 * (hi - lo) / 2:.0f} points over {int(strongest['options'])} "
+    findings.certainty = (f"best-move share +/- {100 * (hi - lo) / 2:.0f} points over {int(strongest['decisions'])} "
                           f"judged decisions; advantage {strongest['verdict']} after Holm's correction")
-    for by in question.by[:1]:
-        enough = findings.tables[f"by_{by}"]
-        enough = enough[enough["decisions"] >= 20]
-        if len(enough) > 1 and enough["share"].max() > 0:
-            top = enough.iloc[int(enough["share"].to_numpy().argmax())]
-            findings.answer.append(
-                f"Over all players, it was best most often at {vocabulary.situations[by].words} {_text(top[by])} "
-                f"({_share_text(top['share'], top['ci_low'], top['ci_high'])} of {int(top['decisions'])} "
-                "decisions); groups of fewer than 20 decisions are not compared.")
-    best = values[values["best_overall"]]
+    best = values[values["best"].astype(bool)]
     if len(best):
         row = best.iloc[int(best["advantage"].to_numpy().argmax())]
         findings.replay = (int(row["game_seed"]), str(row["players_by_seat"]).split("|"), int(row["decision"]),
                            f"round {int(row['round'])}: {row['option_words']} was the best move by the widest "
                            f"margin of the games judged")
+
+
+def _choice_answer(question: Question, values: pd.DataFrame, row: pd.Series, words: str, judge_words: str,
+                   findings: Findings) -> None:
+    """The answer for one group from the strongest player's row of the summary, then where it was best most often
+    (over all players, situations of at least 20 decisions)."""
+    lo, hi = row["best_ci"]
+    alo, ahi = row["advantage_ci"]
+    findings.answer.append(
+        f"Judged by {judge_words}, {words} was the best move in {_share_text(row['best_share'], lo, hi)} of the "
+        f"{int(row['decisions']):,} decisions of {row['player']} where it was legal beside other moves (tied for "
+        f"best in {row['tied_share']:.0%}), and {AGAINST[row['verdict']]} ({100 * row['advantage']:+.1f} points "
+        f"of win chance, 95% CI {100 * alo:+.1f} to {100 * ahi:+.1f}); the player took it in "
+        f"{row['taken_share']:.0%} of them.")
+    for by in question.by[:1]:
+        enough = choice_table(values, [by])
+        enough = enough[enough["decisions"] >= 20]
+        if len(enough) > 1 and enough["best_share"].max() > 0:
+            top = enough.iloc[int(enough["best_share"].to_numpy().argmax())]
+            tlo, thi = top["best_ci"]
+            findings.answer.append(
+                f"Over all players, {words} was best most often at {question.vocabulary.situations[by].words} "
+                f"{_text(top[by])} ({_share_text(top['best_share'], tlo, thi)} of {int(top['decisions'])} "
+                "decisions); groups of fewer than 20 decisions are not compared.")
 
 
 def judge_agreement(first: pd.DataFrame, second: pd.DataFrame) -> pd.DataFrame:
@@ -668,7 +742,7 @@ def judge_agreement(first: pd.DataFrame, second: pd.DataFrame) -> pd.DataFrame:
     both = first.merge(second, on=keys, suffixes=("_first", "_second"))
     if both.empty:
         return pd.DataFrame()
-    a, b = both["best_overall_first"].to_numpy(bool), both["best_overall_second"].to_numpy(bool)
+    a, b = both["best_first"].to_numpy(bool), both["best_second"].to_numpy(bool)
     counts = int((a & b).sum()), int((a & ~b).sum()), int((~a & b).sum()), int((~a & ~b).sum())
     n = len(both)
     agree = counts[0] + counts[3]
@@ -744,8 +818,9 @@ def _moments(game: Game, edit: Edit, state: GameState, players: Sequence[Any]
 
 def _gift_task(question: Question, label: str, ids: Sequence[int], seed: int, components: str | None = None) -> Rows:
     """For rung `label` and the games `ids`: one row per (game, moment, kind) with the studied seat's score and
-    first place (shared or not) with and without the gift (`with` is the edited state, or with an edit that `removes`, the state as it
-    stands), and one row per game and studied seat (`real`) with its score and win in the game as played. Where
+    first place (shared or not) with and without the gift (`with` is the edited state, or with an edit that
+    `removes`, the state as it stands), and one row per game and studied seat (`real`) with its score and first
+    place in the game as played. Where
     several studied seats could take the gift, one is taken (by the game's id), so that a game gives at most one
     pair per moment and kind."""
     game = get_game(question.game, components)
@@ -829,8 +904,8 @@ def _gift_verdicts(question: Question, pairs: pd.DataFrame, unit: str, keys: Seq
 def _in_kind_order(pairs: pd.DataFrame, kinds: Sequence[str], first: Sequence[str] = ()) -> pd.DataFrame:
     """The pairs ordered by the columns `first` (in their order of appearance), then kind (the game's order),
     then round: the row order of a table by kind."""
-    order = {"_kind": pairs["kind"].map({name: i for i, name in enumerate(kinds)}),
-             **{f"_{c}": pd.factorize(pairs[c])[0] for c in first}}
+    order: dict[str, Any] = {"_kind": pairs["kind"].map({name: i for i, name in enumerate(kinds)}),
+                             **{f"_{c}": pd.factorize(pairs[c])[0] for c in first}}
     columns = [*(f"_{c}" for c in first), "_kind"]
     return pairs.assign(**order).sort_values([*columns, "round", "game_id"], kind="stable") \
         .drop(columns=list(order)).reset_index(drop=True)
@@ -991,11 +1066,12 @@ def _kind_findings(question: Question, pairs: pd.DataFrame, rungs: Sequence[str]
     if len(rungs) > 1:
         changes = findings.tables["changes_with_strength"] = _changes(table, rungs[0], "kind", ("vp", "win"),
                                                                       question.alpha)
-        moved = changes[(changes["metric"] == "vp") & (changes["change_verdict"] != "no detectable difference")] \
-            if "change_verdict" in changes else changes.iloc[0:0]
+        moved = changes[(changes["metric"] == "vp") & (changes["change_verdict"] != stats.CHANGE_VERDICTS[2])]
         findings.evidence.append(
-            f"Between {first_words} and the stronger players, the pooled {unit} effect of "
-            + (", ".join(f"{row['kind']}" for _, row in moved.iterrows()) + " changes detectably" if len(moved)
+            f"From {first_words} to the stronger players, the pooled {unit} effect of "
+            + (", ".join(f"{row['kind']} ({row['change']:+.1f} {unit} for "
+                         f"{question.vocabulary.rung(row['rung']).words})" for _, row in moved.iterrows())
+               + " changes detectably" if len(moved)
                else f"no {kind} changes detectably") + " (Holm over the changes).")
     findings.answer += _kind_answer(by_round, table, edit, unit, rungs, question)
     _gift_replay(pairs[pairs["rung"] == rungs[-1]], edit, findings)
@@ -1009,10 +1085,10 @@ def _kind_answer(by_round: pd.DataFrame, table: pd.DataFrame, edit: Edit, unit: 
     it is the gift's own score source, and whether the strongest player's pooled verdicts agree."""
     kind = edit.kind_words
     gains = by_round[by_round["vp_verdict"] == stats.VERDICTS[0]]
+    listed = ", ".join(f"{r.kind} {_moment_words(edit, r.round)}: {r.vp_diff:+.1f}" for r in gains.itertuples())
     lines = [f"For {question.vocabulary.rung(rungs[0]).words}, {len(gains)} of the {len(by_round)} {kind} x round "
              f"cells show a detectable {unit} gain for the seat with {edit.words}"
-             + (f" ({', '.join(f'{r.kind} {_moment_words(edit, r.round)}: {r.vp_diff:+.1f}' for r in gains.itertuples())})"
-                if 0 < len(gains) <= 4 else "")
+             + (f" ({listed})" if 0 < len(gains) <= 4 else "")
              + f", and {int((by_round['win_verdict'] == stats.VERDICTS[0]).sum())} a detectable gain in wins."]
     if "own" in by_round:
         beyond = by_round[by_round["beyond_verdict"] == stats.VERDICTS[0]]
@@ -1046,10 +1122,10 @@ def _kind_heat_figure(table: pd.DataFrame, kinds: Sequence[str], edit: Edit, uni
     bound = max(1.0, float(np.nanmax(np.abs(values)))) if np.isfinite(values).any() else 1.0
     fig = plots.new_figure(5.5 * len(panels), 4.8)
     axes = np.atleast_1d(fig.subplots(1, len(panels), sharey=True))
-    image = None
+    images = []
     for ax, grid, cells, (_, verdict_column, name) in zip(axes, grids, values, panels, strict=True):
         verdicts = table.pivot(index="kind", columns="round", values=verdict_column).reindex(list(kinds))
-        image = ax.imshow(cells, cmap="RdBu", vmin=-bound, vmax=bound, aspect="auto")
+        images.append(ax.imshow(cells, cmap="RdBu", vmin=-bound, vmax=bound, aspect="auto"))
         for i in range(grid.shape[0]):
             for j in range(grid.shape[1]):
                 if np.isfinite(cells[i, j]):
@@ -1059,7 +1135,7 @@ def _kind_heat_figure(table: pd.DataFrame, kinds: Sequence[str], edit: Edit, uni
         ax.set_xticks(range(grid.shape[1]), [f"round {c}" for c in grid.columns])
         ax.set_title(name, fontsize=9)
     axes[0].set_yticks(range(len(kinds)), list(kinds))
-    fig.colorbar(image, ax=list(axes), label=f"mean {unit} (* detectable, Holm)")
+    fig.colorbar(images[0], ax=list(axes), label=f"mean {unit} (* detectable, Holm)")
     fig.suptitle(f"What {edit.words} is worth, by {edit.kind_words} and round", fontsize=10)
     return fig
 
@@ -1114,7 +1190,7 @@ def _gift_robustness(question: Question, size: Size, work: Work, folder: Path | 
                           f"{size.robustness_games:,} of the question's own games (Holm over these {len(table)} "
                           "rows):", _markdown(view.rename(columns={"kind": edit.kind_words}), index=False)]
     findings.answer.append(_robustness_sentence_of(table, "vp_verdict", f"the final {unit}",
-                                                   question.vocabulary.rung(label).words))
+                                                   question.vocabulary.rung(label).words, question.players))
 
 
 def _most_pairs(table: pd.DataFrame) -> pd.DataFrame:
@@ -1134,7 +1210,8 @@ def _gift_answer(rows: pd.DataFrame, edit: Edit, unit: str) -> list[str]:
         chosen = rows[rows["vp_verdict"] == verdict]
         if len(chosen):
             listing = ", ".join(f"{_moment_words(edit, int(r['round']))}: {r['vp_diff']:+.1f} "
-                                f"({r['vp_diff_ci'][0]:+.1f} to {r['vp_diff_ci'][1]:+.1f})" for _, r in chosen.iterrows())
+                                f"({r['vp_diff_ci'][0]:+.1f} to {r['vp_diff_ci'][1]:+.1f})"
+                                for _, r in chosen.iterrows())
             parts.append(f"{phrase} when gained {listing}")
     wins = rows[rows["win_verdict"] != "no detectable difference"]
     win_text = ("; its effect on the win rate is detectable in " + ", ".join(

@@ -5,10 +5,11 @@ question in one line naming the field, what was given and what is allowed (`Ques
 The forms:
 - `policy`: arms that differ only in the studied seat's player options ("fishing=never" against "" against
   "fishing=prefer"), paired on common seeds and seat rotations;
-- `choice`: at every decision of the studied seat where an action of a named group is legal beside others, how
-  often it is the best move and by how much, judged by paired rollouts, by situation columns;
-- `gift`: what one more of something is worth at the start of each round, through a named state edit, the game
-  continued twice on common seeds;
+- `choice`: at every decision of the studied seat where an action of a named group (or of several, each its own
+  row) is legal beside others, how often it is the best move and by how much, judged by paired rollouts, by
+  situation columns;
+- `gift`: what one more of something (or one fewer, of each kind of a family) is worth at a moment of each
+  round, through a named state edit, the game continued twice on common seeds;
 - `setup`: the seats' chances from the start (who moves first), across player counts, game options or component
   variants, each seat played by the same player.
 
@@ -109,7 +110,7 @@ class Question:
     alpha: float = 0.05
     arms: tuple[Arm, ...] = ()
     compare: tuple[tuple[str, str], ...] = ()
-    group: str = ""
+    groups: tuple[str, ...] = ()
     by: tuple[str, ...] = ()
     edit: str = ""
     vary: str = ""
@@ -163,8 +164,8 @@ class Question:
         if self.compare:
             lines.append("comparisons: " + "; ".join(f"{self.arm(a).words} against {self.arm(b).words}"
                                                      for a, b in self.compare))
-        if self.group:
-            lines.append(f"choice: {vocabulary.groups[self.group].words}; "
+        if self.groups:
+            lines.append("choice: " + "; ".join(vocabulary.groups[g].words for g in self.groups) + "; "
                          + (f"judged by rollouts of the {self.judge} heuristic" if self.judge != NO_JUDGE
                             else "counted, not judged")
                          + (f", and again by the {self.second_judge} heuristic's" if self.second_judge else "")
@@ -436,10 +437,14 @@ def _policy(question: Question, data: Mapping[str, Any]) -> Question:
 
 def _choice(question: Question, data: Mapping[str, Any]) -> Question:
     vocabulary = question.vocabulary
-    group = data.get("group")
-    if group not in vocabulary.groups:
-        raise _fail("group", group, f"is not an action group of {question.game}; allowed: "
-                                    f"{_listing(tuple(vocabulary.groups))}")
+    given = data.get("group")
+    groups: list[Any] = given if isinstance(given, list) and given else [given]
+    for group in groups:
+        if not isinstance(group, str) or group not in vocabulary.groups:
+            raise _fail("group", group, f"is not an action group of {question.game}; allowed: "
+                                        f"{_listing(tuple(vocabulary.groups))}")
+    if len(set(groups)) < len(groups):
+        raise _fail("group", given, "names a group twice; name each group once")
     by = data.get("by", ["round"])
     if isinstance(by, str):
         by = [by]
@@ -454,8 +459,8 @@ def _choice(question: Question, data: Mapping[str, Any]) -> Question:
     if second and (second not in styles[:-1] or judge == NO_JUDGE or second == judge):
         raise _fail("second_judge", second, f"must be another heuristic style than the judge's; allowed: "
                                             f"{_listing(styles[:-1])}")
-    return replace(question, group=str(group), by=tuple(by), judge=str(judge), second_judge=str(second),
-                   seats=_seats(data))
+    return replace(question, groups=tuple(str(g) for g in groups), by=tuple(by), judge=str(judge),
+                   second_judge=str(second), seats=_seats(data))
 
 
 def _seats(data: Mapping[str, Any]) -> str:

@@ -1,8 +1,9 @@
 """Bamboo (Germán P. Millán, Devir 2023): the game (`new_game`, its compiled `State`, compiled `random_playouts`),
 its component data with provenance and the balance-pattern language, and everything of it the shared layers use,
 named in its RECORD: heuristic styles and tuned weights (game.py, data/), its picture and the things a click picks
-(picture.py, click_targets.py), its observation encoder (observation.py), its study (spirits_study.py) and its
-policy-and-value network (data/network.npz, made by the command in data/network.json)."""
+(picture.py, click_targets.py), its observation encoder (observation.py), its pieces for the question engine and
+its built-in questions, the spirits study among them (questions.py, questions/), and its policy-and-value network
+(data/network.npz, made by the command in data/network.json)."""
 
 from borabora_sim._bamboo import SOURCES, State, random_playouts
 from borabora_sim.games import GameRecord
@@ -21,7 +22,7 @@ RECORD = GameRecord(
     picture="borabora_sim.games.bamboo.picture:draw",
     click_targets="borabora_sim.games.bamboo.click_targets:click_targets",
     encoder="borabora_sim.games.bamboo.observation:ENCODER",
-    studies={"spirits": "borabora_sim.games.bamboo.spirits_study"},
+    studies={"spirits": "question:spirits"},
     network="borabora_sim.games.bamboo:data/network.npz",
     questions="borabora_sim.games.bamboo.questions:QUESTIONS",
 )

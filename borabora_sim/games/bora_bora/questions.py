@@ -64,8 +64,8 @@ SITUATIONS = MappingProxyType({
 
 
 def extra_priest(moment: Moment) -> GameState | None:
-    """One more priest of the moment's seat placed on the leftmost temple space as a temple action places it (the priests
-    there are pushed along the arrows; the last one may drop off); None if all four are already in the temple."""
+    """One more priest of the moment's seat placed on the leftmost temple space as a temple action places it (the
+    priests there are pushed along the arrows; the last one may drop off); None if all four are already there."""
     state, seat = moment.state, moment.seat
     data = copy.deepcopy(state.to_dict())
     temple = data["state"]["temple"]
