@@ -25,6 +25,7 @@ from typing import Any
 from borabora_sim.games import game_spec, get_game
 from borabora_sim.players import make_player
 from borabora_sim.players.base import SeededPlayer
+from borabora_sim.players.presets import presets_of
 from borabora_sim.players.reasons import Reasons
 from borabora_sim.protocol import Game, GameState, check_seed
 from borabora_sim.viewer import to_svg
@@ -41,7 +42,9 @@ REASONS_FIELDS = frozenset({"headline", "why", "columns", "rows", "weighed", "le
 ROW_FIELDS = frozenset({"action", "words", "cells", "chosen"})
 DEFAULT_ADVISOR = "strong"      # the preset: the game's strongest search at about 0.1 s a move
 # The most search time an advisor may be given, and the most of each budget of a player spec (MCTS's seconds and
-# iterations, flat Monte Carlo's rollouts, the learned player's samples): an advice asking for more is refused.
+# iterations, flat Monte Carlo's rollouts, the learned player's samples): an advice asking for more is refused. A
+# preset of the game named alone (strong, best) is always allowed: each is measured to answer within about a second
+# in its game (benchmarks/bench_presets.py), whatever its iterations.
 ADVICE_SECONDS = 10.0
 ADVICE_CAPS: dict[str, float] = {"seconds": ADVICE_SECONDS, "iterations": 100_000, "rollouts": 1_000,
                                  "samples": 1_000}
@@ -268,8 +271,9 @@ class WebGame:
             advisor = make_player(spec, None, self.game)
         except (ValueError, TypeError) as error:
             raise RequestError(400, str(error)) from None
-        over = [f"{budget}={_number(value)}" for budget, cap in ADVICE_CAPS.items()
-                if (value := getattr(advisor, budget, 0)) > cap]
+        over = [] if spec in presets_of(self.game) else [
+            f"{budget}={_number(value)}" for budget, cap in ADVICE_CAPS.items()
+            if (value := getattr(advisor, budget, 0)) > cap]
         if over:
             caps = ", ".join(f"{budget} <= {_number(cap)}" for budget, cap in ADVICE_CAPS.items())
             raise RequestError(400, f"{spec} asks for {', '.join(over)}: more than an advice may take; the caps are "
