@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import csv
 import re
-import time
 from pathlib import Path
 
 import pytest
