@@ -109,7 +109,9 @@ def test_the_spirits_answer_follows_the_holm_corrected_verdicts() -> None:
     assert lines[0] == ("For the balanced heuristic, 1 of the 3 spirit x round cells show a detectable HP gain for "
                         "the seat with the spirit tile (Kappa won in the Autumn of round 1: +5.0), and 1 a "
                         "detectable gain in wins.")
-    assert lines[1].startswith("Beyond its spirit-variety HP, 1 cell(s) gain detectably; the largest: Kappa won in "
+    assert lines[1] == ("The spirit tile won in the Autumn of round 1 is worth +5.0 to +5.0 HP by the end (1 of 2 "
+                        "spirits detectable), of which 2.0 to 2.0 HP is its spirit-variety HP.")
+    assert lines[2].startswith("Beyond its spirit-variety HP, 1 cell(s) gain detectably; the largest: Kappa won in "
                                "the Autumn of round 1, +3.0 HP (95% CI")
     # a loss is never worded as a gain
     worse = table.copy()

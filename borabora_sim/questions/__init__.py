@@ -48,10 +48,12 @@ METHODS = {
               "t interval for the score).",
     "choice": "At every decision of the studied seat where an option of the group is legal beside others, every "
               "legal option is judged by paired rollouts (the same hidden-card samples and dice for every option); "
-              "the option's advantage over the best other one is judged again on fresh rollouts.",
-    "gift": "From the first state of each round at which the gift can be made, the game is continued twice by the "
-            "same players with the same seeds and dice, as it stood and with the gift; each continuation pair is a "
-            "pair.",
+              "the option's advantage over the best other one is judged again on fresh rollouts (Wilcoxon test, "
+              "t interval).",
+    "gift": "At the moment of each round at which the gift can be made, the game is continued twice by the same "
+            "players with the same seeds and dice, with and without the gift; each continuation pair is a pair "
+            "(exact McNemar test and Newcombe interval for the win rate, Wilcoxon test and t interval for the "
+            "score).",
     "setup": "Every seat is played by the same player; each place in the first round's turn order is tested against "
              "its fair share, and the places' chances are compared between setups.",
 }
@@ -70,6 +72,7 @@ class Answer:
     wall_seconds: float
     cpu_seconds: float
     cpu_incomplete: bool = False          # some games were kept by an older run that did not record their CPU
+    from_kept: bool = False               # written again from the games kept, none played (`kept_only`)
 
     def __str__(self) -> str:
         return "\n".join([self.question.title, *self.answer])
@@ -118,11 +121,24 @@ def ask(question: str | os.PathLike[str] | Mapping[str, Any] | Question, out: st
         findings.certainty = findings.certainty or found.certainty
         findings.replay = findings.replay or found.replay
     wall = time.monotonic() - began
-    result = Answer(checked, size, findings.tables, findings.answer, None, wall, cpu, cpu_unknown)
+    result = Answer(checked, size, findings.tables, findings.answer, None, wall, cpu, cpu_unknown, kept_only)
     if folder is not None:
         result.report = write_report(result, findings, folder, jobs, headlines[:SHORT_ANSWER + 1])
         say(f"report written to {result.report}")
     return result
+
+
+def _time_words(answer: Answer, jobs: int) -> str:
+    """What the answer took: wall time with its workers and the games' CPU, or, for a report written again from
+    the games kept, what those took when they were played."""
+    if answer.cpu_incomplete:
+        return (f"{answer.wall_seconds:.0f} s of wall time to write this report from games an earlier run kept; that "
+                f"run did not record the CPU time of all of them (the rest took {answer.cpu_seconds:.0f} s)")
+    if answer.from_kept:
+        return (f"the games took {answer.cpu_seconds:.0f} s of CPU when they were played; this report was written "
+                f"again from them in {answer.wall_seconds:.0f} s")
+    return (f"{answer.wall_seconds:.0f} s of wall time with {jobs if jobs > 0 else os.cpu_count()} worker(s); the "
+            f"games took {answer.cpu_seconds:.0f} s of CPU")
 
 
 def games_key(question: Question, size: str) -> str:
@@ -182,10 +198,7 @@ def write_report(answer: Answer, findings: Findings, folder: Path, jobs: int, sh
               "intervals are 95% and not adjusted. A sentence names an effect only where its table calls it "
               "detectable.",
               "## Settings", "\n".join([*[f"- {line}" for line in question.settings(answer.size)],
-              f"- time: {answer.wall_seconds:.0f} s of wall time with {jobs if jobs > 0 else os.cpu_count()} "
-              + (f"worker(s); the games took {answer.cpu_seconds:.0f} s of CPU" if not answer.cpu_incomplete else
-                 f"worker(s), to write this report from games an earlier run kept; that run did not record the "
-                 f"CPU time of all of them (the rest took {answer.cpu_seconds:.0f} s)"),
+              f"- time: {_time_words(answer, jobs)}",
               f"- reproduce: `borabora ask {_command_name(question)} --size {answer.size} --out DIR`"])]
     report = folder / REPORT
     files.write_bytes(report, ("\n\n".join(parts) + "\n").encode())

@@ -1090,6 +1090,12 @@ def _kind_answer(by_round: pd.DataFrame, table: pd.DataFrame, edit: Edit, unit: 
              f"cells show a detectable {unit} gain for the seat with {edit.words}"
              + (f" ({listed})" if 0 < len(gains) <= 4 else "")
              + f", and {int((by_round['win_verdict'] == stats.VERDICTS[0]).sum())} a detectable gain in wins."]
+    for round_, rows in gains.groupby("round", sort=True):
+        own = (f", of which {rows['own'].min():.1f} to {rows['own'].max():.1f} {unit} is {edit.own_words}"
+               if "own" in rows else "")
+        lines.append(f"{edit.words.capitalize()} {_moment_words(edit, round_)} is worth {rows['vp_diff'].min():+.1f} "
+                     f"to {rows['vp_diff'].max():+.1f} {unit} by the end ({len(rows)} of "
+                     f"{int((by_round['round'] == round_).sum())} {kind}s detectable){own}.")
     if "own" in by_round:
         beyond = by_round[by_round["beyond_verdict"] == stats.VERDICTS[0]]
         if len(beyond):
