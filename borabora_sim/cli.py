@@ -61,7 +61,8 @@ EXAMPLES = {
   borabora analyze fishing --size full --out reports/fishing  # a real answer (hours)
   borabora analyze priest --out reports/priest               # what a priest is worth, by round
   borabora analyze fishing --rungs heuristic,learned --out r  # only two of the players of rising strength
-  borabora analyze spirits --out reports/spirits             # Bamboo: each spirit's worth, the fallbacks""",
+  borabora analyze spirits --out reports/spirits             # Bamboo: each spirit's worth, the fallbacks
+  borabora analyze hold --out reports/hold                   # Pig: which hold target wins most""",
     "ask": """examples:
   borabora ask --list                                   # the built-in questions, one line each
   borabora ask first_seat --size quick --out reports/q  # a built-in question, in under a minute
@@ -337,58 +338,33 @@ def cmd_replay(args: argparse.Namespace) -> None:
         print("\n".join(replay(seed, specs, components, game_spec(game))))
 
 
-QUESTION_PREFIX = "question:"          # a study that is a built-in question file (GameRecord.studies)
-
-
-def studies() -> dict[str, str]:
-    """Every game's built-in studies: name -> module, or "question:NAME" for a built-in question
+def studies() -> list[str]:
+    """Every game's studies: the names of the built-in questions `borabora analyze NAME` asks
     (GameRecord.studies)."""
     from borabora_sim.games import game_names, record_of
 
-    return {study: module for name in game_names() for study, module in record_of(name).studies.items()}
-
-
-def _question_studies() -> list[str]:
-    return [name for name, where in studies().items() if where.startswith(QUESTION_PREFIX)]
+    return [study for name in game_names() for study in record_of(name).studies]
 
 
 def cmd_analyze(args: argparse.Namespace) -> None:
-    from importlib import import_module
-
+    from borabora_sim.questions import Question, ask, builtin_questions
+    from borabora_sim.questions.question import check_rungs, question_data, vocabulary_of, with_rungs
     from borabora_sim.simulate import check_n_jobs, check_out_directory
 
     if args.jobs is not None:
         checked(check_n_jobs, args.jobs, "--jobs")
     checked(check_out_directory, args.out, "--out")
-    where = studies()[args.study]
+    path = builtin_questions()[args.study]
+    data = question_data(path)
     rungs = None if args.rungs is None else [label for label in args.rungs.split(",") if label]
-    if where.startswith(QUESTION_PREFIX):
-        from borabora_sim.questions import Question, ask, builtin_questions
-        from borabora_sim.questions.question import check_rungs, question_data, vocabulary_of, with_rungs
-
-        if args.seed is not None:
-            raise CommandError(f"--seed: the seeds of {args.study} are in its question file; copy it (borabora ask "
-                               "--list shows where) to change them")
-        path = builtin_questions()[where.removeprefix(QUESTION_PREFIX)]
-        data = question_data(path)
-        if rungs is not None:
-            try:
-                rungs = list(check_rungs(rungs, vocabulary_of(data["game"])))
-            except ValueError as error:
-                raise CommandError(f"--{error}") from None
-        question = checked(Question.from_dict, data if rungs is None else with_rungs(data, rungs), args.study,
-                           str(path))
-        ask(question, args.out, args.size, -1 if args.jobs is None else args.jobs,
-            progress=False if args.quiet else None, log=print)
-        return
     if rungs is not None:
-        raise CommandError(f"--rungs applies to the studies that are questions ({', '.join(_question_studies())}), "
-                           f"not {args.study}")
-    module = import_module(where)
-    overrides = {} if args.jobs is None else {"jobs": args.jobs}
-    if args.seed is not None:
-        overrides["seed"] = args.seed
-    module.run(module.sized(args.size, **overrides), args.out, progress=False if args.quiet else None)
+        try:
+            rungs = list(check_rungs(rungs, vocabulary_of(data["game"])))
+        except ValueError as error:
+            raise CommandError(f"--{error}") from None
+    question = checked(Question.from_dict, data if rungs is None else with_rungs(data, rungs), args.study, str(path))
+    ask(question, args.out, args.size, -1 if args.jobs is None else args.jobs,
+        progress=False if args.quiet else None, log=print)
 
 
 def cmd_ask(args: argparse.Namespace) -> None:
@@ -544,15 +520,15 @@ def build_parser() -> argparse.ArgumentParser:
                     help="with --png: the board after N decisions (default: at the end of the game)")
     rp.set_defaults(handler=cmd_replay)
 
-    an = sub("analyze", "run a strategy study and write its report (Markdown + PNG)")
+    an = sub("analyze", "answer a built-in study's question and write its report (Markdown + PNG); its seeds are in "
+                        "its question file (borabora ask --list)")
     an.add_argument("study", choices=tuple(studies()), help="which study")
     an.add_argument("--out", default="reports", help="output directory (default: reports)")
     an.add_argument("--size", default="default", choices=("quick", "default", "full"),
                     help="quick (seconds), default (under 10 minutes on 2 cores) or full")
     an.add_argument("--jobs", type=int, help="worker processes (-1: all cores)")
-    an.add_argument("--seed", type=_seed, help="master seed")
-    an.add_argument("--rungs", help=f"{', '.join(_question_studies())}: the players measured, comma-separated rungs "
-                                    "of the game's ladder (borabora ask --list; default: the question's)")
+    an.add_argument("--rungs", help="the players measured, comma-separated rungs of the game's ladder "
+                                    "(docs/questions.md; default: the question's)")
     an.add_argument("--quiet", action="store_true", help="no progress bars")
     an.set_defaults(handler=cmd_analyze)
 

@@ -22,4 +22,12 @@ def split_spec(spec: str, kind: str = "player", example: str = "heuristic:style=
     return name.strip(), options
 
 
-__all__ = ["split_spec"]
+def with_options(spec: str, options: str) -> str:
+    """The player spec with more options: each added at the end, or replacing the option of the same name
+    ('heuristic:style=hold20' with 'style=keep_pace' -> 'heuristic:style=keep_pace')."""
+    name, merged = split_spec(spec)
+    merged.update(split_spec(f"{name}:{options}")[1])
+    return f"{name}:{','.join(f'{key}={value}' for key, value in merged.items())}" if merged else name
+
+
+__all__ = ["split_spec", "with_options"]

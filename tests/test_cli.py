@@ -613,8 +613,6 @@ BAD_INVOCATIONS = [
      r"--rungs: 'mcts' is not a rung of the game's ladder; allowed: heuristic, tuned, learned, mcts100, mcts300"),
     (["analyze", "spirits", "--size", "quick", "--rungs", "heuristic,mcts100", "--out", "{tmp}/study"],
      r"--rungs: 'mcts100' is not a rung of the game's ladder; allowed: heuristic, mcts300, mcts1000, tuned"),
-    (["analyze", "hold", "--size", "quick", "--rungs", "hold20", "--out", "{tmp}/study"],
-     r"--rungs applies to the studies that are questions \(fishing, priest, spirits\), not hold"),
     (["bench", "--games", "-1"], "argument --games: must be a positive integer"),
     ([*SIMULATE, "--game", "bamboo:mode=night"], r"argument --game: game spec 'bamboo:mode=night': option mode "
                                                  r"must be one of normal, advanced, got 'night'"),

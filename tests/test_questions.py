@@ -44,6 +44,10 @@ BAD_QUESTIONS = [
     ("equal arms", {"game": "bora_bora", "form": "policy",
                     "arms": {"a": "fishing=never", "b": "fishing=never"}},
      "arms.b: 'fishing=never' is the same as arm a: each arm must differ"),
+    ("arms making the same player", {"form": "policy", "arms": {"plain": "", "same": "style=hold20"}},
+     "arms.same: 'style=hold20' makes the same player as arms.plain for hold20 (heuristic:style=hold20)"),
+    ("group twice", {"game": "bamboo", "form": "choice", "group": ["ramen", "ramen"]},
+     "group: ['ramen', 'ramen'] names a group twice"),
     ("one arm", {"game": "bora_bora", "form": "policy", "arms": {"a": ""}}, "arms: {'a': ''} must be a table of "
                                                                             "two or more arms"),
     ("option a rung refuses", {"game": "bora_bora", "form": "policy", "rungs": ["heuristic", "learned"],

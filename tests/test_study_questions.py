@@ -201,3 +201,16 @@ def test_the_spirits_report_speaks_the_games_words(spirits: Path) -> None:
     from borabora_sim.games import get_game
 
     assert identifiers_in((spirits / "report.md").read_text(), get_game("bamboo")) == []
+
+
+def test_the_hold_question_reproduces_the_hold_studys_comparisons(tmp_path: Path) -> None:
+    ask("hold", tmp_path, size="quick", jobs=1, progress=False)
+    before = pd.read_csv(STUDIES / "hold" / "hold_comparisons.csv")
+    after = pd.read_csv(tmp_path / "effects.csv")
+    assert after["arm_b"].eq("hold20").all()
+    names = {"hold15": "hold at 15", "hold25": "hold at 25", "hold30": "hold at 30", "keep_pace": "keep_pace"}
+    assert_same_cells(before, after.assign(challenger=after["arm_a"].map(names)), {})
+
+
+def test_the_hold_question_file_is_short() -> None:
+    assert len(builtin_questions()["hold"].read_text().splitlines()) <= 60

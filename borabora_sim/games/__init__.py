@@ -19,7 +19,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
 
@@ -43,8 +43,7 @@ class GameRecord:
     picture: str | None = None              # draw(state, viewer) -> the <svg> element (borabora_sim.viewer)
     click_targets: str | None = None        # click_targets(state, actions) -> the things a click picks (web play)
     encoder: str | None = None              # the observation Encoder (borabora_sim.envs)
-    studies: Mapping[str, str] = field(default_factory=dict)  # study name -> its module (sized(), run()), or
-    #                                         "question:NAME" for a built-in question (borabora analyze NAME asks it)
+    studies: tuple[str, ...] = ()           # its studies: built-in questions that `borabora analyze NAME` asks
     network: str | None = None              # "package:file" of its policy-and-value network (borabora_sim.network)
     questions: str | None = None            # its pieces for the question engine (borabora_sim.questions.Vocabulary);
     #                                         its built-in questions are the TOML files in that module's questions/

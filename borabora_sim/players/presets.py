@@ -21,7 +21,7 @@ from types import MappingProxyType
 
 from borabora_sim.games import game_names, get_game
 from borabora_sim.protocol import Game
-from borabora_sim.specs import split_spec
+from borabora_sim.specs import split_spec, with_options
 
 # The presets every game of the library declares, with what each is for.
 PRESETS: Mapping[str, str] = MappingProxyType({
@@ -53,7 +53,7 @@ def resolve_preset(spec: str, game: Game | None) -> str:
     """The player spec `spec` stands for in `game`: a preset's spec with the options given after its name added
     (an option the preset's spec has is replaced), any other spec as it is. A preset without a game is a
     one-line ValueError saying what it stands for in each game."""
-    name, options = split_spec(spec)
+    name, _ = split_spec(spec)
     if game is None:
         if name in preset_names():
             where = "; ".join(f"{played}: {presets_of(get_game(played))[name]}" for played in game_names()
@@ -64,9 +64,7 @@ def resolve_preset(spec: str, game: Game | None) -> str:
     preset = presets_of(game).get(name)
     if preset is None:
         return spec
-    player, preset_options = split_spec(preset)
-    merged = {**preset_options, **options}
-    return f"{player}:{','.join(f'{key}={value}' for key, value in merged.items())}" if merged else player
+    return with_options(preset, spec.partition(":")[2])
 
 
 def presets_text() -> str:

@@ -423,6 +423,14 @@ def _policy(question: Question, data: Mapping[str, Any]) -> Question:
         return options.strip()
 
     arms = _arms(data.get("arms"), check, "player options (\"fishing=never\")")
+    for label in question.rungs:
+        players: dict[str, str] = {}
+        for arm in arms:
+            spec = vocabulary.rung(label).with_options(str(arm.value))
+            if spec in players:
+                raise _fail(f"arms.{arm.name}", arm.value, f"makes the same player as arms.{players[spec]} for "
+                                                          f"{label} ({spec}); each arm must differ")
+            players[spec] = arm.name
     names = [arm.name for arm in arms]
     compare = data.get("compare", [[name, names[0]] for name in names[1:]])
     pairs = []

@@ -14,6 +14,7 @@ from types import MappingProxyType
 
 from borabora_sim.errors import StateFormatError
 from borabora_sim.protocol import Game, GameState
+from borabora_sim.specs import with_options
 
 
 @dataclass(frozen=True)
@@ -30,10 +31,9 @@ class Rung:
         return self.spec.startswith(("mcts", "flatmc", "strong", "best"))
 
     def with_options(self, options: str) -> str:
-        """The spec with more options ("fishing=never"), or as it is for none."""
-        if not options:
-            return self.spec
-        return f"{self.spec}{',' if ':' in self.spec else ':'}{options}"
+        """The spec with more options ("fishing=never"), an option of the same name replaced ("style=keep_pace"
+        on a heuristic of another style), or as it is for none."""
+        return with_options(self.spec, options) if options else self.spec
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ RECORD = GameRecord(
     picture="borabora_sim.games.bamboo.picture:draw",
     click_targets="borabora_sim.games.bamboo.click_targets:click_targets",
     encoder="borabora_sim.games.bamboo.observation:ENCODER",
-    studies={"spirits": "question:spirits"},
+    studies=("spirits",),
     network="borabora_sim.games.bamboo:data/network.npz",
     questions="borabora_sim.games.bamboo.questions:QUESTIONS",
 )

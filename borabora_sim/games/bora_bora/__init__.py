@@ -16,7 +16,7 @@ RECORD = GameRecord(
     picture="borabora_sim.games.bora_bora.picture:draw",
     click_targets="borabora_sim.games.bora_bora.click_targets:click_targets",
     encoder="borabora_sim.games.bora_bora.observation:ENCODER",
-    studies={"fishing": "question:fishing", "priest": "question:priest"},
+    studies=("fishing", "priest"),
     network="borabora_sim.games.bora_bora:data/network.npz",
     questions="borabora_sim.games.bora_bora.questions:QUESTIONS",
 )
