@@ -50,6 +50,11 @@ class Findings:
     certainty: str = ""               # how sure the answer is, in a few words (the atlas's "how sure")
 
 
+def unit_words(question: Question) -> str:
+    """The score's unit as a report words it: the game's ("VP", "HP"), or the words its questions give it."""
+    return question.vocabulary.score_words or get_game(question.game).score_unit
+
+
 def active_rungs(question: Question, size: Size) -> list[str]:
     """The rungs played at this size: all, or without those that search where the size leaves them out."""
     vocabulary = question.vocabulary
@@ -223,8 +228,7 @@ def _policy_replay(question: Question, parts: dict[str, list[pd.DataFrame]]) -> 
 
 
 def policy(question: Question, size: Size, work: Work, folder: Path | None) -> Findings:
-    game = get_game(question.game)
-    unit = game.score_unit
+    unit = unit_words(question)
     rungs = active_rungs(question, size)
     rows, wins = [], {}
     for i, label in enumerate(rungs):
@@ -920,7 +924,7 @@ def _pooled(pairs: pd.DataFrame, within: Sequence[str]) -> pd.DataFrame:
 
 def gift(question: Question, size: Size, work: Work, folder: Path | None) -> Findings:
     game = get_game(question.game)
-    unit = game.score_unit
+    unit = unit_words(question)
     edit = question.vocabulary.edits[question.edit]
     kinds = edit.kinds(game) if edit.kinds is not None else ()
     rungs = active_rungs(question, size)
@@ -1006,7 +1010,7 @@ def _gift_setting(question: Question, edit: Edit) -> str:
 
 def _round_findings(question: Question, pairs: pd.DataFrame, rungs: Sequence[str], findings: Findings) -> None:
     """A single edit: its value by round for each player (one Holm family), how it moves with strength."""
-    unit = get_game(question.game).score_unit
+    unit = unit_words(question)
     edit = question.vocabulary.edits[question.edit]
     table = findings.tables["effects"] = _gift_verdicts(question, pairs, unit, ("rung", "round"))
     view = _with_without(paired_view(table, ("player", "round"), unit))
@@ -1044,7 +1048,7 @@ def _kind_findings(question: Question, pairs: pd.DataFrame, rungs: Sequence[str]
                    findings: Findings) -> None:
     """A family of edits: each kind's value by round for the first player (one Holm family), then every player's
     pooled over rounds (one pair per game and kind; one Holm family), and how that moves with strength."""
-    unit = get_game(question.game).score_unit
+    unit = unit_words(question)
     edit = question.vocabulary.edits[question.edit]
     kind = edit.kind_words
     first = pairs[pairs["rung"] == rungs[0]]
@@ -1167,7 +1171,7 @@ def _gift_robustness(question: Question, size: Size, work: Work, folder: Path | 
     if not settings:
         return
     game = get_game(question.game)
-    unit = game.score_unit
+    unit = unit_words(question)
     edit = question.vocabulary.edits[question.edit]
     kinds = edit.kinds(game) if edit.kinds is not None else ()
     within = ["players", "components"]
@@ -1281,7 +1285,7 @@ def _seat_rows(question: Question, label: str, frame: pd.DataFrame, unit: str) -
 
 
 def setup(question: Question, size: Size, work: Work, folder: Path | None) -> Findings:
-    unit = get_game(question.game).score_unit
+    unit = unit_words(question)
     rungs = active_rungs(question, size)
     rows: list[dict[str, Any]] = []
     homogeneity = []

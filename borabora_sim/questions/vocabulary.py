@@ -159,6 +159,8 @@ class Vocabulary:
     variants: tuple[str, ...] = ()
     write_variant: Callable[[str, Path], Path] = _no_variant
     invented: str = ""
+    score_words: str = ""                 # the score's unit in reports where the game's short one is no word a
+    #                                       player uses (Pig's "PTS": "points"); empty: the game's own
 
     def rung(self, label: str) -> Rung:
         for candidate in self.rungs:

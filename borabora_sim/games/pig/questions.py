@@ -15,6 +15,7 @@ QUESTIONS = Vocabulary(
     opponent="heuristic:style=hold20",
     opponent_words="hold-at-20 players",
     judge="keep_pace",
+    score_words="points",
     groups=MappingProxyType({"hold": ActionGroup("holding", r"hold")}),
     situations=MappingProxyType({
         "round": Situation("round", lambda state, action: state.round),
