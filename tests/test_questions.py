@@ -314,3 +314,19 @@ def test_a_report_is_written_again_from_the_kept_games_without_playing_more(tmp_
     again = ask({**fields, "sizes": {"quick": {"games": 1, "rollouts": 2, "target": 0.08, "budget": 300}}}, tmp_path,
                 size="quick", jobs=1, progress=False, kept_only=True)
     pd.testing.assert_frame_equal(first.tables["summary"], again.tables["summary"])
+
+
+def test_a_score_detectable_by_its_signed_ranks_but_not_by_its_mean_says_so() -> None:
+    from borabora_sim.questions.forms import effect_sentence, mean_caveat
+
+    row = pd.Series({"win_verdict": "A worse", "win_diff": -0.056, "win_diff_ci": (-0.065, -0.047),
+                     "vp_verdict": "A better", "vp_diff": 0.17, "vp_diff_ci": (-0.26, 0.61), "games": 20000})
+    sentence = effect_sentence(row, "points")
+    assert "scores detectably more points (+0.17 points, 95% CI -0.26 to +0.61; detectable by the signed ranks of " \
+           "the differences, while the mean's interval holds 0)" in sentence
+    quiet = row.copy()
+    quiet["vp_verdict"] = "no detectable difference"
+    assert mean_caveat(quiet) == ""
+    clear = row.copy()
+    clear["vp_diff_ci"] = (0.05, 0.3)
+    assert mean_caveat(clear) == ""

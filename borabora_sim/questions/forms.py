@@ -103,7 +103,17 @@ def effect_sentence(row: pd.Series, unit: str) -> str:
     (wlo, whi), (vlo, vhi) = row["win_diff_ci"], row["vp_diff_ci"]
     return (f"{WIN_WORDS[row['win_verdict']]} ({100 * row['win_diff']:+.1f} win-rate points, 95% CI "
             f"{100 * wlo:+.1f} to {100 * whi:+.1f}) and {score_words(row['vp_verdict'], unit)} "
-            f"({row['vp_diff']:+.2f} {unit}, 95% CI {vlo:+.2f} to {vhi:+.2f}), over {int(row['games']):,} pairs")
+            f"({row['vp_diff']:+.2f} {unit}, 95% CI {vlo:+.2f} to {vhi:+.2f}{mean_caveat(row)}), over "
+            f"{int(row['games']):,} pairs")
+
+
+def mean_caveat(row: pd.Series) -> str:
+    """Where the score's verdict is detectable but the interval of its mean holds 0, what the verdict rests on:
+    the Wilcoxon test sees the pairs' differences lean one way, while their mean may still be 0."""
+    low, high = row["vp_diff_ci"]
+    if row["vp_verdict"] == stats.VERDICTS[2] or not low <= 0 <= high:
+        return ""
+    return "; detectable by the signed ranks of the differences, while the mean's interval holds 0"
 
 
 def paired_view(table: pd.DataFrame, labels: Sequence[str], unit: str) -> pd.DataFrame:
@@ -1220,7 +1230,7 @@ def _gift_answer(rows: pd.DataFrame, edit: Edit, unit: str) -> list[str]:
         chosen = rows[rows["vp_verdict"] == verdict]
         if len(chosen):
             listing = ", ".join(f"{_moment_words(edit, int(r['round']))}: {r['vp_diff']:+.1f} "
-                                f"({r['vp_diff_ci'][0]:+.1f} to {r['vp_diff_ci'][1]:+.1f})"
+                                f"({r['vp_diff_ci'][0]:+.1f} to {r['vp_diff_ci'][1]:+.1f}{mean_caveat(r)})"
                                 for _, r in chosen.iterrows())
             parts.append(f"{phrase} when gained {listing}")
     wins = rows[rows["win_verdict"] != "no detectable difference"]
