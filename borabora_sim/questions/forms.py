@@ -294,6 +294,13 @@ def robustness_settings(question: Question, size: Size, folder: Path | None) -> 
     return settings + [(question.players, name, str(_variant_file(question, name, folder))) for name in variants]
 
 
+def _own_games(question: Question, size: Size, label: str, rows: pd.DataFrame) -> pd.DataFrame:
+    """The rows of rung `label`'s first `robustness_games` games of the question itself (as printed, the seeds a
+    robustness setting plays), to stand beside the settings in one table."""
+    own = rows[(rows["rung"] == label) & (rows["game_id"] < size.robustness_games)]
+    return own.assign(**_setting_columns(question.players, BUILT_IN))
+
+
 def _setting_columns(count: int, variant: str) -> dict[str, Any]:
     return {"players": count, "components": "as printed" if variant == BUILT_IN else variant_words(variant)}
 
@@ -564,8 +571,7 @@ def _choice_robustness(question: Question, size: Size, work: Work, folder: Path 
     settings = robustness_settings(question, size, folder)
     if not settings:
         return
-    own = values[(values["rung"] == label) & (values["game_id"] < size.robustness_games)]
-    frames = [own.assign(**_setting_columns(question.players, BUILT_IN))]
+    frames = [_own_games(question, size, label, values)]
     for count, variant, components in settings:
         setting = replace(question, players=count)
         tasks = [(setting, label, game_id, size.rollouts, question.judge, components)
@@ -839,7 +845,7 @@ def _gift_task(question: Question, label: str, ids: Sequence[int], seed: int, co
     pair per moment and kind."""
     game = get_game(question.game, components)
     edit = question.vocabulary.edits[question.edit]
-    kinds = edit.kinds(game) if edit.kinds is not None else ("",)
+    kinds = edit.kind_names(game) or ("",)
     count = question.players
     spec = question.vocabulary.rung(label).spec
     rows: Rows = []
@@ -936,7 +942,7 @@ def gift(question: Question, size: Size, work: Work, folder: Path | None) -> Fin
     game = get_game(question.game)
     unit = unit_words(question)
     edit = question.vocabulary.edits[question.edit]
-    kinds = edit.kinds(game) if edit.kinds is not None else ()
+    kinds = edit.kind_names(game)
     rungs = active_rungs(question, size)
     frames = []
     for i, label in enumerate(rungs):
@@ -1183,10 +1189,9 @@ def _gift_robustness(question: Question, size: Size, work: Work, folder: Path | 
     game = get_game(question.game)
     unit = unit_words(question)
     edit = question.vocabulary.edits[question.edit]
-    kinds = edit.kinds(game) if edit.kinds is not None else ()
+    kinds = edit.kind_names(game)
     within = ["players", "components"]
-    own = pairs[(pairs["rung"] == label) & (pairs["game_id"] < size.robustness_games)]
-    frames = [own.assign(**_setting_columns(question.players, BUILT_IN))]
+    frames = [_own_games(question, size, label, pairs)]
     for count, variant, components in settings:
         setting = replace(question, players=count)
         chunk = 25

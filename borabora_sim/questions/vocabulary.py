@@ -119,6 +119,10 @@ class Edit:
     after_phase: str = ""
     moment_words: str = "at the start of round {round}"
 
+    def kind_names(self, game: Game) -> tuple[str, ...]:
+        """The kinds of a family of edits in the game's order; none for a single edit."""
+        return self.kinds(game) if self.kinds is not None else ()
+
 
 def one_more(counter: str) -> Callable[[Moment], GameState | None]:
     """An edit's `apply` that gives the seat one more of a counter of its player record in the saved state
