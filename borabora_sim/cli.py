@@ -421,7 +421,8 @@ def cmd_tune(args: argparse.Namespace) -> None:
 def cmd_train(args: argparse.Namespace) -> None:
     from borabora_sim.expert_iteration import ExpertConfig, train_network
 
-    config = ExpertConfig(game=args.game, imitation_games=args.imitation_games, generations=args.generations,
+    config = ExpertConfig(game=args.game, imitation_games=args.imitation_games, teacher=args.teacher,
+                          finish_style=args.finish_style, keep=args.keep, generations=args.generations,
                           games=args.games, iterations=args.iterations, gate_games=args.gate_games,
                           hidden=args.hidden, epochs=args.epochs, seed=args.seed)
     train_network(config, work=args.work, out=args.out, n_jobs=args.jobs,
@@ -583,6 +584,14 @@ def build_parser() -> argparse.ArgumentParser:
     net.add_argument("--out", help="also write the best network here (.npz; its manifest .json beside it)")
     net.add_argument("--imitation-games", type=_positive_int, default=expert.imitation_games,
                      help="heuristic games imitated by generation 0 (default %(default)s)")
+    net.add_argument("--teacher", default=expert.teacher,
+                     help="generation 0's teacher: 'heuristic' (the heuristics' own moves) or a search player spec "
+                          "whose visit shares are the targets at the positions kept (default %(default)s)")
+    net.add_argument("--keep", type=float, default=expert.keep,
+                     help="share of generation 0's decisions kept as samples (default %(default)s)")
+    net.add_argument("--finish-style", default=expert.finish_style, metavar="STYLE",
+                     help="the heuristic style that finishes the mover's turn before the policy judges it "
+                          "(default: none, the state a move leads to at once)")
     net.add_argument("--generations", type=_int_in(0, 101, "an integer in [0, 100]"), default=expert.generations,
                      help="search generations after it (default %(default)s)")
     net.add_argument("--games", type=_positive_int, default=expert.games,

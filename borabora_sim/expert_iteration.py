@@ -1,8 +1,10 @@
 """Expert iteration (docs/expert.md): the network of any game with learned features, from nothing, by one command
 (`borabora train --game GAME`).
 
-Generation 0 imitates the game's heuristic players (its styles, a few random moves for variety): their choices
-are the policy targets, the games' results the value targets. Every later generation lets a search guided by the
+Generation 0 learns from a teacher in games of the game's heuristic players (its styles, a few random moves for
+variety): by default their own choices are the policy targets; a search teacher (`teacher`, a search player's spec)
+is asked at the positions kept, and its visit shares are the targets (policy distillation of a search far stronger
+than the heuristics). The games' results are the value targets. Every later generation lets a search guided by the
 best network so far (PUCT, `mcts:evaluation=net`) play itself, with Dirichlet noise at the root and the first moves
 drawn in proportion to the visits: the visit shares become the policy targets (the search is stronger than the
 network alone, so the network learns to play as the search does), the results the value targets. The network is
@@ -21,7 +23,7 @@ import json
 import shlex
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +35,7 @@ from borabora_sim.files import npz_bytes, read_arrays, read_json, write_bytes
 from borabora_sim.games import get_game
 from borabora_sim.network import FitConfig, Network, Samples, fit, load_network
 from borabora_sim.players import make_player
+from borabora_sim.players.heuristic import weights_for
 from borabora_sim.protocol import Game, GameState
 from borabora_sim.stats import wilson_interval
 from borabora_sim.train import package_commit
@@ -56,6 +59,10 @@ class ExpertConfig:
     game: str = "bora_bora"
     players: tuple[int, ...] = (4, 4, 3, 2)      # player counts, cycled over the games
     imitation_games: int = 40_000                 # generation 0's heuristic games
+    teacher: str = "heuristic"                    # generation 0's targets: the heuristics' own moves, or the visit
+    #                                               shares of this search player (a spec) at the positions kept
+    finish_style: str = ""                        # the heuristic style whose greedy play finishes the mover's turn
+    #                                               before the policy judges it ("": the state a move leads to at once)
     keep: float = 0.025                           # share of generation 0's decisions kept as samples: few per game,
     #                                               as the value overfits the results of a few games otherwise
     generations: int = 3                          # search generations after generation 0
@@ -103,7 +110,17 @@ class ExpertConfig:
                              "in [0, 1]")
         if not self.hidden or len(self.hidden) > 2 or any(not 1 <= h <= 256 for h in self.hidden):
             raise ValueError(f"hidden must be one or two layer sizes in 1..256, got {self.hidden}")
+        if self.finish_style and self.finish_style not in game.styles:
+            raise ValueError(f"finish_style must be a heuristic style of {game.name} ({', '.join(game.styles)}) or "
+                             f"empty, got {self.finish_style!r}")
+        if self.teacher != "heuristic" and not hasattr(make_player(self.teacher, game=game), "last_stats"):
+            raise ValueError(f"teacher must be 'heuristic' or a search player's spec (mcts:..., flatmc:...), got "
+                             f"{self.teacher!r}")
         return game
+
+    def finish_weights(self, game: Game) -> np.ndarray | None:
+        """The heuristic weights that finish the mover's turn before the policy judges it, or None."""
+        return weights_for(self.finish_style, game=game) if self.finish_style else None
 
 
 # =============================================================================
@@ -167,12 +184,14 @@ class _GameSamples:
 
 def imitation_game(game: Game, config: ExpertConfig, index: int) -> Samples:
     """Generation 0's game `index`: heuristic players of the game's styles; a kept decision's target is the move
-    played."""
+    played, or the teacher search's visit shares there (a decision with one legal move is not kept then)."""
     rng = np.random.default_rng([config.seed, 0, index])
     players = config.players[index % len(config.players)]
     styles = list(game.styles)
     seats = [make_player(f"heuristic:style={styles[rng.integers(len(styles))]}", seed=int(rng.integers(2**62)),
                          game=game) for _ in range(players)]
+    teacher = None if config.teacher == "heuristic" else make_player(config.teacher, game=game)
+    finish = config.finish_weights(game)
     state = game.new_initial_state(players=players, seed=int(rng.integers(2**62)))
     samples = _GameSamples()
     while not state.is_terminal():
@@ -180,9 +199,17 @@ def imitation_game(game: Game, config: ExpertConfig, index: int) -> Samples:
         action = seats[state.current_player].choose(state)
         if rng.random() < RANDOM_MOVES:
             action = legal[rng.integers(len(legal))]
-        if rng.random() < config.keep:
-            actions, after = _search.afterstate_features(state.search_handles(), int(rng.integers(2**62)))
-            samples.add(state, actions, after, np.array([a == action for a in actions], np.float32))
+        if rng.random() < config.keep and (teacher is None or len(legal) > 1):
+            actions, after = _search.afterstate_features(state.search_handles(), int(rng.integers(2**62)), finish)
+            if teacher is None:
+                target = np.array([a == action for a in actions], np.float32)
+            else:
+                teacher.reset(int(rng.integers(2**62)))
+                teacher.choose(state)
+                visits = {stat.action: stat.visits for stat in teacher.last_stats}
+                target = np.array([visits.get(a, 0) for a in actions], np.float64)
+                target = (target / target.sum()).astype(np.float32)
+            samples.add(state, actions, after, target)
         state.apply(action)
     return samples.finish(state)
 
@@ -195,6 +222,7 @@ def self_play_game(game: Game, config: ExpertConfig, generation: int, index: int
     players = config.players[index % len(config.players)]
     state = game.new_initial_state(players=players, seed=int(rng.integers(2**62)))
     samples = _GameSamples(config.search_value)
+    finish = config.finish_weights(game)
     decisions = 0
     while not state.is_terminal():
         handles = state.search_handles()
@@ -203,7 +231,7 @@ def self_play_game(game: Game, config: ExpertConfig, generation: int, index: int
                                           noise_fraction=config.noise_fraction, seed=int(rng.integers(2**62)),
                                           root_values=True)
         visits = {action: count for action, count, _ in stats}
-        actions, after = _search.afterstate_features(handles, int(rng.integers(2**62)))
+        actions, after = _search.afterstate_features(handles, int(rng.integers(2**62)), finish)
         target = np.array([visits.get(a, 0) for a in actions], np.float64)
         target /= target.sum()
         samples.add(state, actions, after, target.astype(np.float32), root)
@@ -356,6 +384,8 @@ def train_network(config: ExpertConfig | None = None, work: str | Path = "runs/e
 def command_line(config: ExpertConfig, work: Path, out: Path, n_jobs: int) -> str:
     """The `borabora train` command of a run (the options the command line has; the others are the defaults)."""
     args = ["borabora", "train", "--game", config.game, "--imitation-games", str(config.imitation_games),
+            *(["--teacher", config.teacher] if config.teacher != "heuristic" else []),
+            *(["--finish-style", config.finish_style] if config.finish_style else []), "--keep", f"{config.keep:g}",
             "--generations", str(config.generations), "--games", str(config.games), "--iterations",
             str(config.iterations), "--gate-games", str(config.gate_games), "--hidden",
             ",".join(map(str, config.hidden)), "--epochs", str(config.epochs), "--seed", str(config.seed), "--work",
@@ -376,10 +406,12 @@ def _fit_generation(config: ExpertConfig, game: Game, generation: int, data: lis
                          progress=lambda epoch, value, policy: log(
                              f"generation {generation}, epoch {epoch}: validation value loss {value:.4f}, "
                              f"policy loss {policy:.4f}"))
+    network = replace(network, finish=config.finish_weights(game))
     network.save(network_file)
     outcome = None if best is None else gate(config, network_file, best, n_jobs)
     return {"generation": generation, "samples": len(train), "validation_samples": len(held),
-            "teacher": "heuristic players" if best is None else f"PUCT({config.iterations}) with {best.parent.name}",
+            "teacher": (("heuristic players" if config.teacher == "heuristic" else config.teacher) if best is None
+                        else f"PUCT({config.iterations}) with {best.parent.name}"),
             "curve": curve, "gate": outcome, "kept": outcome is None or bool(outcome["stronger"])}
 
 

@@ -4,8 +4,10 @@ A network reads one seat's features (the game's compiled `features`, from that s
 the public board, never hidden cards), standardised, through one or two hidden tanh layers. Its value head gives
 each seat a logit, the seats' logits softmaxed into win probabilities. Its policy head rates each legal action of
 the seat to move by the state it leads to, as that seat sees it (on a determinization for it): a logit from the same
-layers plus the action's bias, softmaxed over the legal actions. The compiled search (PUCT) and the `expert` player
-use its compiled form (`Network.compiled()`, the standardisation folded into the first layer).
+layers plus the action's bias, softmaxed over the legal actions; a network with `finish` weights (a heuristic
+style's) judges the state after the rest of the mover's turn played by the greedy heuristic with them. The compiled
+search (PUCT) and the `expert` player use its compiled form (`Network.compiled()`, the standardisation folded into
+the first layer).
 
 Training (`fit`) minimises, by minibatch Adam in numpy, the cross-entropy of the value head's win probabilities to
 the seat that won plus that of the policy to a target distribution over the legal actions (a search's visit
@@ -32,21 +34,24 @@ from borabora_sim.protocol import Game
 Layer = tuple[np.ndarray, np.ndarray]
 NETWORK_FILE = "a network file"
 NETWORK_REMEDY = ("give a .npz file written by borabora_sim.network (layer0_w, layer0_b, optionally layer1_w and "
-                  "layer1_b, value_w, value_b, optionally policy_w and policy_b, mean and scale)")
+                  "layer1_b, value_w, value_b, optionally policy_w and policy_b and finish_w, mean and scale)")
 REQUIRED = ("layer0_w", "layer0_b", "value_w", "value_b", "mean", "scale")
-OPTIONAL = ("layer1_w", "layer1_b", "policy_w", "policy_b")
+OPTIONAL = ("layer1_w", "layer1_b", "policy_w", "policy_b", "finish_w")
 
 
 @dataclass(frozen=True)
 class Network:
     """Weights as trained, on standardised features (x - mean) / scale: hidden `layers` [(w: units x inputs, b)],
-    the `value` head (w: units, b) and the `policy` head (w: units, b: one bias per action of the game), or None."""
+    the `value` head (w: units, b) and the `policy` head (w: units, b: one bias per action of the game), or None;
+    `finish`, the heuristic weights that play the rest of the mover's turn before the policy judges its state, or
+    None (the policy judges the state an action leads to at once)."""
 
     layers: tuple[Layer, ...]
     value: tuple[np.ndarray, float]
     policy: Layer | None
     mean: np.ndarray
     scale: np.ndarray
+    finish: np.ndarray | None = None
 
     @property
     def num_features(self) -> int:
@@ -60,7 +65,7 @@ class Network:
         """The model for the compiled search and players, the standardisation folded into the first layer."""
         (w1, b1), *rest = self.layers
         w1 = w1 / self.scale
-        return _search.Model([(w1, b1 - w1 @ self.mean), *rest], self.value, self.policy)
+        return _search.Model([(w1, b1 - w1 @ self.mean), *rest], self.value, self.policy, self.finish)
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Writes the network to the .npz file `path` (that very name), whole or not at all."""
@@ -70,6 +75,8 @@ class Network:
             arrays[f"layer{i}_w"], arrays[f"layer{i}_b"] = w, b
         if self.policy is not None:
             arrays["policy_w"], arrays["policy_b"] = self.policy
+        if self.finish is not None:
+            arrays["finish_w"] = self.finish
         write_bytes(Path(path), npz_bytes(arrays))
 
 
@@ -91,7 +98,7 @@ def load_network(path: str | os.PathLike[str]) -> Network:
     if arrays["value_b"].shape != ():
         raise ValueError(f"{path} is not {NETWORK_FILE}: value_b must be one number; {NETWORK_REMEDY}")
     network = Network(tuple(layers), (arrays["value_w"], float(arrays["value_b"])), policy, arrays["mean"],
-                      arrays["scale"])
+                      arrays["scale"], arrays.get("finish_w"))
     try:
         network.compiled()
     except ValueError as exc:

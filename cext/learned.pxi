@@ -9,13 +9,14 @@ cdef class Model:
     w (units x inputs), applied to each seat's features; `value`, (w, b) with one weight per unit of the last layer,
     the seat's logit, the seats' logits softmaxed into win probabilities; and optionally `policy`, (w, b) with one
     weight per unit of the last layer and one bias per action of the game: an action's logit is w . (the activations
-    of the state it leads to, as the mover sees it) + b[action] (model.pxd). The first layer must already include
-    the features' standardisation; the weights are kept in single precision, transposed.
+    of the state it leads to, as the mover sees it) + b[action] (model.pxd); with `finish`, heuristic weights of the
+    game, that state is the one after the rest of the mover's turn played by the greedy policy with them. The first
+    layer must already include the features' standardisation; the weights are kept in single precision, transposed.
     """
     cdef LearnedModel m
     cdef object arrays
 
-    def __cinit__(self, layers, value, policy=None):
+    def __cinit__(self, layers, value, policy=None, finish=None):
         cdef int k
         layers = [(_matrix(w, f"layers[{i}] weights"), _vector(b, f"layers[{i}] biases"))
                   for i, (w, b) in enumerate(layers)]
@@ -45,6 +46,13 @@ cdef class Model:
             arrays += [np.ascontiguousarray(policy_w, dtype=np.float32),
                        np.ascontiguousarray(policy_b, dtype=np.float32)]
             self.m.n_actions = policy_b.shape[0]
+        self.m.finish, self.m.n_finish = NULL, 0
+        if finish is not None:
+            finish = _vector(finish, "finish weights")
+            if policy is None or finish.shape[0] == 0:
+                raise ValueError("finish weights need a policy head and at least one weight")
+            arrays.append(np.ascontiguousarray(finish, dtype=np.float64))
+            self.m.n_finish = finish.shape[0]
         self.arrays = tuple(arrays)
         self.m.n_layers = len(layers)
         self.m.n_in = layers[0][0].shape[1]
@@ -57,6 +65,8 @@ cdef class Model:
         if self.m.n_actions:
             self.m.wp = _floats(arrays[2 * self.m.n_layers + 1])
             self.m.bp = _floats(arrays[2 * self.m.n_layers + 2])
+        if self.m.n_finish:
+            self.m.finish = _doubles(arrays[len(arrays) - 1])
 
     @property
     def num_features(self):
@@ -72,9 +82,20 @@ cdef class Model:
         """The actions of the policy head (0: the network has none)."""
         return self.m.n_actions
 
+    @property
+    def finish(self):
+        """The heuristic weights that finish the mover's turn before the policy judges it (None: it judges the state
+        an action leads to at once)."""
+        return None if self.m.finish == NULL else np.asarray(self.arrays[len(self.arrays) - 1]).copy()
+
 
 cdef const float* _floats(array):
     cdef const float[::1] flat = array.reshape(-1)
+    return &flat[0]
+
+
+cdef const double* _doubles(array):
+    cdef const double[::1] flat = array
     return &flat[0]
 
 
@@ -102,6 +123,9 @@ cdef const LearnedModel* model_for(const GameVTable* vt, Model model) except NUL
         raise ValueError(f"the model expects {model.m.n_in} features per seat, the game has {vt.num_features}")
     if model.m.n_actions and model.m.n_actions != vt.num_actions:
         raise ValueError(f"the model's policy has {model.m.n_actions} actions, the game has {vt.num_actions}")
+    if model.m.n_finish and (vt.policy == NULL or model.m.n_finish != vt.num_weights):
+        raise ValueError(f"the model finishes turns with {model.m.n_finish} heuristic weights, the game's heuristic "
+                         f"has {vt.num_weights if vt.policy != NULL else 'none'}")
     return &model.m
 
 
@@ -111,16 +135,6 @@ cdef const LearnedModel* policy_model_for(const GameVTable* vt, Model model) exc
     if m.n_actions == 0:
         raise ValueError("this model has no policy head (a value-only network): give one trained with a policy")
     return m
-
-
-cdef int finish_turn(const GameVTable* vt, const void* rules, void* st, int n, int* legal, int me,
-                     const double* weights, uint64_t* rng) noexcept nogil:
-    """Plays `me`'s turn to its end with the game's greedy policy; returns the number of legal actions then."""
-    cdef int guard = 0
-    while n > 0 and vt.current_player(st) == me and guard < TURN_END_CAP:
-        n = vt.step(rules, st, vt.policy(rules, st, weights, 0, rng), legal)
-        guard += 1
-    return n
 
 
 cdef double value_for(const GameVTable* vt, const void* rules, const void* st, int n, int me,
@@ -227,16 +241,19 @@ def policy(handles, Model model not None, seed=0):
     return [(b.legal[i], b.totals[i]) for i in range(n)]
 
 
-def afterstate_features(handles, seed=0):
+def afterstate_features(handles, seed=0, finish=None):
     """(legal actions, features) for the player to move in the state of `handles`: the features (one row per legal
     action, float32) of the state each action leads to, as that player sees it, on a determinization for it chosen
-    by `seed` (what the policy head reads; for training it)."""
+    by `seed` (what the policy head reads; for training it). With `finish`, heuristic weights of the game, each
+    state is the one after the rest of the player's turn played by the greedy policy with them."""
     cdef _Handles h = _Handles(handles, 0)
     if h.vt.features == NULL or h.vt.num_features <= 0:
         raise ValueError("this game has no learned features: the learned evaluation is not available for it")
     cdef uint64_t s = check_int(seed, "seed", 0, SEED_MAX)
     cdef _Buffers b = _Buffers(h.vt.state_size, h.vt.num_actions)
     cdef int me, n, i
+    w = None if finish is None else np.ascontiguousarray(finish, dtype=np.float64)
+    cdef const double* fw = NULL if w is None else heuristic_weights(h.vt, w)
     memcpy(b.det, h.state, h.vt.state_size)
     me = h.vt.current_player(b.det)
     h.vt.determinize(h.rules, b.det, me, s)
@@ -244,8 +261,7 @@ def afterstate_features(handles, seed=0):
     out = np.zeros((n, h.vt.num_features), dtype=np.float64)
     cdef double[:, ::1] o = out
     for i in range(n):
-        memcpy(b.after, b.det, h.vt.state_size)
-        h.vt.step(h.rules, b.after, b.legal[i], b.sub)
+        play_afterstate(h.vt, h.rules, b.det, b.legal[i], me, fw, b.after, b.sub)
         h.vt.features(h.rules, b.after, me, &o[i, 0])
     return [b.legal[i] for i in range(n)], out.astype(np.float32)
 

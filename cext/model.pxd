@@ -4,14 +4,20 @@
 # each legal action of the seat to move by the state the action leads to (an afterstate, as that seat sees it): a
 # logit from the same hidden layers plus a bias of the action, the legal actions' logits softmaxed. Judging the
 # afterstate lets one small network tell apart actions whose meaning depends on the board (which die, which space),
-# as the heuristic does with its evaluation. Plain C loops, no allocation.
+# as the heuristic does with its evaluation. A network may name heuristic weights (`finish`) with which the mover's
+# turn is played to its end before its afterstate is judged: a compound move (a die, then what the action it was
+# placed on lets the mover take) is then judged by what it brings, as the heuristic judges it. Plain C loops, no
+# allocation.
 
 from libc.math cimport exp, tanh
+from libc.stdint cimport uint64_t
 from libc.string cimport memcpy
 
 from game_api cimport GameVTable
 
 cdef enum:
+    TURN_END_CAP = 64              # decisions that may be added to finish a turn (a guard: turns are far shorter)
+    FINISH_SEED = 0x1EA5           # the greedy policy's tie-break stream when it finishes a turn
     MAX_MODEL_FEATURES = 512
     MAX_MODEL_HIDDEN = 256
     MAX_MODEL_LAYERS = 2
@@ -28,6 +34,8 @@ cdef struct LearnedModel:
     int n_actions                  # policy head: 0 when the network has none, else the game's number of actions
     const float* wp                # one weight per unit of the last layer, applied to an afterstate's activations
     const float* bp                # n_actions: each action's bias
+    const double* finish           # heuristic weights that finish the mover's turn before the policy judges it, or NULL
+    int n_finish                   # their number (the game's num_weights), 0 without
 
 
 cdef inline int trunk(const LearnedModel* m, const double* x, float* h) noexcept nogil:
@@ -96,6 +104,27 @@ cdef inline void model_win_probabilities(const GameVTable* vt, const void* rules
     softmax(out, players)
 
 
+cdef inline int finish_turn(const GameVTable* vt, const void* rules, void* st, int n, int* legal, int me,
+                            const double* weights, uint64_t* rng) noexcept nogil:
+    """Plays `me`'s turn to its end with the game's greedy policy; returns the number of legal actions then."""
+    cdef int guard = 0
+    while n > 0 and vt.current_player(st) == me and guard < TURN_END_CAP:
+        n = vt.step(rules, st, vt.policy(rules, st, weights, 0, rng), legal)
+        guard += 1
+    return n
+
+
+cdef inline void play_afterstate(const GameVTable* vt, const void* rules, const void* state, int action, int me,
+                                 const double* finish, void* after, int* scratch) noexcept nogil:
+    """`after` becomes the state `action` leads to from `state`, with the rest of `me`'s turn played by the greedy
+    policy with the weights `finish` when they are given (the same tie-break stream for every action)."""
+    cdef uint64_t rng = FINISH_SEED
+    memcpy(after, state, vt.state_size)
+    cdef int n = vt.step(rules, after, action, scratch)
+    if finish != NULL:
+        finish_turn(vt, rules, after, n, scratch, me, finish, &rng)
+
+
 cdef inline void model_policy(const GameVTable* vt, const void* rules, const void* state, const LearnedModel* m,
                               const int* legal, int n, void* after, int* scratch, double* out) noexcept nogil:
     """out[i] = the policy's probability of legal[i] for the seat to move in `state`, which must be a determinization
@@ -106,8 +135,7 @@ cdef inline void model_policy(const GameVTable* vt, const void* rules, const voi
     cdef float h[MAX_MODEL_HIDDEN]
     cdef int i, j, width, me = vt.current_player(state)
     for i in range(n):
-        memcpy(after, state, vt.state_size)
-        vt.step(rules, after, legal[i], scratch)
+        play_afterstate(vt, rules, state, legal[i], me, m.finish, after, scratch)
         vt.features(rules, after, me, x)
         width = trunk(m, x, h)
         out[i] = m.bp[legal[i]]

@@ -20,7 +20,7 @@ cdef extern from "<pthread.h>" nogil:
 
 from game_api cimport GameVTable
 from model cimport (LearnedModel, MAX_MODEL_FEATURES, MAX_MODEL_HIDDEN, MAX_MODEL_LAYERS, MAX_MODEL_SEATS,
-                   model_policy, model_win_probabilities)
+                   TURN_END_CAP, finish_turn, model_policy, model_win_probabilities, play_afterstate)
 from seeds cimport mix_seed, pick_uniform, splitmix_next
 
 import numpy as np
@@ -35,7 +35,6 @@ cdef enum:
     MAX_SEARCH_PLAYERS = 8
     MAX_TREE_DEPTH = 4096
     TIME_CHECK_EVERY = 32
-    TURN_END_CAP = 64              # decisions a cut-off rollout may add to finish a turn
     MAX_THREADS = 64
     CACHE_LINE = 64
     MAX_NOISE_ACTIONS = 1024

@@ -27,6 +27,7 @@ from borabora_sim.network import (
 )
 from borabora_sim.players import make_player
 from borabora_sim.players.expert import ExpertPlayer
+from borabora_sim.players.heuristic import weights_for
 from borabora_sim.players.search import MCTSPlayer
 from borabora_sim.protocol import Game, GameState
 
@@ -97,9 +98,57 @@ def test_compiled_value_and_policy_match_numpy(game: Game, hidden: tuple[int, ..
     assert np.allclose([p for _, p in compiled], expected_policy, atol=1e-5)
 
 
-def test_the_policy_reads_only_what_the_mover_sees(game: Game) -> None:
+def finishing(game: Game, net: Network) -> Network:
+    """`net`, judging each move after the rest of the mover's turn played by the game's default heuristic."""
+    return dataclasses.replace(net, finish=weights_for(game.default_style, game=game))
+
+
+def compound_move_state(game: Game) -> GameState:
+    """A state in which some legal move leaves the same seat to move (a compound move), from heuristic play."""
+    for seed in range(50):
+        state = game.new_initial_state(players=4, seed=seed)
+        player = make_player("heuristic", seed=seed, game=game)
+        for _ in range(200):
+            mover = state.current_player
+            for action in state.legal_actions():
+                after = state.clone()
+                after.apply(action)
+                if not after.is_terminal() and after.current_player == mover and len(state.legal_actions()) > 2:
+                    return state
+            state.apply(player.choose(state))
+    raise AssertionError("no compound move in 50 games")
+
+
+def test_a_finishing_policy_judges_the_state_after_the_rest_of_the_turn(game: Game) -> None:
+    """With finish weights, the compiled policy reads the features `afterstate_features` gives with the same
+    weights (what training reads), and those differ from the state a compound move leads to at once."""
+    net = finishing(game, random_network(game))
+    state = compound_move_state(game)
+    handles = state.search_handles()
+    actions, at_once = _search.afterstate_features(handles, seed=9)
+    same, finished = _search.afterstate_features(handles, seed=9, finish=net.finish)
+    assert same == actions and not np.array_equal(at_once, finished)
+    assert net.policy is not None
+    logits = numpy_trunk(net, finished.astype(np.float64)) @ net.policy[0] + net.policy[1][actions]
+    expected = np.exp(logits - logits.max())
+    compiled = _search.policy(handles, net.compiled(), seed=9)
+    assert np.allclose([p for _, p in compiled], expected / expected.sum(), atol=1e-5)
+
+
+def test_finish_weights_of_the_wrong_length_are_refused(game: Game) -> None:
+    net = dataclasses.replace(random_network(game), finish=np.ones(3))
+    state = mid_game(game)
+    with pytest.raises(ValueError, match="finishes turns with 3 heuristic weights, the game's heuristic has"):
+        _search.policy(state.search_handles(), net.compiled())
+    with pytest.raises(ValueError, match="finish weights need a policy head"):
+        dataclasses.replace(net, policy=None).compiled()
+
+
+@pytest.mark.parametrize("finish", [False, True], ids=["at once", "finished turn"])
+def test_the_policy_reads_only_what_the_mover_sees(game: Game, finish: bool) -> None:
     """Two states that differ only in what the player to move cannot see get the same policy from the same seed."""
-    model = random_network(game).compiled()
+    net = random_network(game)
+    model = (finishing(game, net) if finish else net).compiled()
     state = mid_game(game)
     mover = state.current_player
     for seed in range(5):
@@ -107,11 +156,14 @@ def test_the_policy_reads_only_what_the_mover_sees(game: Game) -> None:
         assert policy_of(other, model, 4) == pytest.approx(policy_of(state, model, 4))
 
 
-def test_a_network_file_round_trips(game: Game, tmp_path: Path) -> None:
-    net = random_network(game)
+@pytest.mark.parametrize("finish", [False, True], ids=["at once", "finished turn"])
+def test_a_network_file_round_trips(game: Game, finish: bool, tmp_path: Path) -> None:
+    net = finishing(game, random_network(game)) if finish else random_network(game)
     net.save(tmp_path / "n.npz")
     back = load_network(tmp_path / "n.npz")
     assert back.hidden == net.hidden and back.num_features == net.num_features
+    assert (back.finish is None) == (not finish) and np.array_equal(back.compiled().finish, net.finish) if finish \
+        else back.compiled().finish is None
     state = mid_game(game)
     assert policy_of(state, back.compiled(), 3) == pytest.approx(policy_of(state, net.compiled(), 3))
 
