@@ -36,6 +36,7 @@ from borabora_sim.games import get_game
 from borabora_sim.network import FitConfig, Network, Samples, fit, load_network
 from borabora_sim.players import make_player
 from borabora_sim.players.heuristic import weights_for
+from borabora_sim.players.search import FlatMCPlayer, MCTSPlayer
 from borabora_sim.protocol import Game, GameState
 from borabora_sim.stats import wilson_interval
 from borabora_sim.train import package_commit
@@ -65,8 +66,9 @@ class ExpertConfig:
     #                                               before the policy judges it ("": the state a move leads to at once)
     keep: float = 0.025                           # share of generation 0's decisions kept as samples: few per game,
     #                                               as the value overfits the results of a few games otherwise
-    generations: int = 3                          # search generations after generation 0
-    games: int = 800                              # self-play games per search generation
+    generations: int = 3                          # generations after generation 0
+    games: int = 800                              # games per later generation: PUCT self-play, or with a search
+    #                                               teacher, heuristic games with the best network in half the seats
     iterations: int = 100                         # PUCT iterations per decision in self-play and the gate
     c_puct: float = 1.5
     noise_alpha: float = 0.3
@@ -113,7 +115,8 @@ class ExpertConfig:
         if self.finish_style and self.finish_style not in game.styles:
             raise ValueError(f"finish_style must be a heuristic style of {game.name} ({', '.join(game.styles)}) or "
                              f"empty, got {self.finish_style!r}")
-        if self.teacher != "heuristic" and not hasattr(make_player(self.teacher, game=game), "last_stats"):
+        if self.teacher != "heuristic" and not isinstance(make_player(self.teacher, game=game), (MCTSPlayer,
+                                                                                                 FlatMCPlayer)):
             raise ValueError(f"teacher must be 'heuristic' or a search player's spec (mcts:..., flatmc:...), got "
                              f"{self.teacher!r}")
         return game
@@ -182,15 +185,21 @@ class _GameSamples:
                        np.concatenate(self.target).astype(np.float32) if n else np.zeros(0, np.float32))
 
 
-def imitation_game(game: Game, config: ExpertConfig, index: int) -> Samples:
-    """Generation 0's game `index`: heuristic players of the game's styles; a kept decision's target is the move
-    played, or the teacher search's visit shares there (a decision with one legal move is not kept then)."""
-    rng = np.random.default_rng([config.seed, 0, index])
+def teacher_game(game: Game, config: ExpertConfig, generation: int, index: int, network: str | None) -> Samples:
+    """Game `index` of generation 0, or of a later generation of a search teacher: heuristic players of the game's
+    styles, and in a later generation the best network's `expert` (at `network`) in each seat with chance 1/2, so
+    that the teacher also judges the positions the network's own play leads to. A kept decision's target is the move
+    played (the heuristics as teacher), or the teacher search's visit shares there (a decision with one legal move
+    is not kept then)."""
+    rng = np.random.default_rng([config.seed, generation, index])
     players = config.players[index % len(config.players)]
     styles = list(game.styles)
-    seats = [make_player(f"heuristic:style={styles[rng.integers(len(styles))]}", seed=int(rng.integers(2**62)),
-                         game=game) for _ in range(players)]
+    specs = [f"heuristic:style={styles[rng.integers(len(styles))]}" for _ in range(players)]
+    if network is not None:
+        specs = [f"expert:network={network}" if rng.random() < 0.5 else spec for spec in specs]
+    seats = [make_player(spec, seed=int(rng.integers(2**62)), game=game) for spec in specs]
     teacher = None if config.teacher == "heuristic" else make_player(config.teacher, game=game)
+    assert teacher is None or isinstance(teacher, (MCTSPlayer, FlatMCPlayer))
     finish = config.finish_weights(game)
     state = game.new_initial_state(players=players, seed=int(rng.integers(2**62)))
     samples = _GameSamples()
@@ -248,9 +257,11 @@ def play_chunk(config: ExpertConfig, generation: int, first: int, count: int,
                network: str | None) -> dict[str, np.ndarray]:
     """Games first .. first + count - 1 of a generation, as the arrays of a chunk file."""
     game = get_game(config.game)
-    model = None if network is None else load_network(network).compiled()
-    parts = [imitation_game(game, config, index) if model is None else
-             self_play_game(game, config, generation, index, model) for index in range(first, first + count)]
+    if network is None or config.teacher != "heuristic":
+        parts = [teacher_game(game, config, generation, index, network) for index in range(first, first + count)]
+    else:
+        model = load_network(network).compiled()
+        parts = [self_play_game(game, config, generation, index, model) for index in range(first, first + count)]
     samples = Samples.join([p for p in parts if len(p)])
     arrays = {name: getattr(samples, name).astype(dtype) for name, dtype in SAMPLE_ARRAYS.items()}
     arrays["game"] = np.repeat(np.arange(first, first + count), [len(p) for p in parts]).astype(np.int32)
@@ -316,13 +327,15 @@ def play_generation(work: Path, config: ExpertConfig, generation: int, games: in
 # Fitting and the gate
 # =============================================================================
 def gate(config: ExpertConfig, candidate: Path, best: Path, n_jobs: int) -> dict[str, Any]:
-    """The candidate network searching in one seat against the best in the others, on the first player count,
-    seats rotated over common deals: its win rate, Wilson 95% interval, the fair share, and whether it is
-    detectably stronger (the interval above the share)."""
+    """The candidate network in one seat against the best in the others, on the first player count, seats rotated
+    over common deals: its win rate, Wilson 95% interval, the fair share, and whether it is detectably stronger
+    (the interval above the share). The networks search (PUCT) when the search plays the data games, and play
+    their policy in one pass (`expert`) when a search teacher labels them."""
     from borabora_sim.simulate import simulate
 
     players = config.players[0]
-    spec = f"mcts:iterations={config.iterations},c={config.c_puct:g},evaluation=net,network="
+    spec = "expert:network=" if config.teacher != "heuristic" else \
+        f"mcts:iterations={config.iterations},c={config.c_puct:g},evaluation=net,network="
     rows = simulate(config.gate_games, [spec + str(candidate)] + [spec + str(best)] * (players - 1),
                     seed=config.seed * 7919, n_jobs=n_jobs, game=config.game, progress=False)
     assert rows is not None
@@ -384,12 +397,12 @@ def train_network(config: ExpertConfig | None = None, work: str | Path = "runs/e
 def command_line(config: ExpertConfig, work: Path, out: Path, n_jobs: int) -> str:
     """The `borabora train` command of a run (the options the command line has; the others are the defaults)."""
     args = ["borabora", "train", "--game", config.game, "--imitation-games", str(config.imitation_games),
-            *(["--teacher", config.teacher] if config.teacher != "heuristic" else []),
-            *(["--finish-style", config.finish_style] if config.finish_style else []), "--keep", f"{config.keep:g}",
             "--generations", str(config.generations), "--games", str(config.games), "--iterations",
             str(config.iterations), "--gate-games", str(config.gate_games), "--hidden",
-            ",".join(map(str, config.hidden)), "--epochs", str(config.epochs), "--seed", str(config.seed), "--work",
-            str(work), "--out", str(out), "--jobs", str(n_jobs)]
+            ",".join(map(str, config.hidden)), "--epochs", str(config.epochs), "--keep", f"{config.keep:g}",
+            *(["--teacher", config.teacher] if config.teacher != "heuristic" else []),
+            *(["--finish-style", config.finish_style] if config.finish_style else []), "--seed", str(config.seed),
+            "--work", str(work), "--out", str(out), "--jobs", str(n_jobs)]
     return shlex.join(args)
 
 
@@ -410,9 +423,16 @@ def _fit_generation(config: ExpertConfig, game: Game, generation: int, data: lis
     network.save(network_file)
     outcome = None if best is None else gate(config, network_file, best, n_jobs)
     return {"generation": generation, "samples": len(train), "validation_samples": len(held),
-            "teacher": (("heuristic players" if config.teacher == "heuristic" else config.teacher) if best is None
-                        else f"PUCT({config.iterations}) with {best.parent.name}"),
+            "teacher": _teacher(config, best),
             "curve": curve, "gate": outcome, "kept": outcome is None or bool(outcome["stronger"])}
+
+
+def _teacher(config: ExpertConfig, best: Path | None) -> str:
+    """Who gave a generation's policy targets, in words."""
+    if config.teacher == "heuristic":
+        return "heuristic players" if best is None else f"PUCT({config.iterations}) with {best.parent.name}"
+    where = "heuristic games" if best is None else f"games with {best.parent.name}'s expert in half the seats"
+    return f"{config.teacher} at positions of {where}"
 
 
 def _open_work(work: Path, record: dict[str, Any]) -> None:

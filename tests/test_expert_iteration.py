@@ -13,6 +13,7 @@ from borabora_sim.cli import main
 from borabora_sim.expert_iteration import ExpertConfig, read_chunk, train_network
 from borabora_sim.network import load_network
 from borabora_sim.players import make_player
+from borabora_sim.players.heuristic import weights_for
 
 TINY = ExpertConfig(imitation_games=20, generations=1, games=4, iterations=8, gate_games=4, epochs=1, hidden=(8,))
 
@@ -45,6 +46,30 @@ def test_a_tiny_run_writes_every_generation_and_the_best_network(tiny_run: Path)
     from borabora_sim import new_game
     state = new_game(seed=4)
     assert expert.choose(state) in state.legal_actions()
+
+
+TAUGHT = ExpertConfig(imitation_games=6, generations=1, games=4, teacher="mcts:iterations=30", finish_style="temple",
+                      keep=0.05, gate_games=4, epochs=1, hidden=(8,))
+
+
+def test_a_search_teacher_labels_heuristic_games_then_the_networks_own(tmp_path: Path) -> None:
+    """With a search teacher, every kept position's targets are the search's visit shares (a distribution over two
+    or more legal moves), the network finishes turns with the style asked, a later generation's games seat the best
+    network's expert, and the gate matches the networks' one-pass play."""
+    network = train_network(TAUGHT, work=tmp_path, out=tmp_path / "best.npz", log=lambda line: None)
+    assert network.finish is not None and np.allclose(network.finish, weights_for("temple"))
+    for generation in (0, 1):
+        chunk = read_chunk(tmp_path / f"gen{generation:02d}" / "chunk-0000000.npz", 0, 4 if generation else 6)
+        sums = np.add.reduceat(chunk["target"], chunk["first"][:-1])
+        assert np.allclose(sums, 1.0) and (np.diff(chunk["first"]) >= 2).all()
+        assert ((chunk["target"] > 0) & (chunk["target"] < 1)).any()
+    first = json.loads((tmp_path / "gen00" / "manifest.json").read_text())
+    second = json.loads((tmp_path / "gen01" / "manifest.json").read_text())
+    assert first["teacher"] == "mcts:iterations=30 at positions of heuristic games"
+    assert second["teacher"] == "mcts:iterations=30 at positions of games with gen00's expert in half the seats"
+    assert second["gate"]["games"] == TAUGHT.gate_games
+    summary = json.loads((tmp_path / "best.json").read_text())
+    assert "--teacher mcts:iterations=30 --finish-style temple" in summary["command"]
 
 
 def test_a_finished_run_resumes_to_the_same_network(tiny_run: Path) -> None:
