@@ -14,7 +14,8 @@ its win rate's Wilson 95% interval must lie above the seat's fair share.
 
 A work directory holds everything as it goes: `config.json`, per generation `genNN/` with its chunks of games, its
 network and its manifest (data, seeds, commit, time, strength). An interrupted run continues where it stopped with
-the same arguments; a different configuration is refused. Every file is written whole or not at all.
+the same arguments, and a finished one goes on with more `generations`; any other change of configuration is
+refused. Every file is written whole or not at all.
 """
 
 from __future__ import annotations
@@ -436,17 +437,20 @@ def _teacher(config: ExpertConfig, best: Path | None) -> str:
 
 
 def _open_work(work: Path, record: dict[str, Any]) -> None:
-    """Starts the work directory of a run with the settings `record`, or checks that the run it holds has them."""
+    """Starts the work directory of a run with the settings `record`, or checks that the run it holds has them. Only
+    the number of generations may differ: a run is continued with more (or stopped at fewer) as it is."""
     saved = work / "config.json"
     as_json = json.loads(json.dumps(record))
     if saved.exists():
         found = read_json(saved, "the configuration of an expert-iteration run", "use another --work directory")
-        if found != as_json:
-            changed = ", ".join(f"{key}={found.get(key)!r}" for key in as_json if found.get(key) != as_json[key]) \
-                if isinstance(found, dict) else "not a configuration"
+        changed = ", ".join(f"{key}={found.get(key)!r}" for key in as_json
+                            if key != "generations" and found.get(key) != as_json[key]) \
+            if isinstance(found, dict) else "not a configuration"
+        if changed:
             raise ValueError(f"{work} holds a run with other settings ({changed}); use another --work directory or "
-                             "the same settings")
-        return
+                             "the same settings (only --generations may change, to continue a run)")
+        if found == as_json:
+            return
     work.mkdir(parents=True, exist_ok=True)
     write_bytes(saved, (json.dumps(as_json, indent=1) + "\n").encode())
 

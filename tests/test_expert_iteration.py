@@ -85,6 +85,20 @@ def test_a_run_with_other_settings_is_refused(tiny_run: Path) -> None:
         train_network(ExpertConfig(**{**TINY.__dict__, "games": 5}), work=tiny_run, log=lambda line: None)
 
 
+def test_a_finished_run_goes_on_with_more_generations(tmp_path: Path) -> None:
+    """A run of one generation continued to two keeps generation 0 as it was and adds generation 1; a finished run
+    asked for fewer generations stops at them."""
+    short = ExpertConfig(**{**TINY.__dict__, "generations": 0})
+    train_network(short, work=tmp_path, log=lambda line: None)
+    first = (tmp_path / "gen00" / "network.npz").read_bytes()
+    train_network(TINY, work=tmp_path, log=lambda line: None)
+    assert (tmp_path / "gen00" / "network.npz").read_bytes() == first
+    assert json.loads((tmp_path / "gen01" / "manifest.json").read_text())["gate"]["opponent"] == "gen00"
+    assert json.loads((tmp_path / "config.json").read_text())["generations"] == 1
+    again = train_network(short, work=tmp_path, log=lambda line: None)
+    assert np.array_equal(again.layers[0][0], load_network(tmp_path / "gen00" / "network.npz").layers[0][0])
+
+
 def test_a_work_directory_a_spec_cannot_name_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="has a comma in its name"):
         train_network(TINY, work=tmp_path / "a,b", log=lambda line: None)
