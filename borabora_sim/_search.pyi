@@ -37,11 +37,12 @@ def run_flat_mc(handles: tuple[CapsuleType, CapsuleType, CapsuleType, object], r
 
 # The networks (cext/learned.pxi, cext/model.pxd)
 _Layer = tuple[npt.ArrayLike, npt.ArrayLike]
+_Policy = _Layer | tuple[npt.ArrayLike, npt.ArrayLike, npt.ArrayLike]     # (w, b) or (w, b, linear)
 
 @disjoint_base
 class Model:
     def __new__(cls, layers: Iterable[_Layer], value: tuple[npt.ArrayLike, float],
-                policy: _Layer | None = None, finish: npt.ArrayLike | None = None) -> Self: ...
+                policy: _Policy | None = None, finish: npt.ArrayLike | None = None) -> Self: ...
     @property
     def num_features(self) -> int: ...
     @property

@@ -34,15 +34,18 @@ from borabora_sim.protocol import Game
 Layer = tuple[np.ndarray, np.ndarray]
 NETWORK_FILE = "a network file"
 NETWORK_REMEDY = ("give a .npz file written by borabora_sim.network (layer0_w, layer0_b, optionally layer1_w and "
-                  "layer1_b, value_w, value_b, optionally policy_w and policy_b and finish_w, mean and scale)")
+                  "layer1_b, value_w, value_b, optionally policy_w, policy_b, policy_linear and finish_w, mean and "
+                  "scale)")
 REQUIRED = ("layer0_w", "layer0_b", "value_w", "value_b", "mean", "scale")
-OPTIONAL = ("layer1_w", "layer1_b", "policy_w", "policy_b", "finish_w")
+OPTIONAL = ("layer1_w", "layer1_b", "policy_w", "policy_b", "policy_linear", "finish_w")
 
 
 @dataclass(frozen=True)
 class Network:
     """Weights as trained, on standardised features (x - mean) / scale: hidden `layers` [(w: units x inputs, b)],
     the `value` head (w: units, b) and the `policy` head (w: units, b: one bias per action of the game), or None;
+    `policy_linear`, the policy's linear part (one weight per standardised feature of the afterstate, added to its
+    logit), or None;
     `finish`, the heuristic weights that play the rest of the mover's turn before the policy judges its state, or
     None (the policy judges the state an action leads to at once)."""
 
@@ -51,6 +54,7 @@ class Network:
     policy: Layer | None
     mean: np.ndarray
     scale: np.ndarray
+    policy_linear: np.ndarray | None = None
     finish: np.ndarray | None = None
 
     @property
@@ -65,7 +69,9 @@ class Network:
         """The model for the compiled search and players, the standardisation folded into the first layer."""
         (w1, b1), *rest = self.layers
         w1 = w1 / self.scale
-        return _search.Model([(w1, b1 - w1 @ self.mean), *rest], self.value, self.policy, self.finish)
+        policy = self.policy if self.policy is None or self.policy_linear is None else \
+            (*self.policy, self.policy_linear / self.scale)        # its constant part cancels in the softmax
+        return _search.Model([(w1, b1 - w1 @ self.mean), *rest], self.value, policy, self.finish)
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Writes the network to the .npz file `path` (that very name), whole or not at all."""
@@ -75,6 +81,8 @@ class Network:
             arrays[f"layer{i}_w"], arrays[f"layer{i}_b"] = w, b
         if self.policy is not None:
             arrays["policy_w"], arrays["policy_b"] = self.policy
+        if self.policy_linear is not None:
+            arrays["policy_linear"] = self.policy_linear
         if self.finish is not None:
             arrays["finish_w"] = self.finish
         write_bytes(Path(path), npz_bytes(arrays))
@@ -98,7 +106,7 @@ def load_network(path: str | os.PathLike[str]) -> Network:
     if arrays["value_b"].shape != ():
         raise ValueError(f"{path} is not {NETWORK_FILE}: value_b must be one number; {NETWORK_REMEDY}")
     network = Network(tuple(layers), (arrays["value_w"], float(arrays["value_b"])), policy, arrays["mean"],
-                      arrays["scale"], arrays.get("finish_w"))
+                      arrays["scale"], arrays.get("policy_linear"), arrays.get("finish_w"))
     try:
         network.compiled()
     except ValueError as exc:
@@ -214,20 +222,22 @@ def initial_network(features: int, actions: int, config: FitConfig, x: np.ndarra
         layers.append(_init(rng, units, inputs))
         inputs = units
     return Network(tuple(layers), (rng.normal(0, 0.1, inputs), 0.0), (rng.normal(0, 0.1, inputs), np.zeros(actions)),
-                   mean, scale)
+                   mean, scale, np.zeros(features))
 
 
 def _params(net: Network) -> list[np.ndarray]:
     assert net.policy is not None
     params = [a for w, b in net.layers for a in (w, b)]
-    return [*params, net.value[0], np.array([net.value[1]]), net.policy[0], net.policy[1]]
+    linear = [] if net.policy_linear is None else [net.policy_linear]
+    return [*params, net.value[0], np.array([net.value[1]]), net.policy[0], net.policy[1], *linear]
 
 
 def _network(template: Network, params: list[np.ndarray]) -> Network:
     n = len(template.layers)
     layers = tuple((params[2 * i], params[2 * i + 1]) for i in range(n))
     return replace(template, layers=layers, value=(params[2 * n], float(params[2 * n + 1][0])),
-                   policy=(params[2 * n + 2], params[2 * n + 3]))
+                   policy=(params[2 * n + 2], params[2 * n + 3]),
+                   policy_linear=None if template.policy_linear is None else params[2 * n + 4])
 
 
 def _group_softmax(logits: np.ndarray, first: np.ndarray) -> np.ndarray:
@@ -258,7 +268,10 @@ def losses_and_gradients(net: Network, batch: Samples, policy_weight: float,
     p = np.exp(logits)
     p /= p.sum(axis=1, keepdims=True)
     value_loss = float(-(batch.returns * np.log(np.where(present, p, 1.0) + 1e-12)).sum(axis=1).mean())
-    q = _group_softmax(after_h @ params[2 * n_layers + 2] + params[2 * n_layers + 3][batch.action], batch.first)
+    after_x = activations[0][n * seats:]
+    linear = net.policy_linear is not None
+    policy_logits = after_h @ params[2 * n_layers + 2] + params[2 * n_layers + 3][batch.action]
+    q = _group_softmax(policy_logits + after_x @ params[2 * n_layers + 4] if linear else policy_logits, batch.first)
     targeted = max(1, int((np.add.reduceat(batch.target, batch.first[:-1]) > 0).sum()))
     policy_loss = float(-(batch.target * np.log(q + 1e-12)).sum() / targeted)
     if not want_gradients:
@@ -272,6 +285,8 @@ def losses_and_gradients(net: Network, batch: Samples, policy_weight: float,
     d_policy = np.where(has_target, q - batch.target, 0.0) * (policy_weight / targeted)
     grads[2 * n_layers + 2] = d_policy @ after_h
     np.add.at(grads[2 * n_layers + 3], batch.action, d_policy)
+    if linear:
+        grads[2 * n_layers + 4] = d_policy @ after_x
     d = np.concatenate([(d_logits[:, :, None] * params[2 * n_layers][None, None, :]).reshape(n * seats, -1),
                         d_policy[:, None] * params[2 * n_layers + 2][None, :]])
     for i in reversed(range(n_layers)):

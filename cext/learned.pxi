@@ -8,16 +8,19 @@ cdef class Model:
     """A network for the compiled search and players: `layers`, a list of one or two hidden tanh layers (w, b) with
     w (units x inputs), applied to each seat's features; `value`, (w, b) with one weight per unit of the last layer,
     the seat's logit, the seats' logits softmaxed into win probabilities; and optionally `policy`, (w, b) with one
-    weight per unit of the last layer and one bias per action of the game: an action's logit is w . (the activations
-    of the state it leads to, as the mover sees it) + b[action] (model.pxd); with `finish`, heuristic weights of the
+    weight per unit of the last layer and one bias per action of the game, or (w, b, linear) with one weight per
+    feature more: an action's logit is w . (the activations of the state it leads to, as the mover sees it)
+    + b[action] (+ linear . its features) (model.pxd); with `finish`, heuristic weights of the
     game, that state is the one after the rest of the mover's turn played by the greedy policy with them. The first
     layer must already include the features' standardisation; the weights are kept in single precision, transposed.
     """
     cdef LearnedModel m
     cdef object arrays
+    cdef object linear
 
     def __cinit__(self, layers, value, policy=None, finish=None):
         cdef int k
+        self.m.wl = NULL
         layers = [(_matrix(w, f"layers[{i}] weights"), _vector(b, f"layers[{i}] biases"))
                   for i, (w, b) in enumerate(layers)]
         if not 0 < len(layers) <= MAX_MODEL_LAYERS:
@@ -46,6 +49,12 @@ cdef class Model:
             arrays += [np.ascontiguousarray(policy_w, dtype=np.float32),
                        np.ascontiguousarray(policy_b, dtype=np.float32)]
             self.m.n_actions = policy_b.shape[0]
+            if len(policy) == 3:
+                linear = _vector(policy[2], "policy linear weights")
+                if linear.shape != (layers[0][0].shape[1],):
+                    raise ValueError(f"the policy's linear part must have one weight per feature "
+                                     f"({layers[0][0].shape[1]}), got shape {linear.shape}")
+                self.linear = np.ascontiguousarray(linear, dtype=np.float32)
         self.m.finish, self.m.n_finish = NULL, 0
         if finish is not None:
             finish = _vector(finish, "finish weights")
@@ -67,6 +76,8 @@ cdef class Model:
             self.m.bp = _floats(arrays[2 * self.m.n_layers + 2])
         if self.m.n_finish:
             self.m.finish = _doubles(arrays[len(arrays) - 1])
+        if self.linear is not None:
+            self.m.wl = _floats(self.linear)
 
     @property
     def num_features(self):

@@ -4,7 +4,8 @@
 # each legal action of the seat to move by the state the action leads to (an afterstate, as that seat sees it): a
 # logit from the same hidden layers plus a bias of the action, the legal actions' logits softmaxed. Judging the
 # afterstate lets one small network tell apart actions whose meaning depends on the board (which die, which space),
-# as the heuristic does with its evaluation. A network may name heuristic weights (`finish`) with which the mover's
+# as the heuristic does with its evaluation; a linear part on the afterstate's features may be added to that logit.
+# A network may name heuristic weights (`finish`) with which the mover's
 # turn is played to its end before its afterstate is judged: a compound move (a die, then what the action it was
 # placed on lets the mover take) is then judged by what it brings, as the heuristic judges it. Plain C loops, no
 # allocation.
@@ -34,6 +35,8 @@ cdef struct LearnedModel:
     int n_actions                  # policy head: 0 when the network has none, else the game's number of actions
     const float* wp                # one weight per unit of the last layer, applied to an afterstate's activations
     const float* bp                # n_actions: each action's bias
+    const float* wl                # n_in weights on the afterstate's features themselves (a linear part beside the
+    #                                hidden layers, which can carry a heuristic's weighted sum exactly), or NULL
     const double* finish           # heuristic weights that finish the mover's turn before the policy judges it, or NULL
     int n_finish                   # their number (the game's num_weights), 0 without
 
@@ -141,4 +144,7 @@ cdef inline void model_policy(const GameVTable* vt, const void* rules, const voi
         out[i] = m.bp[legal[i]]
         for j in range(width):
             out[i] += m.wp[j] * h[j]
+        if m.wl != NULL:
+            for j in range(m.n_in):
+                out[i] += m.wl[j] * x[j]
     softmax(out, n)

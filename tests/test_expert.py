@@ -44,7 +44,7 @@ def random_network(game: Game, hidden: tuple[int, ...] = (12, 8), seed: int = 0)
         inputs = units
     return Network(tuple(layers), (rng.normal(0, 0.5, inputs), 0.1),
                    (rng.normal(0, 0.5, inputs), rng.normal(0, 0.2, game.num_actions)),
-                   rng.normal(0, 0.1, features), rng.uniform(0.5, 2.0, features))
+                   rng.normal(0, 0.1, features), rng.uniform(0.5, 2.0, features), rng.normal(0, 0.1, features))
 
 
 def mid_game(game: Game, players: int = 4, moves: int = 25, seed: int = 2) -> GameState:
@@ -64,6 +64,17 @@ def numpy_trunk(net: Network, x: np.ndarray) -> np.ndarray:
     for w, b in net.layers:
         h = np.tanh(h @ w.T + b)
     return h
+
+
+def numpy_policy(net: Network, after: np.ndarray, actions: list[int]) -> np.ndarray:
+    """The policy over `actions` whose afterstates have the features `after`: hidden layers, biases, linear part."""
+    assert net.policy is not None and net.policy_linear is not None
+    x = after.astype(np.float64)
+    logits = numpy_trunk(net, x) @ net.policy[0] + net.policy[1][actions] + (x - net.mean) / net.scale @ \
+        net.policy_linear
+    p = np.exp(logits - logits.max())
+    result: np.ndarray = p / p.sum()
+    return result
 
 
 @pytest.fixture(scope="module", params=GAMES)
@@ -90,12 +101,12 @@ def test_compiled_value_and_policy_match_numpy(game: Game, hidden: tuple[int, ..
     assert np.allclose(_search.win_probabilities(handles, model), expected, atol=1e-5)
     assert net.policy is not None
     actions, after = _search.afterstate_features(handles, seed=9)
-    policy_logits = numpy_trunk(net, after.astype(np.float64)) @ net.policy[0] + net.policy[1][actions]
-    expected_policy = np.exp(policy_logits - policy_logits.max())
-    expected_policy /= expected_policy.sum()
     compiled = _search.policy(handles, model, seed=9)
     assert [a for a, _ in compiled] == actions == state.legal_actions()
-    assert np.allclose([p for _, p in compiled], expected_policy, atol=1e-5)
+    assert np.allclose([p for _, p in compiled], numpy_policy(net, after, actions), atol=1e-5)
+    without_linear = dataclasses.replace(net, policy_linear=None)
+    assert not np.allclose([p for _, p in _search.policy(handles, without_linear.compiled(), seed=9)],
+                           numpy_policy(net, after, actions), atol=1e-5)
 
 
 def finishing(game: Game, net: Network) -> Network:
@@ -128,11 +139,8 @@ def test_a_finishing_policy_judges_the_state_after_the_rest_of_the_turn(game: Ga
     actions, at_once = _search.afterstate_features(handles, seed=9)
     same, finished = _search.afterstate_features(handles, seed=9, finish=net.finish)
     assert same == actions and not np.array_equal(at_once, finished)
-    assert net.policy is not None
-    logits = numpy_trunk(net, finished.astype(np.float64)) @ net.policy[0] + net.policy[1][actions]
-    expected = np.exp(logits - logits.max())
     compiled = _search.policy(handles, net.compiled(), seed=9)
-    assert np.allclose([p for _, p in compiled], expected / expected.sum(), atol=1e-5)
+    assert np.allclose([p for _, p in compiled], numpy_policy(net, finished, actions), atol=1e-5)
 
 
 def test_finish_weights_of_the_wrong_length_are_refused(game: Game) -> None:
@@ -142,6 +150,9 @@ def test_finish_weights_of_the_wrong_length_are_refused(game: Game) -> None:
         _search.policy(state.search_handles(), net.compiled())
     with pytest.raises(ValueError, match="finish weights need a policy head"):
         dataclasses.replace(net, policy=None).compiled()
+    with pytest.raises(ValueError, match=r"the policy's linear part must have one weight per feature \(\d+\), got "
+                                          r"shape \(3,\)"):
+        _search.Model(net.layers, net.value, (*net.policy, np.ones(3)))
 
 
 @pytest.mark.parametrize("finish", [False, True], ids=["at once", "finished turn"])
