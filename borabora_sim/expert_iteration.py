@@ -48,7 +48,7 @@ VALIDATION_EVERY = 10           # every 10th game of a generation is held out fo
 SEATS = 4                       # the value rows of a sample: every seat of the largest game (smaller ones padded)
 RANDOM_MOVES = 0.03             # share of generation 0's decisions played at random
 SAMPLE_ARRAYS = {"x": np.float32, "players": np.int8, "mover": np.int8, "returns": np.float32, "first": np.int64,
-                 "after": np.float32, "action": np.int16, "target": np.float32}
+                 "after": np.float32, "action": np.int16, "target": np.float32, "after_value": np.float32}
 CHUNK_FILE = "a chunk of expert-iteration games"
 CHUNK_REMEDY = "delete it and run the same command again: its games are played again"
 Progress = Callable[[str], object]
@@ -87,7 +87,8 @@ class ExpertConfig:
 
     def fit_config(self, generation: int) -> FitConfig:
         return FitConfig(hidden=self.hidden, epochs=self.epochs, batch=self.batch, learning_rate=self.learning_rate,
-                         policy_weight=self.policy_weight, seed=self.seed + generation)
+                         policy_weight=self.policy_weight, heuristic=bool(self.finish_style),
+                         seed=self.seed + generation)
 
     def check(self) -> Game:
         """The game, after checking every setting; a ValueError names the first that is wrong."""
@@ -156,16 +157,18 @@ class _GameSamples:
         self.x: list[np.ndarray] = []
         self.mover: list[int] = []
         self.after: list[np.ndarray] = []
+        self.after_value: list[np.ndarray] = []
         self.action: list[list[int]] = []
         self.target: list[np.ndarray] = []
         self.search: list[np.ndarray] = []
 
-    def add(self, state: GameState, actions: list[int], after: np.ndarray, target: np.ndarray,
-            search: list[float] | None = None) -> None:
+    def add(self, state: GameState, actions: list[int], after: np.ndarray, after_value: np.ndarray,
+            target: np.ndarray, search: list[float] | None = None) -> None:
         self.x.append(_value_rows(state))
         self.mover.append(state.current_player)
         self.action.append(actions)
         self.after.append(after)
+        self.after_value.append(after_value)
         self.target.append(target)
         values = np.zeros(SEATS, np.float32)
         if search is not None:
@@ -183,7 +186,8 @@ class _GameSamples:
                        returns.astype(np.float32), np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64),
                        np.concatenate(self.after) if n else np.zeros((0, 0), np.float32),
                        np.concatenate(self.action).astype(np.int16) if n else np.zeros(0, np.int16),
-                       np.concatenate(self.target).astype(np.float32) if n else np.zeros(0, np.float32))
+                       np.concatenate(self.target).astype(np.float32) if n else np.zeros(0, np.float32),
+                       np.concatenate(self.after_value).astype(np.float32) if n else np.zeros(0, np.float32))
 
 
 def teacher_game(game: Game, config: ExpertConfig, generation: int, index: int, network: str | None) -> Samples:
@@ -210,7 +214,8 @@ def teacher_game(game: Game, config: ExpertConfig, generation: int, index: int, 
         if rng.random() < RANDOM_MOVES:
             action = legal[rng.integers(len(legal))]
         if rng.random() < config.keep and (teacher is None or len(legal) > 1):
-            actions, after = _search.afterstate_features(state.search_handles(), int(rng.integers(2**62)), finish)
+            actions, after, values = _search.afterstate_features(state.search_handles(), int(rng.integers(2**62)),
+                                                                 finish)
             if teacher is None:
                 target = np.array([a == action for a in actions], np.float32)
             else:
@@ -219,7 +224,7 @@ def teacher_game(game: Game, config: ExpertConfig, generation: int, index: int, 
                 visits = {stat.action: stat.visits for stat in teacher.last_stats}
                 target = np.array([visits.get(a, 0) for a in actions], np.float64)
                 target = (target / target.sum()).astype(np.float32)
-            samples.add(state, actions, after, target)
+            samples.add(state, actions, after, values, target)
         state.apply(action)
     return samples.finish(state)
 
@@ -241,10 +246,10 @@ def self_play_game(game: Game, config: ExpertConfig, generation: int, index: int
                                           noise_fraction=config.noise_fraction, seed=int(rng.integers(2**62)),
                                           root_values=True)
         visits = {action: count for action, count, _ in stats}
-        actions, after = _search.afterstate_features(handles, int(rng.integers(2**62)), finish)
+        actions, after, values = _search.afterstate_features(handles, int(rng.integers(2**62)), finish)
         target = np.array([visits.get(a, 0) for a in actions], np.float64)
         target /= target.sum()
-        samples.add(state, actions, after, target.astype(np.float32), root)
+        samples.add(state, actions, after, values, target.astype(np.float32), root)
         if decisions < config.sampled_turns * players:
             action = actions[rng.choice(len(actions), p=target)]
         else:
@@ -283,10 +288,10 @@ def read_chunk(path: Path, first: int, count: int) -> dict[str, np.ndarray]:
         if arrays["x"].ndim != 3 or any(len(arrays[k]) != n for k in ("players", "mover", "returns", "game")):
             problem = "the positions' arrays differ in length"
         elif len(first_rows) != n + 1 or first_rows[0] != 0 or (np.diff(first_rows) < 1).any() \
-                or first_rows[-1] != len(arrays["after"]) or len(arrays["action"]) != len(arrays["after"]) \
-                or len(arrays["target"]) != len(arrays["after"]):
+                or first_rows[-1] != len(arrays["after"]) \
+                or any(len(arrays[k]) != len(arrays["after"]) for k in ("action", "target", "after_value")):
             problem = "the afterstate rows do not fit the positions"
-        elif not all(np.isfinite(arrays[k]).all() for k in ("x", "after", "target", "returns")):
+        elif not all(np.isfinite(arrays[k]).all() for k in ("x", "after", "target", "returns", "after_value")):
             problem = "a number is not finite"
         elif not ((arrays["game"] >= first) & (arrays["game"] < first + count)).all():
             problem = f"game holds an index outside {first}..{first + count - 1}"

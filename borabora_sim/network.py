@@ -34,10 +34,10 @@ from borabora_sim.protocol import Game
 Layer = tuple[np.ndarray, np.ndarray]
 NETWORK_FILE = "a network file"
 NETWORK_REMEDY = ("give a .npz file written by borabora_sim.network (layer0_w, layer0_b, optionally layer1_w and "
-                  "layer1_b, value_w, value_b, optionally policy_w, policy_b, policy_linear and finish_w, mean and "
-                  "scale)")
+                  "layer1_b, value_w, value_b, optionally policy_w, policy_b, policy_linear, policy_heuristic and "
+                  "finish_w, mean and scale)")
 REQUIRED = ("layer0_w", "layer0_b", "value_w", "value_b", "mean", "scale")
-OPTIONAL = ("layer1_w", "layer1_b", "policy_w", "policy_b", "policy_linear", "finish_w")
+OPTIONAL = ("layer1_w", "layer1_b", "policy_w", "policy_b", "policy_linear", "policy_heuristic", "finish_w")
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,8 @@ class Network:
     `policy_linear`, the policy's linear part (one weight per standardised feature of the afterstate, added to its
     logit), or None;
     `finish`, the heuristic weights that play the rest of the mover's turn before the policy judges its state, or
-    None (the policy judges the state an action leads to at once)."""
+    None (the policy judges the state an action leads to at once); `policy_heuristic`, the weight in the policy's
+    logit of the mover's heuristic value (by `finish`) of that state, or None."""
 
     layers: tuple[Layer, ...]
     value: tuple[np.ndarray, float]
@@ -56,6 +57,7 @@ class Network:
     scale: np.ndarray
     policy_linear: np.ndarray | None = None
     finish: np.ndarray | None = None
+    policy_heuristic: float | None = None
 
     @property
     def num_features(self) -> int:
@@ -71,7 +73,8 @@ class Network:
         w1 = w1 / self.scale
         policy = self.policy if self.policy is None or self.policy_linear is None else \
             (*self.policy, self.policy_linear / self.scale)        # its constant part cancels in the softmax
-        return _search.Model([(w1, b1 - w1 @ self.mean), *rest], self.value, policy, self.finish)
+        return _search.Model([(w1, b1 - w1 @ self.mean), *rest], self.value, policy, self.finish,
+                             self.policy_heuristic or 0.0)
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Writes the network to the .npz file `path` (that very name), whole or not at all."""
@@ -85,6 +88,8 @@ class Network:
             arrays["policy_linear"] = self.policy_linear
         if self.finish is not None:
             arrays["finish_w"] = self.finish
+        if self.policy_heuristic is not None:
+            arrays["policy_heuristic"] = np.array(self.policy_heuristic)
         write_bytes(Path(path), npz_bytes(arrays))
 
 
@@ -106,7 +111,8 @@ def load_network(path: str | os.PathLike[str]) -> Network:
     if arrays["value_b"].shape != ():
         raise ValueError(f"{path} is not {NETWORK_FILE}: value_b must be one number; {NETWORK_REMEDY}")
     network = Network(tuple(layers), (arrays["value_w"], float(arrays["value_b"])), policy, arrays["mean"],
-                      arrays["scale"], arrays.get("policy_linear"), arrays.get("finish_w"))
+                      arrays["scale"], arrays.get("policy_linear"), arrays.get("finish_w"),
+                      float(arrays["policy_heuristic"]) if "policy_heuristic" in arrays else None)
     try:
         network.compiled()
     except ValueError as exc:
@@ -155,7 +161,8 @@ class Samples:
     features; the seats a smaller game lacks are zero, masked out by `players`), the seats in play and the returns
     per seat (1 to the winner). For the policy: the seat to move, and for each legal action (rows `first[i]` to
     `first[i + 1]` of position i) the features of its afterstate as the mover sees it, the action and its target
-    probability (a search's visit share; all zero for a position with no target)."""
+    probability (a search's visit share; all zero for a position with no target), and the mover's heuristic value
+    of that afterstate (zero where the network has no heuristic term)."""
 
     x: np.ndarray            # float32 (n, seats, features)
     players: np.ndarray      # int8 (n,)
@@ -165,6 +172,7 @@ class Samples:
     after: np.ndarray        # float32 (rows, features)
     action: np.ndarray       # int16 (rows,)
     target: np.ndarray       # float32 (rows,)
+    after_value: np.ndarray  # float32 (rows,)
 
     def __len__(self) -> int:
         return int(self.x.shape[0])
@@ -174,7 +182,7 @@ class Samples:
         lengths = self.first[positions + 1] - self.first[positions]
         return Samples(self.x[positions], self.players[positions], self.mover[positions], self.returns[positions],
                        np.concatenate([[0], np.cumsum(lengths)]), self.after[rows], self.action[rows],
-                       self.target[rows])
+                       self.target[rows], self.after_value[rows])
 
     @staticmethod
     def join(parts: Sequence[Samples]) -> Samples:
@@ -185,7 +193,7 @@ class Samples:
             return np.concatenate([getattr(p, name) for p in parts])
 
         return Samples(joined("x"), joined("players"), joined("mover"), joined("returns"), first, joined("after"),
-                       joined("action"), joined("target"))
+                       joined("action"), joined("target"), joined("after_value"))
 
 
 def _ranges(starts: np.ndarray, stops: np.ndarray) -> np.ndarray:
@@ -204,6 +212,7 @@ class FitConfig:
     learning_rate: float = 2e-3
     weight_decay: float = 1e-5
     policy_weight: float = 1.0
+    heuristic: bool = False          # the policy adds the mover's heuristic value of an afterstate, with a weight
     seed: int = 0
 
 
@@ -222,14 +231,15 @@ def initial_network(features: int, actions: int, config: FitConfig, x: np.ndarra
         layers.append(_init(rng, units, inputs))
         inputs = units
     return Network(tuple(layers), (rng.normal(0, 0.1, inputs), 0.0), (rng.normal(0, 0.1, inputs), np.zeros(actions)),
-                   mean, scale, np.zeros(features))
+                   mean, scale, np.zeros(features), policy_heuristic=1.0 if config.heuristic else None)
 
 
 def _params(net: Network) -> list[np.ndarray]:
     assert net.policy is not None
     params = [a for w, b in net.layers for a in (w, b)]
     linear = [] if net.policy_linear is None else [net.policy_linear]
-    return [*params, net.value[0], np.array([net.value[1]]), net.policy[0], net.policy[1], *linear]
+    heuristic = [] if net.policy_heuristic is None else [np.array([net.policy_heuristic])]
+    return [*params, net.value[0], np.array([net.value[1]]), net.policy[0], net.policy[1], *linear, *heuristic]
 
 
 def _network(template: Network, params: list[np.ndarray]) -> Network:
@@ -237,7 +247,8 @@ def _network(template: Network, params: list[np.ndarray]) -> Network:
     layers = tuple((params[2 * i], params[2 * i + 1]) for i in range(n))
     return replace(template, layers=layers, value=(params[2 * n], float(params[2 * n + 1][0])),
                    policy=(params[2 * n + 2], params[2 * n + 3]),
-                   policy_linear=None if template.policy_linear is None else params[2 * n + 4])
+                   policy_linear=None if template.policy_linear is None else params[2 * n + 4],
+                   policy_heuristic=None if template.policy_heuristic is None else float(params[-1][0]))
 
 
 def _group_softmax(logits: np.ndarray, first: np.ndarray) -> np.ndarray:
@@ -271,7 +282,12 @@ def losses_and_gradients(net: Network, batch: Samples, policy_weight: float,
     after_x = activations[0][n * seats:]
     linear = net.policy_linear is not None
     policy_logits = after_h @ params[2 * n_layers + 2] + params[2 * n_layers + 3][batch.action]
-    q = _group_softmax(policy_logits + after_x @ params[2 * n_layers + 4] if linear else policy_logits, batch.first)
+    if linear:
+        policy_logits = policy_logits + after_x @ params[2 * n_layers + 4]
+    heuristic = net.policy_heuristic is not None
+    if heuristic:
+        policy_logits = policy_logits + params[-1][0] * batch.after_value
+    q = _group_softmax(policy_logits, batch.first)
     targeted = max(1, int((np.add.reduceat(batch.target, batch.first[:-1]) > 0).sum()))
     policy_loss = float(-(batch.target * np.log(q + 1e-12)).sum() / targeted)
     if not want_gradients:
@@ -287,6 +303,8 @@ def losses_and_gradients(net: Network, batch: Samples, policy_weight: float,
     np.add.at(grads[2 * n_layers + 3], batch.action, d_policy)
     if linear:
         grads[2 * n_layers + 4] = d_policy @ after_x
+    if heuristic:
+        grads[-1] = np.array([d_policy @ batch.after_value])
     d = np.concatenate([(d_logits[:, :, None] * params[2 * n_layers][None, None, :]).reshape(n * seats, -1),
                         d_policy[:, None] * params[2 * n_layers + 2][None, :]])
     for i in reversed(range(n_layers)):

@@ -11,16 +11,18 @@ cdef class Model:
     weight per unit of the last layer and one bias per action of the game, or (w, b, linear) with one weight per
     feature more: an action's logit is w . (the activations of the state it leads to, as the mover sees it)
     + b[action] (+ linear . its features) (model.pxd); with `finish`, heuristic weights of the
-    game, that state is the one after the rest of the mover's turn played by the greedy policy with them. The first
+    game, that state is the one after the rest of the mover's turn played by the greedy policy with them, and
+    `heuristic` times the mover's value by them there is added to the logit. The first
     layer must already include the features' standardisation; the weights are kept in single precision, transposed.
     """
     cdef LearnedModel m
     cdef object arrays
     cdef object linear
 
-    def __cinit__(self, layers, value, policy=None, finish=None):
+    def __cinit__(self, layers, value, policy=None, finish=None, double heuristic=0.0):
         cdef int k
         self.m.wl = NULL
+        self.m.heuristic = heuristic
         layers = [(_matrix(w, f"layers[{i}] weights"), _vector(b, f"layers[{i}] biases"))
                   for i, (w, b) in enumerate(layers)]
         if not 0 < len(layers) <= MAX_MODEL_LAYERS:
@@ -62,6 +64,9 @@ cdef class Model:
                 raise ValueError("finish weights need a policy head and at least one weight")
             arrays.append(np.ascontiguousarray(finish, dtype=np.float64))
             self.m.n_finish = finish.shape[0]
+        if heuristic != 0 and finish is None or not np.isfinite(heuristic):
+            raise ValueError(f"the heuristic's weight in the policy must be finite and needs finish weights (the "
+                             f"heuristic that judges), got {heuristic} with finish weights {finish is not None}")
         self.arrays = tuple(arrays)
         self.m.n_layers = len(layers)
         self.m.n_in = layers[0][0].shape[1]
@@ -92,6 +97,11 @@ cdef class Model:
     def num_actions(self):
         """The actions of the policy head (0: the network has none)."""
         return self.m.n_actions
+
+    @property
+    def heuristic(self):
+        """The weight of the mover's heuristic value of a finished afterstate in the policy's logit."""
+        return self.m.heuristic
 
     @property
     def finish(self):
@@ -253,10 +263,11 @@ def policy(handles, Model model not None, seed=0):
 
 
 def afterstate_features(handles, seed=0, finish=None):
-    """(legal actions, features) for the player to move in the state of `handles`: the features (one row per legal
-    action, float32) of the state each action leads to, as that player sees it, on a determinization for it chosen
-    by `seed` (what the policy head reads; for training it). With `finish`, heuristic weights of the game, each
-    state is the one after the rest of the player's turn played by the greedy policy with them."""
+    """(legal actions, features, values) for the player to move in the state of `handles`: the features (one row per
+    legal action, float32) of the state each action leads to, as that player sees it, on a determinization for it
+    chosen by `seed` (what the policy head reads; for training it). With `finish`, heuristic weights of the game,
+    each state is the one after the rest of the player's turn played by the greedy policy with them, and `values`
+    (float32) the player's heuristic value by them there; without, `values` are zero."""
     cdef _Handles h = _Handles(handles, 0)
     if h.vt.features == NULL or h.vt.num_features <= 0:
         raise ValueError("this game has no learned features: the learned evaluation is not available for it")
@@ -270,11 +281,16 @@ def afterstate_features(handles, seed=0, finish=None):
     h.vt.determinize(h.rules, b.det, me, s)
     n = h.vt.legal_actions(h.rules, b.det, b.legal)
     out = np.zeros((n, h.vt.num_features), dtype=np.float64)
+    values = np.zeros(n, dtype=np.float32)
     cdef double[:, ::1] o = out
+    cdef double seat_values[MAX_MODEL_SEATS]
     for i in range(n):
         play_afterstate(h.vt, h.rules, b.det, b.legal[i], me, fw, b.after, b.sub)
         h.vt.features(h.rules, b.after, me, &o[i, 0])
-    return [b.legal[i] for i in range(n)], out.astype(np.float32)
+        if fw != NULL:
+            h.vt.evaluate(h.rules, b.after, fw, seat_values)
+            values[i] = seat_values[me]
+    return [b.legal[i] for i in range(n)], out.astype(np.float32), values
 
 
 def learned_option_values(handles, Model model not None, weights, seed, samples=1):

@@ -39,6 +39,9 @@ cdef struct LearnedModel:
     #                                hidden layers, which can carry a heuristic's weighted sum exactly), or NULL
     const double* finish           # heuristic weights that finish the mover's turn before the policy judges it, or NULL
     int n_finish                   # their number (the game's num_weights), 0 without
+    double heuristic               # with finish weights: the weight of the mover's heuristic value (by them) of the
+    #                                finished afterstate in its logit, so the policy starts from the heuristic's own
+    #                                judgement and learns what to add to it
 
 
 cdef inline int trunk(const LearnedModel* m, const double* x, float* h) noexcept nogil:
@@ -135,10 +138,13 @@ cdef inline void model_policy(const GameVTable* vt, const void* rules, const voi
     `after` (a state's size) and `scratch` (the game's number of actions) are working memory. The network must have
     a policy head."""
     cdef double x[MAX_MODEL_FEATURES]
+    cdef double values[MAX_MODEL_SEATS]
     cdef float h[MAX_MODEL_HIDDEN]
     cdef int i, j, width, me = vt.current_player(state)
     for i in range(n):
         play_afterstate(vt, rules, state, legal[i], me, m.finish, after, scratch)
+        if m.heuristic != 0:
+            vt.evaluate(rules, after, m.finish, values)
         vt.features(rules, after, me, x)
         width = trunk(m, x, h)
         out[i] = m.bp[legal[i]]
@@ -147,4 +153,6 @@ cdef inline void model_policy(const GameVTable* vt, const void* rules, const voi
         if m.wl != NULL:
             for j in range(m.n_in):
                 out[i] += m.wl[j] * x[j]
+        if m.heuristic != 0:
+            out[i] += m.heuristic * values[me]
     softmax(out, n)

@@ -66,12 +66,16 @@ def numpy_trunk(net: Network, x: np.ndarray) -> np.ndarray:
     return h
 
 
-def numpy_policy(net: Network, after: np.ndarray, actions: list[int]) -> np.ndarray:
-    """The policy over `actions` whose afterstates have the features `after`: hidden layers, biases, linear part."""
+def numpy_policy(net: Network, after: np.ndarray, actions: list[int], values: np.ndarray | None = None) -> np.ndarray:
+    """The policy over `actions` whose afterstates have the features `after` (and the mover's heuristic values
+    `values`): hidden layers, biases, linear part, heuristic term."""
     assert net.policy is not None and net.policy_linear is not None
     x = after.astype(np.float64)
     logits = numpy_trunk(net, x) @ net.policy[0] + net.policy[1][actions] + (x - net.mean) / net.scale @ \
         net.policy_linear
+    if net.policy_heuristic is not None:
+        assert values is not None
+        logits += net.policy_heuristic * values
     p = np.exp(logits - logits.max())
     result: np.ndarray = p / p.sum()
     return result
@@ -100,7 +104,8 @@ def test_compiled_value_and_policy_match_numpy(game: Game, hidden: tuple[int, ..
     expected = np.exp(logits - logits.max()) / np.exp(logits - logits.max()).sum()
     assert np.allclose(_search.win_probabilities(handles, model), expected, atol=1e-5)
     assert net.policy is not None
-    actions, after = _search.afterstate_features(handles, seed=9)
+    actions, after, values = _search.afterstate_features(handles, seed=9)
+    assert not values.any()
     compiled = _search.policy(handles, model, seed=9)
     assert [a for a, _ in compiled] == actions == state.legal_actions()
     assert np.allclose([p for _, p in compiled], numpy_policy(net, after, actions), atol=1e-5)
@@ -109,9 +114,10 @@ def test_compiled_value_and_policy_match_numpy(game: Game, hidden: tuple[int, ..
                            numpy_policy(net, after, actions), atol=1e-5)
 
 
-def finishing(game: Game, net: Network) -> Network:
-    """`net`, judging each move after the rest of the mover's turn played by the game's default heuristic."""
-    return dataclasses.replace(net, finish=weights_for(game.default_style, game=game))
+def finishing(game: Game, net: Network, heuristic: float | None = None) -> Network:
+    """`net`, judging each move after the rest of the mover's turn played by the game's default heuristic (and
+    adding `heuristic` times the mover's heuristic value there)."""
+    return dataclasses.replace(net, finish=weights_for(game.default_style, game=game), policy_heuristic=heuristic)
 
 
 def compound_move_state(game: Game) -> GameState:
@@ -133,14 +139,15 @@ def compound_move_state(game: Game) -> GameState:
 def test_a_finishing_policy_judges_the_state_after_the_rest_of_the_turn(game: Game) -> None:
     """With finish weights, the compiled policy reads the features `afterstate_features` gives with the same
     weights (what training reads), and those differ from the state a compound move leads to at once."""
-    net = finishing(game, random_network(game))
     state = compound_move_state(game)
     handles = state.search_handles()
-    actions, at_once = _search.afterstate_features(handles, seed=9)
-    same, finished = _search.afterstate_features(handles, seed=9, finish=net.finish)
-    assert same == actions and not np.array_equal(at_once, finished)
-    compiled = _search.policy(handles, net.compiled(), seed=9)
-    assert np.allclose([p for _, p in compiled], numpy_policy(net, finished, actions), atol=1e-5)
+    actions, at_once, _ = _search.afterstate_features(handles, seed=9)
+    for heuristic in (None, 0.3):
+        net = finishing(game, random_network(game), heuristic)
+        same, finished, values = _search.afterstate_features(handles, seed=9, finish=net.finish)
+        assert same == actions and not np.array_equal(at_once, finished) and len(set(values.tolist())) > 1
+        compiled = _search.policy(handles, net.compiled(), seed=9)
+        assert np.allclose([p for _, p in compiled], numpy_policy(net, finished, actions, values), atol=1e-5)
 
 
 def test_finish_weights_of_the_wrong_length_are_refused(game: Game) -> None:
@@ -150,6 +157,8 @@ def test_finish_weights_of_the_wrong_length_are_refused(game: Game) -> None:
         _search.policy(state.search_handles(), net.compiled())
     with pytest.raises(ValueError, match="finish weights need a policy head"):
         dataclasses.replace(net, policy=None).compiled()
+    with pytest.raises(ValueError, match="the heuristic's weight in the policy must be finite and needs finish"):
+        dataclasses.replace(net, finish=None, policy_heuristic=0.5).compiled()
     with pytest.raises(ValueError, match=r"the policy's linear part must have one weight per feature \(\d+\), got "
                                           r"shape \(3,\)"):
         _search.Model(net.layers, net.value, (*net.policy, np.ones(3)))
@@ -169,12 +178,15 @@ def test_the_policy_reads_only_what_the_mover_sees(game: Game, finish: bool) -> 
 
 @pytest.mark.parametrize("finish", [False, True], ids=["at once", "finished turn"])
 def test_a_network_file_round_trips(game: Game, finish: bool, tmp_path: Path) -> None:
-    net = finishing(game, random_network(game)) if finish else random_network(game)
+    net = finishing(game, random_network(game), 0.25) if finish else random_network(game)
     net.save(tmp_path / "n.npz")
     back = load_network(tmp_path / "n.npz")
     assert back.hidden == net.hidden and back.num_features == net.num_features
-    assert (back.finish is None) == (not finish) and np.array_equal(back.compiled().finish, net.finish) if finish \
-        else back.compiled().finish is None
+    if finish:
+        assert back.policy_heuristic == back.compiled().heuristic == 0.25
+        assert np.array_equal(back.compiled().finish, net.finish)
+    else:
+        assert back.compiled().finish is None and back.policy_heuristic is None
     state = mid_game(game)
     assert policy_of(state, back.compiled(), 3) == pytest.approx(policy_of(state, net.compiled(), 3))
 
@@ -212,13 +224,14 @@ def tiny_samples(seed: int = 0) -> Samples:
             target[first[i]:first[i + 1]] = share / share.sum()
     return Samples(x, players, np.array([0, 2, 1, 3, 0, 1], np.int8), returns, first,
                    rng.normal(size=(first[-1], features)), rng.integers(0, actions, first[-1]).astype(np.int16),
-                   target)
+                   target, rng.normal(size=first[-1]))
 
 
 def test_the_trainers_gradients_are_those_of_its_loss() -> None:
     """Central differences of value loss + 0.7 policy loss against the analytic gradient, every weight."""
     samples = tiny_samples()
-    net = initial_network(5, 9, FitConfig(hidden=(4, 3)), samples.x)
+    net = initial_network(5, 9, FitConfig(hidden=(4, 3), heuristic=True), samples.x)
+    assert net.policy_linear is not None and net.policy_heuristic is not None
     params = _params(net)
     _, _, grads = losses_and_gradients(net, samples, 0.7)
 
@@ -261,7 +274,7 @@ def test_fitting_learns_a_policy_it_is_shown() -> None:
         returns = np.zeros((n, 2))
         returns[np.arange(n), (x[:, 0, 0] < x[:, 1, 0]).astype(int)] = 1
         return Samples(x, np.full(n, 2, np.int8), np.zeros(n, np.int8), returns, first, after,
-                       rng.integers(0, 3, first[-1]).astype(np.int16), target)
+                       rng.integers(0, 3, first[-1]).astype(np.int16), target, np.zeros(first[-1]))
 
     train, held = make(3000), make(300)
     net, curve = fit(train, held, FitConfig(hidden=(16,), epochs=20, batch=64, seed=1), actions=3)
