@@ -422,7 +422,8 @@ def cmd_train(args: argparse.Namespace) -> None:
     from borabora_sim.expert_iteration import ExpertConfig, train_network
 
     config = ExpertConfig(game=args.game, imitation_games=args.imitation_games, teacher=args.teacher,
-                          finish_style=args.finish_style, keep=args.keep, generations=args.generations,
+                          finish_style=args.finish_style, keep=args.keep, sharpen=args.sharpen,
+                          generations=args.generations,
                           games=args.games, iterations=args.iterations, gate_games=args.gate_games,
                           hidden=args.hidden, epochs=args.epochs, seed=args.seed)
     train_network(config, work=args.work, out=args.out, n_jobs=args.jobs,
@@ -589,6 +590,9 @@ def build_parser() -> argparse.ArgumentParser:
                           "whose visit shares are the targets at the positions kept (default %(default)s)")
     net.add_argument("--keep", type=float, default=expert.keep,
                      help="share of generation 0's decisions kept as samples (default %(default)s)")
+    net.add_argument("--sharpen", type=float, default=expert.sharpen,
+                     help="raise the policy targets to this power when fitting (above 1: lean to the teacher's "
+                          "choice; default %(default)s)")
     net.add_argument("--finish-style", default=expert.finish_style, metavar="STYLE",
                      help="the heuristic style that finishes the mover's turn before the policy judges it "
                           "(default: none, the state a move leads to at once)")

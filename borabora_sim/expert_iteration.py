@@ -83,6 +83,8 @@ class ExpertConfig:
     batch: int = 256
     learning_rate: float = 2e-3
     policy_weight: float = 4.0
+    sharpen: float = 1.0                          # the policy targets are raised to this power (and renormalised)
+    #                                               when fitted: above 1, the network leans to the teacher's choice
     seed: int = 1
 
     def fit_config(self, generation: int) -> FitConfig:
@@ -109,9 +111,9 @@ class ExpertConfig:
             raise ValueError(f"players must be player counts of {game.name} "
                              f"({', '.join(map(str, game.player_counts))}), got {self.players}")
         if not (0 < self.keep <= 1 and self.c_puct > 0 and self.noise_alpha >= 0 and 0 <= self.noise_fraction <= 1
-                and 0 <= self.search_value <= 1):
+                and 0 <= self.search_value <= 1 and 0 < self.sharpen <= 100):
             raise ValueError("keep must be in (0, 1], c_puct > 0, noise_alpha >= 0, noise_fraction and search_value "
-                             "in [0, 1]")
+                             "in [0, 1], sharpen in (0, 100]")
         if not self.hidden or len(self.hidden) > 2 or any(not 1 <= h <= 256 for h in self.hidden):
             raise ValueError(f"hidden must be one or two layer sizes in 1..256, got {self.hidden}")
         if self.finish_style and self.finish_style not in game.styles:
@@ -406,6 +408,7 @@ def command_line(config: ExpertConfig, work: Path, out: Path, n_jobs: int) -> st
             "--generations", str(config.generations), "--games", str(config.games), "--iterations",
             str(config.iterations), "--gate-games", str(config.gate_games), "--hidden",
             ",".join(map(str, config.hidden)), "--epochs", str(config.epochs), "--keep", f"{config.keep:g}",
+            *(["--sharpen", f"{config.sharpen:g}"] if config.sharpen != 1 else []),
             *(["--teacher", config.teacher] if config.teacher != "heuristic" else []),
             *(["--finish-style", config.finish_style] if config.finish_style else []), "--seed", str(config.seed),
             "--work", str(work), "--out", str(out), "--jobs", str(n_jobs)]
@@ -418,8 +421,9 @@ def _fit_generation(config: ExpertConfig, game: Game, generation: int, data: lis
     train_parts, held_parts = [], []
     for samples, games in data:
         held = games % VALIDATION_EVERY == 0
-        train_parts.append(samples.take(np.flatnonzero(~held)))
-        held_parts.append(samples.take(np.flatnonzero(held)))
+        sharp = samples.sharpened(config.sharpen)
+        train_parts.append(sharp.take(np.flatnonzero(~held)))
+        held_parts.append(sharp.take(np.flatnonzero(held)))
     train, held = Samples.join(train_parts), Samples.join(held_parts)
     network, curve = fit(train, held, config.fit_config(generation), game.num_actions,
                          progress=lambda epoch, value, policy: log(

@@ -184,6 +184,16 @@ class Samples:
                        np.concatenate([[0], np.cumsum(lengths)]), self.after[rows], self.action[rows],
                        self.target[rows], self.after_value[rows])
 
+    def sharpened(self, power: float) -> Samples:
+        """The samples with each position's policy target raised to `power` and renormalised: above 1, a search's
+        visit shares lean to its most visited moves (a position without a target keeps none)."""
+        if power == 1:
+            return self
+        target = self.target.astype(np.float64) ** power
+        totals = np.add.reduceat(target, self.first[:-1]) if len(self) else np.zeros(0)
+        totals = np.repeat(np.where(totals > 0, totals, 1.0), np.diff(self.first))
+        return replace(self, target=(target / totals).astype(self.target.dtype))
+
     @staticmethod
     def join(parts: Sequence[Samples]) -> Samples:
         offsets = np.cumsum([0] + [len(p.after) for p in parts])

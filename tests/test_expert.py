@@ -258,6 +258,20 @@ def test_samples_are_taken_and_joined_with_their_afterstates() -> None:
     assert joined.action[16:].tolist() == part.action.tolist()
 
 
+def test_sharpened_targets_lean_to_the_most_likely_move() -> None:
+    samples = tiny_samples()
+    sharp = samples.sharpened(4.0)
+    for i in range(len(samples)):
+        rows = slice(samples.first[i], samples.first[i + 1])
+        before, after = samples.target[rows], sharp.target[rows]
+        if before.sum() == 0:                       # the position without a target keeps none
+            assert after.sum() == 0
+            continue
+        assert after.sum() == pytest.approx(1.0) and np.argmax(after) == np.argmax(before)
+        assert after.max() > before.max() and np.allclose(after, before**4 / (before**4).sum())
+    assert samples.sharpened(1.0) is samples
+
+
 def test_fitting_learns_a_policy_it_is_shown() -> None:
     """Targets that always favour the afterstate with the larger first feature are learned: the fitted policy
     puts most of its weight there on positions it was not trained on."""

@@ -133,6 +133,7 @@ def test_a_lost_chunk_is_played_again_the_same(tiny_run: Path, tmp_path: Path) -
     (["--teacher", "heuristic:style=tuned"], "teacher must be 'heuristic' or a search player's spec"),
     (["--finish-style", "greedy"], "finish_style must be a heuristic style of bora_bora"),
     (["--keep", "0"], "keep must be in (0, 1]"),
+    (["--sharpen", "0"], "sharpen in (0, 100]"),
 ])
 def test_the_command_refuses_bad_arguments_in_one_line(arguments: list[str], message: str, tmp_path: Path,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
