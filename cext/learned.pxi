@@ -175,16 +175,13 @@ cdef void judge_learned(const GameVTable* vt, const void* rules, const void* roo
     """totals[a] / counts[a]: the mean over `samples` determinizations for `me` of its win probability after
     action a and the rest of its turn played by the greedy policy (the same policy randomness for every a)."""
     cdef int k, i, n, na
-    cdef uint64_t rng
     for k in range(samples):
         memcpy(det, root, vt.state_size)
         vt.determinize(rules, det, me, mix_seed(seed, k))
         na = vt.legal_actions(rules, det, legal)
         for i in range(na):
-            memcpy(after, det, vt.state_size)
-            rng = mix_seed(seed ^ <uint64_t>0x1EA5, k)
-            n = vt.step(rules, after, legal[i], sub)
-            n = finish_turn(vt, rules, after, n, sub, me, weights, &rng)
+            n = play_afterstate(vt, rules, det, legal[i], me, weights, after, sub,
+                                mix_seed(seed ^ <uint64_t>FINISH_SEED, k))
             totals[legal[i]] += value_for(vt, rules, after, n, me, m)
             counts[legal[i]] += 1
 
@@ -285,7 +282,7 @@ def afterstate_features(handles, seed=0, finish=None):
     cdef double[:, ::1] o = out
     cdef double seat_values[MAX_MODEL_SEATS]
     for i in range(n):
-        play_afterstate(h.vt, h.rules, b.det, b.legal[i], me, fw, b.after, b.sub)
+        play_afterstate(h.vt, h.rules, b.det, b.legal[i], me, fw, b.after, b.sub, FINISH_SEED)
         h.vt.features(h.rules, b.after, me, &o[i, 0])
         if fw != NULL:
             h.vt.evaluate(h.rules, b.after, fw, seat_values)

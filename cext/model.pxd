@@ -120,15 +120,16 @@ cdef inline int finish_turn(const GameVTable* vt, const void* rules, void* st, i
     return n
 
 
-cdef inline void play_afterstate(const GameVTable* vt, const void* rules, const void* state, int action, int me,
-                                 const double* finish, void* after, int* scratch) noexcept nogil:
+cdef inline int play_afterstate(const GameVTable* vt, const void* rules, const void* state, int action, int me,
+                                const double* finish, void* after, int* scratch, uint64_t rng) noexcept nogil:
     """`after` becomes the state `action` leads to from `state`, with the rest of `me`'s turn played by the greedy
-    policy with the weights `finish` when they are given (the same tie-break stream for every action)."""
-    cdef uint64_t rng = FINISH_SEED
+    policy with the weights `finish` when they are given (tie-breaks from the stream `rng`); returns the number of
+    legal actions there (0: the game is over)."""
     memcpy(after, state, vt.state_size)
     cdef int n = vt.step(rules, after, action, scratch)
     if finish != NULL:
-        finish_turn(vt, rules, after, n, scratch, me, finish, &rng)
+        n = finish_turn(vt, rules, after, n, scratch, me, finish, &rng)
+    return n
 
 
 cdef inline void model_policy(const GameVTable* vt, const void* rules, const void* state, const LearnedModel* m,
@@ -142,7 +143,7 @@ cdef inline void model_policy(const GameVTable* vt, const void* rules, const voi
     cdef float h[MAX_MODEL_HIDDEN]
     cdef int i, j, width, me = vt.current_player(state)
     for i in range(n):
-        play_afterstate(vt, rules, state, legal[i], me, m.finish, after, scratch)
+        play_afterstate(vt, rules, state, legal[i], me, m.finish, after, scratch, FINISH_SEED)
         if m.heuristic != 0:
             vt.evaluate(rules, after, m.finish, values)
         vt.features(rules, after, me, x)

@@ -20,7 +20,7 @@ cdef extern from "<pthread.h>" nogil:
 
 from game_api cimport GameVTable
 from model cimport (LearnedModel, MAX_MODEL_FEATURES, MAX_MODEL_HIDDEN, MAX_MODEL_LAYERS, MAX_MODEL_SEATS,
-                   TURN_END_CAP, finish_turn, model_policy, model_win_probabilities, play_afterstate)
+                   FINISH_SEED, TURN_END_CAP, model_policy, model_win_probabilities, play_afterstate)
 from seeds cimport mix_seed, pick_uniform, splitmix_next
 
 import numpy as np
