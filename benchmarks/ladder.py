@@ -2,9 +2,9 @@
 """One ladder for all players: a round-robin of mixed 4-player tables rated by a Plackett-Luce fit.
 
 Every player of a pool (random, each heuristic style, flat Monte Carlo and MCTS at several budgets, a cut-off
-MCTS, and the learned players when `make_player` knows them) meets every other at mixed tables drawn so that
-each pair meets about equally often. A table plays one deal `--rotations` times with the seats rotated (the
-duplicate format: the deal's luck and the seat order cancel within the block). The finishing orders give a
+MCTS, and the players of the game's networks when `make_player` knows them) meets every other at mixed tables
+drawn so that each pair meets about equally often. A table plays one deal `--rotations` times with the seats
+rotated (the duplicate format: the deal's luck and the seat order cancel within the block). The finishing orders give a
 Plackett-Luce maximum-likelihood rating per player with a 95% bootstrap interval over deals; the table adds the
 mean rank, the win share against the equal share, the CPU time per decision (time.process_time around
 choose()), and a check that a larger budget of a search player is never rated below a smaller one. A plot of
@@ -54,14 +54,17 @@ BOOTSTRAP = 500
 ROOT = Path(__file__).resolve().parent
 # Search budgets: the option that sets a search player's effort, and its default when a spec leaves it out.
 BUDGETS = {"mcts": ("iterations", 1000.0), "flatmc": ("rollouts", 100.0)}
-# Learned players, rated when this version of the package can make them.
-LEARNED = ("learned", "mcts:iterations=300,rollout=heuristic,rollout_depth=0,evaluation=learned")
+# Players of the game's trained evaluations, rated when this version of the package can make them for the game: the
+# value-only learned evaluation (docs/learned.md), the policy-and-value network in one pass and guiding PUCT at two
+# budgets (docs/expert.md).
+LEARNED = ("learned", "mcts:iterations=300,rollout=heuristic,rollout_depth=0,evaluation=learned", "expert",
+           "mcts:iterations=100,evaluation=net", "mcts:iterations=300,evaluation=net")
 
 
 def default_pool(game: Game) -> list[str]:
     """The players rated when --players is not given: random, every heuristic style, flat MC and MCTS at
-    several budgets with the game's default options, one variant of MCTS with other rollouts, and the learned
-    players that make_player accepts for this game."""
+    several budgets with the game's default options, one variant of MCTS with other rollouts, and the players of
+    trained evaluations that make_player accepts for this game."""
     pool = ["random", *(f"heuristic:style={style}" for style in game.styles),
             "flatmc:rollouts=10", "flatmc:rollouts=50",
             "mcts:iterations=100", "mcts:iterations=300", "mcts:iterations=1000"]

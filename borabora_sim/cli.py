@@ -425,7 +425,8 @@ def cmd_train(args: argparse.Namespace) -> None:
                           finish_style=args.finish_style, keep=args.keep, sharpen=args.sharpen,
                           generations=args.generations,
                           games=args.games, iterations=args.iterations, gate_games=args.gate_games,
-                          hidden=args.hidden, epochs=args.epochs, seed=args.seed)
+                          window=args.window, gate_field=args.gate_field, hidden=args.hidden, epochs=args.epochs,
+                          seed=args.seed)
     train_network(config, work=args.work, out=args.out, n_jobs=args.jobs,
                   log=(lambda line: None) if args.quiet else print)
 
@@ -602,8 +603,13 @@ def build_parser() -> argparse.ArgumentParser:
                      help="self-play games per search generation (default %(default)s)")
     net.add_argument("--iterations", type=_positive_int, default=expert.iterations,
                      help="PUCT iterations per decision in self-play and the gate (default %(default)s)")
+    net.add_argument("--window", type=_int_in(1, 101, "an integer in [1, 100]"), default=expert.window,
+                     help="generations of data a network is fitted on, the newest (default %(default)s)")
     net.add_argument("--gate-games", type=_positive_int, default=expert.gate_games,
                      help="games of a new network against the best (default %(default)s)")
+    net.add_argument("--gate-field", default=expert.gate_field, metavar="SPEC",
+                     help="gate a new network and the best each against a field of this player on the same deals "
+                          "(paired), not head to head (default: head to head)")
     net.add_argument("--hidden", type=_layer_sizes, default=expert.hidden,
                      help="hidden layer sizes, one or two (default %(default)s)")
     net.add_argument("--epochs", type=_positive_int, default=expert.epochs, help="epochs per fit (default %(default)s)")

@@ -10,7 +10,9 @@ drawn in proportion to the visits: the visit shares become the policy targets (t
 network alone, so the network learns to play as the search does), the results the value targets. The network is
 refitted on the last generations' data, and kept only if it is detectably stronger than the best so far: in games
 where it searches in one seat against the best network in the others, rotated over the seats on the same deals,
-its win rate's Wilson 95% interval must lie above the seat's fair share.
+its win rate's Wilson 95% interval must lie above the seat's fair share. Or, with a gate field (`gate_field`, a
+player spec), the new network and the best each play one seat against that field on the same deals and seats, and
+the paired interval of the difference of their win rates must lie above 0.
 
 A work directory holds everything as it goes: `config.json`, per generation `genNN/` with its chunks of games, its
 network and its manifest (data, seeds, commit, time, strength). An interrupted run continues where it stopped with
@@ -39,7 +41,7 @@ from borabora_sim.players import make_player
 from borabora_sim.players.heuristic import weights_for
 from borabora_sim.players.search import FlatMCPlayer, MCTSPlayer
 from borabora_sim.protocol import Game, GameState
-from borabora_sim.stats import wilson_interval
+from borabora_sim.stats import paired_compare, wilson_interval
 from borabora_sim.train import package_commit
 
 CHUNK = 10                      # games per file of the work directory
@@ -78,6 +80,8 @@ class ExpertConfig:
     window: int = 2                               # generations of data a network is fitted on
     search_value: float = 0.5                     # share of the search's root values in a self-play value target
     gate_games: int = 400                         # games of a new network against the best, seats rotated
+    gate_field: str = ""                          # "": the new network against the best, head to head; a player
+    #                                               spec: each against a field of it on the same deals, paired
     hidden: tuple[int, ...] = (96, 64)
     epochs: int = 6
     batch: int = 256
@@ -119,6 +123,8 @@ class ExpertConfig:
         if self.finish_style and self.finish_style not in game.styles:
             raise ValueError(f"finish_style must be a heuristic style of {game.name} ({', '.join(game.styles)}) or "
                              f"empty, got {self.finish_style!r}")
+        if self.gate_field:
+            make_player(self.gate_field, game=game)
         if self.teacher != "heuristic" and not isinstance(make_player(self.teacher, game=game), (MCTSPlayer,
                                                                                                  FlatMCPlayer)):
             raise ValueError(f"teacher must be 'heuristic' or a search player's spec (mcts:..., flatmc:...), got "
@@ -335,23 +341,45 @@ def play_generation(work: Path, config: ExpertConfig, generation: int, games: in
 # Fitting and the gate
 # =============================================================================
 def gate(config: ExpertConfig, candidate: Path, best: Path, n_jobs: int) -> dict[str, Any]:
-    """The candidate network in one seat against the best in the others, on the first player count, seats rotated
-    over common deals: its win rate, Wilson 95% interval, the fair share, and whether it is detectably stronger
-    (the interval above the share). The networks search (PUCT) when the search plays the data games, and play
-    their policy in one pass (`expert`) when a search teacher labels them."""
+    """Whether the candidate network is detectably stronger than the best, on the first player count, seats rotated
+    over common deals. Head to head (no `gate_field`): the candidate in one seat against the best in the others;
+    its win rate, Wilson 95% interval and the fair share. Against a field: the candidate, then the best, in one
+    seat against `gate_field` players on the same deals and seats; both win rates and Newcombe's paired interval of
+    the difference. The networks search (PUCT) when the search plays the data games, and play their policy in one
+    pass (`expert`) when a search teacher labels them."""
     from borabora_sim.simulate import simulate
 
     players = config.players[0]
     spec = "expert:network=" if config.teacher != "heuristic" else \
         f"mcts:iterations={config.iterations},c={config.c_puct:g},evaluation=net,network="
-    rows = simulate(config.gate_games, [spec + str(candidate)] + [spec + str(best)] * (players - 1),
-                    seed=config.seed * 7919, n_jobs=n_jobs, game=config.game, progress=False)
-    assert rows is not None
+
+    def play(first: Path, others: str) -> Any:
+        rows = simulate(config.gate_games, [spec + str(first)] + [others] * (players - 1), seed=config.seed * 7919,
+                        n_jobs=n_jobs, game=config.game, progress=False)
+        assert rows is not None
+        return rows
+
+    if config.gate_field:
+        found = paired_compare(play(candidate, config.gate_field), play(best, config.gate_field), focus=[0])
+        low, high = found.win_diff_ci
+        return {"games": found.games, "win_rate": found.win_a, "best_win_rate": found.win_b,
+                "difference": found.win_diff, "ci_low": low, "ci_high": high, "stronger": low > 0,
+                "opponent": best.parent.name, "field": config.gate_field}
+    rows = play(candidate, spec + str(best))
     mine = rows[rows["spec"].astype(str).str.endswith(str(candidate))]
     wins = int(mine["win"].sum())
     low, high = wilson_interval(wins, len(mine))
     return {"games": len(mine), "wins": wins, "win_rate": wins / len(mine), "ci_low": low, "ci_high": high,
             "fair_share": 1 / players, "stronger": low > 1 / players, "opponent": best.parent.name}
+
+
+def gate_words(outcome: dict[str, Any]) -> str:
+    """A gate's result in words, for the progress lines."""
+    if "field" in outcome:
+        return (f"win rate {outcome['win_rate']:.3f} against {outcome['opponent']}'s {outcome['best_win_rate']:.3f} "
+                f"in a field of {outcome['field']}, difference {outcome['difference']:+.3f} "
+                f"({outcome['ci_low']:+.3f} to {outcome['ci_high']:+.3f})")
+    return f"win rate {outcome['win_rate']:.3f}, {outcome['ci_low']:.3f}-{outcome['ci_high']:.3f} against the best"
 
 
 def train_network(config: ExpertConfig | None = None, work: str | Path = "runs/expert",
@@ -388,8 +416,7 @@ def train_network(config: ExpertConfig | None = None, work: str | Path = "runs/e
         if manifest["kept"]:
             best = network_file
         log(f"generation {generation}: " + ("kept" if manifest["kept"] else "not kept") +
-            ("" if manifest["gate"] is None else f" (win rate {manifest['gate']['win_rate']:.3f}, "
-             f"{manifest['gate']['ci_low']:.3f}-{manifest['gate']['ci_high']:.3f} against the best)"))
+            ("" if manifest["gate"] is None else f" ({gate_words(manifest['gate'])})"))
     assert best is not None
     network = load_network(best)
     if out is not None:
@@ -406,11 +433,12 @@ def command_line(config: ExpertConfig, work: Path, out: Path, n_jobs: int) -> st
     """The `borabora train` command of a run (the options the command line has; the others are the defaults)."""
     args = ["borabora", "train", "--game", config.game, "--imitation-games", str(config.imitation_games),
             "--generations", str(config.generations), "--games", str(config.games), "--iterations",
-            str(config.iterations), "--gate-games", str(config.gate_games), "--hidden",
+            str(config.iterations), "--window", str(config.window), "--gate-games", str(config.gate_games), "--hidden",
             ",".join(map(str, config.hidden)), "--epochs", str(config.epochs), "--keep", f"{config.keep:g}",
             *(["--sharpen", f"{config.sharpen:g}"] if config.sharpen != 1 else []),
             *(["--teacher", config.teacher] if config.teacher != "heuristic" else []),
-            *(["--finish-style", config.finish_style] if config.finish_style else []), "--seed", str(config.seed),
+            *(["--finish-style", config.finish_style] if config.finish_style else []),
+            *(["--gate-field", config.gate_field] if config.gate_field else []), "--seed", str(config.seed),
             "--work", str(work), "--out", str(out), "--jobs", str(n_jobs)]
     return shlex.join(args)
 
@@ -447,11 +475,14 @@ def _teacher(config: ExpertConfig, best: Path | None) -> str:
 
 def _open_work(work: Path, record: dict[str, Any]) -> None:
     """Starts the work directory of a run with the settings `record`, or checks that the run it holds has them. Only
-    the number of generations may differ: a run is continued with more (or stopped at fewer) as it is."""
+    the number of generations may differ: a run is continued with more (or stopped at fewer) as it is. A setting
+    the saved configuration lacks (one added to the library since) counts as its default."""
     saved = work / "config.json"
     as_json = json.loads(json.dumps(record))
     if saved.exists():
         found = read_json(saved, "the configuration of an expert-iteration run", "use another --work directory")
+        if isinstance(found, dict):
+            found = {**json.loads(json.dumps(asdict(ExpertConfig()))), **found}
         changed = ", ".join(f"{key}={found.get(key)!r}" for key in as_json
                             if key != "generations" and found.get(key) != as_json[key]) \
             if isinstance(found, dict) else "not a configuration"
@@ -464,4 +495,4 @@ def _open_work(work: Path, record: dict[str, Any]) -> None:
     write_bytes(saved, (json.dumps(as_json, indent=1) + "\n").encode())
 
 
-__all__ = ["ExpertConfig", "gate", "play_generation", "train_network"]
+__all__ = ["ExpertConfig", "gate", "gate_words", "play_generation", "train_network"]

@@ -141,3 +141,34 @@ def test_the_command_refuses_bad_arguments_in_one_line(arguments: list[str], mes
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) <= 2
     assert not (tmp_path / "w").exists()
+
+
+def test_a_gate_field_pairs_the_new_network_and_the_best_against_it(tmp_path: Path) -> None:
+    """With a gate field, the new network and the best each play one seat against it on the same deals: the manifest
+    holds both win rates and the paired interval of their difference, and the network is kept only if it lies above
+    0; the setting is in the command that reproduces the run."""
+    config = ExpertConfig(**{**TAUGHT.__dict__, "gate_field": "heuristic:style=balanced", "gate_games": 8})
+    train_network(config, work=tmp_path, out=tmp_path / "best.npz", log=lambda line: None)
+    gate = json.loads((tmp_path / "gen01" / "manifest.json").read_text())["gate"]
+    assert gate["field"] == "heuristic:style=balanced" and gate["games"] == 8 and gate["opponent"] == "gen00"
+    assert gate["difference"] == pytest.approx(gate["win_rate"] - gate["best_win_rate"])
+    assert gate["ci_low"] <= gate["difference"] <= gate["ci_high"]
+    assert json.loads((tmp_path / "gen01" / "manifest.json").read_text())["kept"] == (gate["ci_low"] > 0)
+    assert "--gate-field heuristic:style=balanced" in json.loads((tmp_path / "best.json").read_text())["command"]
+
+
+def test_a_run_saved_before_a_setting_existed_reads_it_as_its_default(tmp_path: Path) -> None:
+    short = ExpertConfig(**{**TINY.__dict__, "generations": 0})
+    train_network(short, work=tmp_path, log=lambda line: None)
+    saved = json.loads((tmp_path / "config.json").read_text())
+    del saved["gate_field"]
+    (tmp_path / "config.json").write_text(json.dumps(saved))
+    train_network(short, work=tmp_path, log=lambda line: None)
+    with pytest.raises(ValueError, match="other settings"):
+        train_network(ExpertConfig(**{**short.__dict__, "gate_field": "heuristic"}), work=tmp_path,
+                      log=lambda line: None)
+
+
+def test_a_gate_field_that_is_no_player_is_refused() -> None:
+    with pytest.raises(ValueError, match="nobody"):
+        ExpertConfig(gate_field="nobody").check()
