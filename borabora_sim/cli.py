@@ -422,8 +422,8 @@ def cmd_train(args: argparse.Namespace) -> None:
     from borabora_sim.expert_iteration import ExpertConfig, train_network
 
     config = ExpertConfig(game=args.game, imitation_games=args.imitation_games, teacher=args.teacher,
-                          finish_style=args.finish_style, keep=args.keep, sharpen=args.sharpen,
-                          generations=args.generations,
+                          later_teacher=args.later_teacher, finish_style=args.finish_style, keep=args.keep,
+                          sharpen=args.sharpen, generations=args.generations,
                           games=args.games, iterations=args.iterations, gate_games=args.gate_games,
                           window=args.window, gate_field=args.gate_field, hidden=args.hidden, epochs=args.epochs,
                           seed=args.seed)
@@ -589,6 +589,9 @@ def build_parser() -> argparse.ArgumentParser:
     net.add_argument("--teacher", default=expert.teacher,
                      help="generation 0's teacher: 'heuristic' (the heuristics' own moves) or a search player spec "
                           "whose visit shares are the targets at the positions kept (default %(default)s)")
+    net.add_argument("--later-teacher", default=expert.later_teacher, metavar="SPEC",
+                     help="with a search teacher, the search that labels the later generations' positions; one with "
+                          "evaluation=net searches with the best network so far (default: the teacher)")
     net.add_argument("--keep", type=float, default=expert.keep,
                      help="share of generation 0's decisions kept as samples (default %(default)s)")
     net.add_argument("--sharpen", type=float, default=expert.sharpen,

@@ -4,15 +4,17 @@
 Generation 0 learns from a teacher in games of the game's heuristic players (its styles, a few random moves for
 variety): by default their own choices are the policy targets; a search teacher (`teacher`, a search player's spec)
 is asked at the positions kept, and its visit shares are the targets (policy distillation of a search far stronger
-than the heuristics). The games' results are the value targets. Every later generation lets a search guided by the
-best network so far (PUCT, `mcts:evaluation=net`) play itself, with Dirichlet noise at the root and the first moves
-drawn in proportion to the visits: the visit shares become the policy targets (the search is stronger than the
-network alone, so the network learns to play as the search does), the results the value targets. The network is
-refitted on the last generations' data, and kept only if it is detectably stronger than the best so far: in games
-where it searches in one seat against the best network in the others, rotated over the seats on the same deals,
-its win rate's Wilson 95% interval must lie above the seat's fair share. Or, with a gate field (`gate_field`, a
-player spec), the new network and the best each play one seat against that field on the same deals and seats, and
-the paired interval of the difference of their win rates must lie above 0.
+than the heuristics). The games' results are the value targets. With the heuristics as teacher, every later
+generation lets a search guided by the best network so far (PUCT, `mcts:evaluation=net`) play itself, with
+Dirichlet noise at the root and the first moves drawn in proportion to the visits: the visit shares become the
+policy targets (the search is stronger than the network alone, so the network learns to play as the search does),
+the results the value targets. With a search teacher, a later generation seats the best network's expert in half
+the seats of heuristic games, and the teacher labels the positions (or `later_teacher`, which may search with the
+best network so far). The network is refitted on the last generations' data, and kept only if it is detectably
+stronger than the best so far: in games where it plays in one seat against the best network in the others,
+rotated over the seats on the same deals, its win rate's Wilson 95% interval must lie above the seat's fair share.
+Or, with a gate field (`gate_field`, a player spec), the new network and the best each play one seat against that
+field on the same deals and seats, and the paired interval of the difference of their win rates must lie above 0.
 
 A work directory holds everything as it goes: `config.json`, per generation `genNN/` with its chunks of games, its
 network and its manifest (data, seeds, commit, time, strength). An interrupted run continues where it stopped with
@@ -41,6 +43,7 @@ from borabora_sim.players import make_player
 from borabora_sim.players.heuristic import weights_for
 from borabora_sim.players.search import FlatMCPlayer, MCTSPlayer
 from borabora_sim.protocol import Game, GameState
+from borabora_sim.specs import split_spec, with_options
 from borabora_sim.stats import paired_compare, wilson_interval
 from borabora_sim.train import package_commit
 
@@ -65,6 +68,8 @@ class ExpertConfig:
     imitation_games: int = 40_000                 # generation 0's heuristic games
     teacher: str = "heuristic"                    # generation 0's targets: the heuristics' own moves, or the visit
     #                                               shares of this search player (a spec) at the positions kept
+    later_teacher: str = ""                       # with a search teacher, the search labelling later generations
+    #                                               ("": the teacher); with evaluation=net it uses the best network
     finish_style: str = ""                        # the heuristic style whose greedy play finishes the mover's turn
     #                                               before the policy judges it ("": the state a move leads to at once)
     keep: float = 0.025                           # share of generation 0's decisions kept as samples: few per game,
@@ -129,7 +134,19 @@ class ExpertConfig:
                                                                                                  FlatMCPlayer)):
             raise ValueError(f"teacher must be 'heuristic' or a search player's spec (mcts:..., flatmc:...), got "
                              f"{self.teacher!r}")
+        if self.later_teacher and (self.teacher == "heuristic" or not isinstance(
+                make_player(self.later_teacher, game=game), (MCTSPlayer, FlatMCPlayer))):
+            raise ValueError(f"later_teacher must be a search player's spec (mcts:..., flatmc:...) and needs a search "
+                             f"teacher, got {self.later_teacher!r} with teacher {self.teacher!r}")
         return game
+
+    def teacher_of(self, network: str | None) -> str:
+        """The spec of the search labelling a generation whose games seat `network` (None: generation 0); a later
+        teacher that evaluates with a network uses that one."""
+        if network is None or not self.later_teacher:
+            return self.teacher
+        uses_network = split_spec(self.later_teacher)[1].get("evaluation") == "net"
+        return with_options(self.later_teacher, f"network={network}") if uses_network else self.later_teacher
 
     def finish_weights(self, game: Game) -> np.ndarray | None:
         """The heuristic weights that finish the mover's turn before the policy judges it, or None."""
@@ -211,7 +228,7 @@ def teacher_game(game: Game, config: ExpertConfig, generation: int, index: int, 
     if network is not None:
         specs = [f"expert:network={network}" if rng.random() < 0.5 else spec for spec in specs]
     seats = [make_player(spec, seed=int(rng.integers(2**62)), game=game) for spec in specs]
-    teacher = None if config.teacher == "heuristic" else make_player(config.teacher, game=game)
+    teacher = None if config.teacher == "heuristic" else make_player(config.teacher_of(network), game=game)
     assert teacher is None or isinstance(teacher, (MCTSPlayer, FlatMCPlayer))
     finish = config.finish_weights(game)
     state = game.new_initial_state(players=players, seed=int(rng.integers(2**62)))
@@ -437,6 +454,7 @@ def command_line(config: ExpertConfig, work: Path, out: Path, n_jobs: int) -> st
             ",".join(map(str, config.hidden)), "--epochs", str(config.epochs), "--keep", f"{config.keep:g}",
             *(["--sharpen", f"{config.sharpen:g}"] if config.sharpen != 1 else []),
             *(["--teacher", config.teacher] if config.teacher != "heuristic" else []),
+            *(["--later-teacher", config.later_teacher] if config.later_teacher else []),
             *(["--finish-style", config.finish_style] if config.finish_style else []),
             *(["--gate-field", config.gate_field] if config.gate_field else []), "--seed", str(config.seed),
             "--work", str(work), "--out", str(out), "--jobs", str(n_jobs)]
@@ -470,7 +488,8 @@ def _teacher(config: ExpertConfig, best: Path | None) -> str:
     if config.teacher == "heuristic":
         return "heuristic players" if best is None else f"PUCT({config.iterations}) with {best.parent.name}"
     where = "heuristic games" if best is None else f"games with {best.parent.name}'s expert in half the seats"
-    return f"{config.teacher} at positions of {where}"
+    teacher = config.teacher_of(None if best is None else best.parent.name)
+    return f"{teacher} at positions of {where}"
 
 
 def _open_work(work: Path, record: dict[str, Any]) -> None:

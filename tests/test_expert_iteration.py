@@ -172,3 +172,24 @@ def test_a_run_saved_before_a_setting_existed_reads_it_as_its_default(tmp_path: 
 def test_a_gate_field_that_is_no_player_is_refused() -> None:
     with pytest.raises(ValueError, match="nobody"):
         ExpertConfig(gate_field="nobody").check()
+
+
+def test_a_later_teacher_searches_with_the_best_network_so_far(tmp_path: Path) -> None:
+    config = ExpertConfig(**{**TAUGHT.__dict__, "later_teacher": "mcts:iterations=10,evaluation=net"})
+    assert config.teacher_of(None) == "mcts:iterations=30"
+    assert config.teacher_of("runs/gen00/network.npz") == \
+        "mcts:iterations=10,evaluation=net,network=runs/gen00/network.npz"
+    train_network(config, work=tmp_path, out=tmp_path / "best.npz", log=lambda line: None)
+    second = json.loads((tmp_path / "gen01" / "manifest.json").read_text())
+    assert second["teacher"].startswith("mcts:iterations=10,evaluation=net,network=gen00 at positions of games")
+    assert "--later-teacher mcts:iterations=10,evaluation=net" in json.loads((tmp_path / "best.json").read_text())[
+        "command"]
+    chunk = read_chunk(tmp_path / "gen01" / "chunk-0000000.npz", 0, 4)
+    assert np.allclose(np.add.reduceat(chunk["target"], chunk["first"][:-1]), 1.0)
+
+
+def test_a_later_teacher_needs_a_search_teacher_and_a_search() -> None:
+    with pytest.raises(ValueError, match="later_teacher must be a search"):
+        ExpertConfig(later_teacher="mcts:iterations=10").check()
+    with pytest.raises(ValueError, match="later_teacher must be a search"):
+        ExpertConfig(teacher="mcts:iterations=10", later_teacher="heuristic").check()
