@@ -386,8 +386,8 @@ def test_every_game_ships_a_network_with_the_command_that_made_it(name: str) -> 
     summary = json.loads(path.with_suffix(".json").read_text())
     assert summary["command"].startswith(f"borabora train --game {name} ")
     best = next(g for g in summary["generations"] if f"gen{g['generation']:02d}" == summary["best"])
-    assert best["kept"] and all(g["kept"] == (g["gate"] is None or g["gate"]["ci_low"] > g["gate"]["fair_share"])
-                                for g in summary["generations"])
+    assert best["kept"] and all(g["kept"] == (g["gate"] is None or g["gate"]["ci_low"] > g["gate"].get("fair_share", 0))
+                                for g in summary["generations"])      # a field gate's interval is of a difference
     expert = make_player("expert", seed=1, game=game)
     state = game.new_initial_state(seed=2)
     while not state.is_terminal():

@@ -192,6 +192,22 @@ def test_the_policy_answer_words_each_effect_from_its_corrected_verdict(tmp_path
         assert all(row["comparison"] in said for _, row in detectable.iterrows())
 
 
+def test_the_policy_answer_also_speaks_for_the_player_measured_most_precisely(tmp_path: Path) -> None:
+    """A search rung plays fewer games: the answer gives each effect for the strongest player and, first, for the
+    player with the most pairs, each from its own corrected verdict."""
+    fields = {**FORMS_ON_BOTH_GAMES[0][1], "rungs": ["heuristic", "expert", "mcts100"], "robustness": {}}
+    answer = ask({"title": "Fishing", "seed": 5, "sizes": {"quick": {"games": 12, "search_games": 4,
+                                                                     "search_rungs": True}}, **fields},
+                 tmp_path, size="quick", jobs=1, progress=False)
+    table = answer.tables["effects"]
+    for comparison, rows in table.groupby("comparison", sort=False):
+        precise, strongest = rows[rows["rung"] == "expert"].iloc[0], rows.iloc[-1]
+        assert precise["games"] == 12 and strongest["games"] == 4
+        said = [line for line in answer.answer if comparison in line and line.startswith("For ")]
+        assert said == [f"For {row['player']}, {comparison} {effect_sentence(row, 'VP')}."
+                        for row in (precise, strongest)]
+
+
 def test_an_interrupted_question_continues_from_the_games_it_kept(tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     fields = {"title": "A priest", "game": "bora_bora", "form": "gift", "edit": "priest", "rungs": ["heuristic"],

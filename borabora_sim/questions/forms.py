@@ -268,8 +268,10 @@ def policy(question: Question, size: Size, work: Work, folder: Path | None) -> F
         moved = changes[changes["comparison"] == comparison] if len(changes) else changes
         findings.evidence.append(" ".join(_across_strength(effects, moved, comparison[0].upper() + comparison[1:])))
     for comparison in dict.fromkeys(table["comparison"]):
-        row = table[table["comparison"] == comparison].iloc[-1]
-        findings.answer.append(f"For {row['player']}, {comparison} {effect_sentence(row, unit)}.")
+        rows = table[table["comparison"] == comparison]
+        strongest, precise = rows.iloc[-1], _most_pairs(rows).iloc[0]
+        for row in ([precise] if precise["rung"] != strongest["rung"] else []) + [strongest]:
+            findings.answer.append(f"For {row['player']}, {comparison} {effect_sentence(row, unit)}.")
     if len(rungs) > 1:
         findings.answer.append(_holds_sentence(table))
     findings.certainty = _paired_certainty(table, "win-rate effects")

@@ -21,6 +21,7 @@ RUNGS = (
     Rung("heuristic", "heuristic", "the balanced heuristic"),
     Rung("tuned", "heuristic:style=tuned", "the tuned heuristic"),
     Rung("learned", "learned", "the learned player"),
+    Rung("expert", "expert", "the expert player"),
     Rung("mcts100", "mcts:iterations=100,rollout=heuristic,rollout_depth=30", "MCTS with 100 iterations"),
     Rung("mcts300", "mcts:iterations=300,rollout=heuristic,rollout_depth=30", "MCTS with 300 iterations"),
 )
