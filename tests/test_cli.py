@@ -610,9 +610,11 @@ BAD_INVOCATIONS = [
     (["analyze", "fishing", "--size", "quick", "--out", "{file}"], r"--out must be a directory, but \S+ is a file"),
     (["analyze", "priest", "--size", "quick", "--out", "{file}/study"], r"--out must be a directory"),
     (["analyze", "fishing", "--size", "quick", "--rungs", "heuristic,mcts", "--out", "{tmp}/study"],
-     r"--rungs: 'mcts' is not a rung of the game's ladder; allowed: heuristic, tuned, learned, expert, mcts100, mcts300"),
+     r"--rungs: 'mcts' is not a rung of the game's ladder; allowed: heuristic, tuned, learned, expert, mcts100, "
+     r"mcts300"),
     (["analyze", "spirits", "--size", "quick", "--rungs", "heuristic,mcts100", "--out", "{tmp}/study"],
-     r"--rungs: 'mcts100' is not a rung of the game's ladder; allowed: heuristic, mcts300, mcts1000, tuned, net300"),
+     r"--rungs: 'mcts100' is not a rung of the game's ladder; allowed: heuristic, mcts300, mcts1000, expert, tuned, "
+     r"net300"),
     (["bench", "--games", "-1"], "argument --games: must be a positive integer"),
     ([*SIMULATE, "--game", "bamboo:mode=night"], r"argument --game: game spec 'bamboo:mode=night': option mode "
                                                  r"must be one of normal, advanced, got 'night'"),
