@@ -393,3 +393,22 @@ def test_every_game_ships_a_network_with_the_command_that_made_it(name: str) -> 
     while not state.is_terminal():
         state.apply(expert.choose(state))
     assert state.winner() is not None
+
+
+def test_the_expert_preferring_a_kind_takes_one_of_its_moves_whenever_one_is_legal() -> None:
+    """A policy's probability is a preference, not a win chance: `prefer` takes the kind's most likely move at every
+    decision where one is legal (a margin on probabilities would almost never move the choice)."""
+    from borabora_sim import new_game
+    from borabora_sim.games.bora_bora.game import is_fishing
+
+    preferring = make_player("expert:fishing=prefer", seed=3)
+    assert "whenever one is legal" in ExpertPlayer.params(get_game("bora_bora"))["fishing"].help
+    state, fishing_decisions = new_game(seed=11), 0
+    while not state.is_terminal():
+        fishing = [a for a in state.legal_actions() if is_fishing(a)]
+        action = preferring.choose(state)
+        if fishing and len(state.legal_actions()) > 1:
+            fishing_decisions += 1
+            assert action in fishing, (state.action_to_string(action), preferring.explain())
+        state.apply(action)
+    assert fishing_decisions > 0

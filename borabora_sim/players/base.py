@@ -182,17 +182,20 @@ def kind_settings(kinds: Mapping[str, ActionKind], given: Mapping[str, object]) 
 class ValuedKindChoices:
     """The action-kind settings of a player that gives every legal option a value (search, learned): `never`
     drops the kind's moves from its own decisions unless nothing else is legal; `prefer` takes the best move of
-    the kind when its value is within PREFER_MARGIN of the best. Needs `game` and `kind_settings`."""
+    the kind when its value is within `prefer_margin` of the best (a player whose values are preferences rather
+    than win chances takes it whenever one is legal: margin None). Needs `game` and `kind_settings`."""
 
     game: Game
     kind_settings: dict[str, str]
+    prefer_margin: float | None = PREFER_MARGIN
 
-    @staticmethod
-    def kind_params(game: Game) -> dict[str, Param]:
+    @classmethod
+    def kind_params(cls, game: Game) -> dict[str, Param]:
         """A spec option per action kind of `game`."""
         return {kind: Param(parse_choice(*KIND_SETTINGS),
                             f"never: no {kind} move at its own decisions unless nothing else is legal; prefer: a "
-                            f"{kind} move whenever one is within {PREFER_MARGIN} of the best option's value")
+                            f"{kind} move whenever one is " + ("legal" if cls.prefer_margin is None else
+                                                              f"within {cls.prefer_margin} of the best option's value"))
                 for kind in game.action_kinds}
 
     def _set_kinds(self, game: Game, kinds: Mapping[str, object]) -> None:
@@ -220,17 +223,19 @@ class ValuedKindChoices:
 
     def _preferred(self, ranked: Sequence[tuple[int, float]]) -> int | None:
         """Among options in the player's order of choice as (action, value), the first being its choice: the
-        index of the first option of a preferred kind whose value is within PREFER_MARGIN of the choice's, when
-        that is not the choice itself; else None."""
+        index of the first option of a preferred kind whose value is within `prefer_margin` of the choice's (any
+        value, when None), when that is not the choice itself; else None."""
         preferred = self._kinds_set_to("prefer")
+        margin = self.prefer_margin
         near = [index for index, (action, value) in enumerate(ranked)
-                if preferred and self._of_kinds(action, preferred) and value >= ranked[0][1] - PREFER_MARGIN]
+                if preferred and self._of_kinds(action, preferred)
+                and (margin is None or value >= ranked[0][1] - margin)]
         return near[0] if near and near[0] > 0 else None
 
     def _preference_reason(self, passed_over: str) -> str:
         preferred = self._kinds_set_to("prefer")
-        return (f"a {' or '.join(preferred)} move within {PREFER_MARGIN} of the value of {passed_over} "
-                f"({', '.join(f'{kind}=prefer' for kind in preferred)})")
+        near = "" if self.prefer_margin is None else f" within {self.prefer_margin} of the value of {passed_over}"
+        return f"a {' or '.join(preferred)} move{near} ({', '.join(f'{kind}=prefer' for kind in preferred)})"
 
 
 def check_top(top: int) -> int:

@@ -12,13 +12,15 @@ from borabora_sim.protocol import Game, GameState
 class ExpertPlayer(OptionRatingPlayer):
     """The legal action with the highest probability under the game's network (its shipped one, or the one in
     `network`); equal ones are told apart by the player's own random stream. A setting per action kind
-    (`fishing=never|prefer`) works as for the search players, on probabilities."""
+    (`fishing=never|prefer`) works as for the search players, except that a probability is a preference, not a
+    win chance: `prefer` takes the kind's most likely move whenever one is legal."""
 
     name = "expert"
     choice_rule = "the network's most likely move"
     value_column = "preference"
     legend = ("preference: the policy network's probability of picking the move, rated in one pass (a preference, "
               "not a win chance)")
+    prefer_margin = None
 
     @classmethod
     def params(cls, game: Game) -> dict[str, Param]:
