@@ -192,9 +192,9 @@ def test_the_policy_answer_words_each_effect_from_its_corrected_verdict(tmp_path
         assert all(row["comparison"] in said for _, row in detectable.iterrows())
 
 
-def test_the_policy_answer_also_speaks_for_the_player_measured_most_precisely(tmp_path: Path) -> None:
+def test_the_policy_answer_also_speaks_for_the_strongest_player_measured_precisely(tmp_path: Path) -> None:
     """A search rung plays fewer games: the answer gives each effect for the strongest player and, first, for the
-    player with the most pairs, each from its own corrected verdict."""
+    strongest player with about the full number of pairs, each from its own corrected verdict."""
     fields = {**FORMS_ON_BOTH_GAMES[0][1], "rungs": ["heuristic", "expert", "mcts100"], "robustness": {}}
     answer = ask({"title": "Fishing", "seed": 5, "sizes": {"quick": {"games": 12, "search_games": 4,
                                                                      "search_rungs": True}}, **fields},
@@ -346,3 +346,12 @@ def test_a_score_detectable_by_its_signed_ranks_but_not_by_its_mean_says_so() ->
     clear = row.copy()
     clear["vp_diff_ci"] = (0.05, 0.3)
     assert mean_caveat(clear) == ""
+
+
+def test_the_strongest_player_measured_precisely_is_not_the_one_with_a_few_more_pairs() -> None:
+    from borabora_sim.questions.forms import _strongest_precise
+
+    table = pd.DataFrame({"rung": ["heuristic", "heuristic", "expert", "expert", "mcts300", "mcts300"],
+                          "games": [800, 800, 800, 790, 24, 24]})
+    assert set(_strongest_precise(table)["rung"]) == {"expert"}
+    assert set(_strongest_precise(table[table["rung"] != "expert"])["rung"]) == {"heuristic"}

@@ -269,7 +269,7 @@ def policy(question: Question, size: Size, work: Work, folder: Path | None) -> F
         findings.evidence.append(" ".join(_across_strength(effects, moved, comparison[0].upper() + comparison[1:])))
     for comparison in dict.fromkeys(table["comparison"]):
         rows = table[table["comparison"] == comparison]
-        strongest, precise = rows.iloc[-1], _most_pairs(rows).iloc[0]
+        strongest, precise = rows.iloc[-1], _strongest_precise(rows).iloc[0]
         for row in ([precise] if precise["rung"] != strongest["rung"] else []) + [strongest]:
             findings.answer.append(f"For {row['player']}, {comparison} {effect_sentence(row, unit)}.")
     if len(rungs) > 1:
@@ -1050,9 +1050,9 @@ def _round_findings(question: Question, pairs: pd.DataFrame, rungs: Sequence[str
             findings.evidence.append(" ".join(_across_strength(
                 effects, moved, f"{edit.words.capitalize()} {_moment_words(edit, round_)}", metric, unit)))
     strongest = table[table["rung"] == table["rung"].iloc[-1]]
-    precise = _most_pairs(table)
+    precise = _strongest_precise(table)
     if precise["rung"].iloc[0] != strongest["rung"].iloc[0]:
-        findings.answer += _gift_answer(precise, edit, unit)   # first the player measured most precisely
+        findings.answer += _gift_answer(precise, edit, unit)   # first the strongest player measured precisely
     findings.answer += _gift_answer(strongest, edit, unit)
     _gift_replay(pairs[pairs["rung"] == rungs[-1]], edit, findings)
     findings.certainty = _paired_certainty(
@@ -1220,11 +1220,12 @@ def _gift_robustness(question: Question, size: Size, work: Work, folder: Path | 
                                                    question.vocabulary.rung(label).words, question.players))
 
 
-def _most_pairs(table: pd.DataFrame) -> pd.DataFrame:
-    """The rows of the rung with the most pairs (the strongest such on a tie): the one measured most precisely."""
+def _strongest_precise(table: pd.DataFrame) -> pd.DataFrame:
+    """The rows of the strongest rung measured at about the full size (at least half the pairs of the rung with the
+    most): the strongest player measured precisely, as the players that search play far fewer games."""
     pairs = table.groupby("rung", sort=False)["games"].sum()
-    most: pd.DataFrame = table[table["rung"] == pairs[pairs == pairs.max()].index[-1]]
-    return most
+    chosen: pd.DataFrame = table[table["rung"] == pairs[pairs >= pairs.max() / 2].index[-1]]
+    return chosen
 
 
 def _gift_answer(rows: pd.DataFrame, edit: Edit, unit: str) -> list[str]:
