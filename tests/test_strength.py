@@ -150,7 +150,7 @@ def test_the_sign_holds_when_every_detectable_effect_has_it_and_the_size_when_no
                                "(detectably lower), tuned -5.0 (detectably lower), learned -1.0 (not detectable)")
     assert lines[1] == ("Its sign holds as strength rises: wherever it is detectable it is lower (2 of 3 rungs; "
                         "not detectable for learned).")
-    assert lines[2].startswith("Its size does not detectably change from the heuristic player's (-6.0)")
+    assert lines[2].startswith("Its size does not detectably change from its size for heuristic (-6.0)")
 
 
 def test_a_sign_that_flips_and_a_size_that_moves_are_said_so() -> None:
@@ -166,3 +166,14 @@ def test_no_detectable_effect_claims_nothing_about_sign_or_size() -> None:
     lines = strength.across_strength(table, changes, "Preferring fishing")
     assert lines[1] == "No rung shows a detectable effect, so neither its sign nor its size can be said to hold."
     assert len(lines) == 2
+
+
+def test_a_score_effect_is_said_in_the_games_own_points_throughout() -> None:
+    """Bamboo scores happiness points: every sentence on a score effect names HP, none VP."""
+    table, changes = _verdicts([("heuristic", -1.5, 4.0, 2500), ("tuned", -0.4, 4.0, 2500)])
+    table = table.rename(columns=lambda c: c.replace("win_", "score_"))
+    for moved in (changes, changes.assign(change_verdict="no detectable change")):
+        lines = strength.across_strength(table, moved, "One more coin", metric="score", score_unit="HP")
+        text = " ".join(lines)
+        assert "VP" not in text and text.count("HP") >= 2, text
+        assert lines[0].startswith("One more coin, from the weakest player to the strongest (HP): heuristic -1.5")

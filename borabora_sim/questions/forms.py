@@ -345,8 +345,7 @@ def _across_strength(effects: pd.DataFrame, changes: pd.DataFrame, subject: str,
     if len(changes):
         words = dict(zip(effects["rung"], effects["player"], strict=True))
         changes = changes.assign(rung=changes["rung"].map(words), reference=changes["reference"].map(words))
-    return [line.replace("(VP)", f"({unit})").replace(" VP ", f" {unit} ")
-            for line in across_strength(named, changes, subject, metric)]
+    return across_strength(named, changes, subject, metric, score_unit=unit)
 
 
 def _paired_certainty(table: pd.DataFrame, what: str, metric: str = "win") -> str:

@@ -15,15 +15,16 @@ VERDICT_WORDS = {"A better": "detectably higher", "A worse": "detectably lower",
                  "no detectable difference": "not detectable"}
 
 
-def across_strength(effects: pd.DataFrame, changes: pd.DataFrame, subject: str, metric: str = "win") -> list[str]:
+def across_strength(effects: pd.DataFrame, changes: pd.DataFrame, subject: str, metric: str = "win",
+                    score_unit: str = "VP") -> list[str]:
     """Plain sentences on whether the sign and the size of one effect hold as the player gets stronger.
 
     `effects` holds the rows of one comparison of a `paired_table` with a `rung` column, weakest rung first;
     `changes` the rows of `stats.effect_changes` for the same comparison (each rung against the weakest; their
     `holm_family` is the number of changes the correction ran over, which may be more than these).
     Every claim comes from their Holm-corrected verdicts: a sign is named only where the effect is detectable,
-    a change of size only where the change is."""
-    scale, unit = (100, "points") if metric == "win" else (1, "VP")
+    a change of size only where the change is. A score is counted in `score_unit` (the game's points)."""
+    scale, unit = (100, "points") if metric == "win" else (1, score_unit)
     verdict = effects[f"{metric}_verdict"]
     listing = ", ".join(f"{label} {scale * effect:+.1f} ({VERDICT_WORDS[word]})" for label, effect, word
                         in zip(effects["rung"], effects[f"{metric}_diff"], verdict, strict=True))
@@ -50,7 +51,7 @@ def across_strength(effects: pd.DataFrame, changes: pd.DataFrame, subject: str, 
     still = changes.loc[changes["change_verdict"] == "no detectable change", "rung"].tolist()
     if moved.empty:
         widest = max(scale * (hi - lo) / 2 for lo, hi in changes["change_ci"])
-        lines.append(f"Its size does not detectably change from the {reference} player's ({reference_effect:+.1f}) "
+        lines.append(f"Its size does not detectably change from its size for {reference} ({reference_effect:+.1f}) "
                      f"at any stronger rung (Holm over {int(changes['holm_family'].iloc[0])} changes; the widest "
                      f"interval of a change is +/- {widest:.1f} {unit}).")
         return lines
@@ -65,7 +66,7 @@ def across_strength(effects: pd.DataFrame, changes: pd.DataFrame, subject: str, 
                      f"({where}; 95% CI {scale * lo:+.1f} to "
                      f"{scale * hi:+.1f}, Holm p = {row['change_p_holm']:.2g})")
     rest = f"; not detectably different for {', '.join(still)}" if still else ""
-    lines.append(f"Its size moves with strength: against the {reference} player's {reference_effect:+.1f} {unit}, "
+    lines.append(f"Its size moves with strength: against {reference_effect:+.1f} {unit} for {reference}, "
                  f"it is {'; '.join(parts)}{rest}.")
     return lines
 
