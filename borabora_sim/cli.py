@@ -425,7 +425,8 @@ def cmd_train(args: argparse.Namespace) -> None:
                           later_teacher=args.later_teacher, finish_style=args.finish_style, keep=args.keep,
                           sharpen=args.sharpen, generations=args.generations,
                           games=args.games, iterations=args.iterations, gate_games=args.gate_games,
-                          window=args.window, gate_field=args.gate_field, hidden=args.hidden, epochs=args.epochs,
+                          window=args.window, gate_field=args.gate_field, hidden=args.hidden,
+                          final_hidden=args.final_hidden, epochs=args.epochs,
                           seed=args.seed)
     train_network(config, work=args.work, out=args.out, n_jobs=args.jobs,
                   log=(lambda line: None) if args.quiet else print)
@@ -615,6 +616,9 @@ def build_parser() -> argparse.ArgumentParser:
                           "(paired), not head to head (default: head to head)")
     net.add_argument("--hidden", type=_layer_sizes, default=expert.hidden,
                      help="hidden layer sizes, one or two (default %(default)s)")
+    net.add_argument("--final-hidden", type=_layer_sizes, default=expert.final_hidden, metavar="SIZES",
+                     help="end with a network of these hidden layer sizes fitted on every generation of the window, "
+                          "kept if the gate finds it stronger than the best (default: none)")
     net.add_argument("--epochs", type=_positive_int, default=expert.epochs, help="epochs per fit (default %(default)s)")
     net.add_argument("--seed", type=_seed, default=expert.seed, help="master seed (default %(default)s)")
     net.add_argument("--jobs", type=_int_in(1, 65, "an integer in [1, 64]"), default=1,

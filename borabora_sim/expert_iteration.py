@@ -15,11 +15,15 @@ stronger than the best so far: in games where it plays in one seat against the b
 rotated over the seats on the same deals, its win rate's Wilson 95% interval must lie above the seat's fair share.
 Or, with a gate field (`gate_field`, a player spec), the new network and the best each play one seat against that
 field on the same deals and seats, and the paired interval of the difference of their win rates must lie above 0.
+With `final_hidden`, the run ends with one more fit: a network of those (larger) layers on the window's data of
+every generation, gated against the best like a generation. The generations iterate with a network small enough to
+learn from one generation's data; the larger one learns more only from all of it (docs/expert.md).
 
 A work directory holds everything as it goes: `config.json`, per generation `genNN/` with its chunks of games, its
-network and its manifest (data, seeds, commit, time, strength). An interrupted run continues where it stopped with
-the same arguments, and a finished one goes on with more `generations`; any other change of configuration is
-refused. Every file is written whole or not at all.
+network and its manifest (data, seeds, commit, time, strength), and `final-genNN-SIZES/` with the final fit's. An
+interrupted run continues where it stopped with the same arguments, and a finished one goes on with more
+`generations` or another final fit; any other change of configuration is refused. Every file is written whole or
+not at all.
 """
 
 from __future__ import annotations
@@ -57,6 +61,7 @@ SAMPLE_ARRAYS = {"x": np.float32, "players": np.int8, "mover": np.int8, "returns
 CHUNK_FILE = "a chunk of expert-iteration games"
 CHUNK_REMEDY = "delete it and run the same command again: its games are played again"
 Progress = Callable[[str], object]
+GROWABLE = ("generations", "final_hidden")     # the settings a run may be continued with, changed
 
 
 @dataclass(frozen=True)
@@ -88,6 +93,9 @@ class ExpertConfig:
     gate_field: str = ""                          # "": the new network against the best, head to head; a player
     #                                               spec: each against a field of it on the same deals, paired
     hidden: tuple[int, ...] = (96, 64)
+    final_hidden: tuple[int, ...] = ()            # (): none; else the run ends by fitting a network of these hidden
+    #                                               layers on the window's data, kept if the gate finds it stronger
+    #                                               than the best (a larger network needs every generation's data)
     epochs: int = 6
     batch: int = 256
     learning_rate: float = 2e-3
@@ -97,7 +105,10 @@ class ExpertConfig:
     seed: int = 1
 
     def fit_config(self, generation: int) -> FitConfig:
-        return FitConfig(hidden=self.hidden, epochs=self.epochs, batch=self.batch, learning_rate=self.learning_rate,
+        """How generation `generation`'s network is fitted; generation `generations + 1` is the final fit."""
+        final = generation > self.generations
+        return FitConfig(hidden=self.final_hidden if final else self.hidden, epochs=self.epochs, batch=self.batch,
+                         learning_rate=self.learning_rate,
                          policy_weight=self.policy_weight, heuristic=bool(self.finish_style),
                          seed=self.seed + generation)
 
@@ -123,8 +134,10 @@ class ExpertConfig:
                 and 0 <= self.search_value <= 1 and 0 < self.sharpen <= 100):
             raise ValueError("keep must be in (0, 1], c_puct > 0, noise_alpha >= 0, noise_fraction and search_value "
                              "in [0, 1], sharpen in (0, 100]")
-        if not self.hidden or len(self.hidden) > 2 or any(not 1 <= h <= 256 for h in self.hidden):
-            raise ValueError(f"hidden must be one or two layer sizes in 1..256, got {self.hidden}")
+        for name in ("hidden", "final_hidden"):
+            sizes = getattr(self, name)
+            if (name == "hidden" and not sizes) or len(sizes) > 2 or any(not 1 <= h <= 256 for h in sizes):
+                raise ValueError(f"{name} must be one or two layer sizes in 1..256, got {sizes}")
         if self.finish_style and self.finish_style not in game.styles:
             raise ValueError(f"finish_style must be a heuristic style of {game.name} ({', '.join(game.styles)}) or "
                              f"empty, got {self.finish_style!r}")
@@ -435,6 +448,11 @@ def train_network(config: ExpertConfig | None = None, work: str | Path = "runs/e
         log(f"generation {generation}: " + ("kept" if manifest["kept"] else "not kept") +
             ("" if manifest["gate"] is None else f" ({gate_words(manifest['gate'])})"))
     assert best is not None
+    if config.final_hidden:
+        manifest = _final_fit(work, config, game, data, best, started, n_jobs, log)
+        history.append(manifest)
+        if manifest["kept"]:
+            best = work / _final_folder(config) / "network.npz"
     network = load_network(best)
     if out is not None:
         out = Path(out)
@@ -451,7 +469,9 @@ def command_line(config: ExpertConfig, work: Path, out: Path, n_jobs: int) -> st
     args = ["borabora", "train", "--game", config.game, "--imitation-games", str(config.imitation_games),
             "--generations", str(config.generations), "--games", str(config.games), "--iterations",
             str(config.iterations), "--window", str(config.window), "--gate-games", str(config.gate_games), "--hidden",
-            ",".join(map(str, config.hidden)), "--epochs", str(config.epochs), "--keep", f"{config.keep:g}",
+            ",".join(map(str, config.hidden)),
+            *(["--final-hidden", ",".join(map(str, config.final_hidden))] if config.final_hidden else []),
+            "--epochs", str(config.epochs), "--keep", f"{config.keep:g}",
             *(["--sharpen", f"{config.sharpen:g}"] if config.sharpen != 1 else []),
             *(["--teacher", config.teacher] if config.teacher != "heuristic" else []),
             *(["--later-teacher", config.later_teacher] if config.later_teacher else []),
@@ -459,6 +479,30 @@ def command_line(config: ExpertConfig, work: Path, out: Path, n_jobs: int) -> st
             *(["--gate-field", config.gate_field] if config.gate_field else []), "--seed", str(config.seed),
             "--work", str(work), "--out", str(out), "--jobs", str(n_jobs)]
     return shlex.join(args)
+
+
+def _final_folder(config: ExpertConfig) -> str:
+    """The final fit's folder, named after the last generation whose data it was fitted on and its layers."""
+    return f"final-gen{config.generations:02d}-" + "x".join(map(str, config.final_hidden))
+
+
+def _final_fit(work: Path, config: ExpertConfig, game: Game, data: list[tuple[Samples, np.ndarray]], best: Path,
+               started: float, n_jobs: int, log: Progress) -> dict[str, Any]:
+    """The final fit's manifest: a network of `final_hidden` layers fitted on the window's data and gated against
+    the best, or the manifest of the one a run wrote before."""
+    folder = work / _final_folder(config)
+    manifest_file = folder / "manifest.json"
+    if manifest_file.exists():
+        manifest: dict[str, Any] = read_json(manifest_file, "the final fit's manifest", CHUNK_REMEDY)
+    else:
+        folder.mkdir(parents=True, exist_ok=True)
+        manifest = _fit_generation(config, game, config.generations + 1, data, folder / "network.npz", best, n_jobs,
+                                   log)
+        manifest.update({"generation": "final", "teacher": f"the data of {len(data)} generations",
+                         "seconds": round(time.time() - started, 1), "commit": package_commit()})
+        write_bytes(manifest_file, (json.dumps(manifest, indent=1) + "\n").encode())
+    log("final fit: " + ("kept" if manifest["kept"] else "not kept") + f" ({gate_words(manifest['gate'])})")
+    return manifest
 
 
 def _fit_generation(config: ExpertConfig, game: Game, generation: int, data: list[tuple[Samples, np.ndarray]],
@@ -471,9 +515,10 @@ def _fit_generation(config: ExpertConfig, game: Game, generation: int, data: lis
         train_parts.append(sharp.take(np.flatnonzero(~held)))
         held_parts.append(sharp.take(np.flatnonzero(held)))
     train, held = Samples.join(train_parts), Samples.join(held_parts)
+    name = "final fit" if generation > config.generations else f"generation {generation}"
     network, curve = fit(train, held, config.fit_config(generation), game.num_actions,
                          progress=lambda epoch, value, policy: log(
-                             f"generation {generation}, epoch {epoch}: validation value loss {value:.4f}, "
+                             f"{name}, epoch {epoch}: validation value loss {value:.4f}, "
                              f"policy loss {policy:.4f}"))
     network = replace(network, finish=config.finish_weights(game))
     network.save(network_file)
@@ -494,7 +539,8 @@ def _teacher(config: ExpertConfig, best: Path | None) -> str:
 
 def _open_work(work: Path, record: dict[str, Any]) -> None:
     """Starts the work directory of a run with the settings `record`, or checks that the run it holds has them. Only
-    the number of generations may differ: a run is continued with more (or stopped at fewer) as it is. A setting
+    the number of generations and the final fit's layers may differ: a run is continued with more generations (or
+    stopped at fewer), or given another final fit, as it is. A setting
     the saved configuration lacks (one added to the library since) counts as its default."""
     saved = work / "config.json"
     as_json = json.loads(json.dumps(record))
@@ -503,11 +549,12 @@ def _open_work(work: Path, record: dict[str, Any]) -> None:
         if isinstance(found, dict):
             found = {**json.loads(json.dumps(asdict(ExpertConfig()))), **found}
         changed = ", ".join(f"{key}={found.get(key)!r}" for key in as_json
-                            if key != "generations" and found.get(key) != as_json[key]) \
+                            if key not in GROWABLE and found.get(key) != as_json[key]) \
             if isinstance(found, dict) else "not a configuration"
         if changed:
             raise ValueError(f"{work} holds a run with other settings ({changed}); use another --work directory or "
-                             "the same settings (only --generations may change, to continue a run)")
+                             "the same settings (only --generations and --final-hidden may change, to continue a "
+                             "run)")
         if found == as_json:
             return
     work.mkdir(parents=True, exist_ok=True)

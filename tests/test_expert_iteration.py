@@ -193,3 +193,28 @@ def test_a_later_teacher_needs_a_search_teacher_and_a_search() -> None:
         ExpertConfig(later_teacher="mcts:iterations=10").check()
     with pytest.raises(ValueError, match="later_teacher must be a search"):
         ExpertConfig(teacher="mcts:iterations=10", later_teacher="heuristic").check()
+
+
+def test_a_final_fit_of_larger_layers_learns_from_every_generation_and_is_gated(tmp_path: Path) -> None:
+    """With final_hidden, the run ends with a network of those layers fitted on the window's data of all
+    generations, gated against the best: the best network is the final one exactly when the gate keeps it, the
+    manifest says so, and the command that reproduces the run names the sizes."""
+    config = ExpertConfig(**{**TINY.__dict__, "final_hidden": (12, 6), "window": 2})
+    train_network(config, work=tmp_path, out=tmp_path / "best.npz", log=lambda line: None)
+    final = json.loads((tmp_path / "final-gen01-12x6" / "manifest.json").read_text())
+    gens = [json.loads((tmp_path / f"gen{g:02d}" / "manifest.json").read_text()) for g in (0, 1)]
+    assert final["generation"] == "final" and final["teacher"] == "the data of 2 generations"
+    assert final["samples"] == gens[1]["samples"]              # both generations' data, as generation 1 had
+    assert final["gate"]["games"] == TINY.gate_games and final["kept"] == (final["gate"]["ci_low"] > 0.25)
+    assert load_network(tmp_path / "final-gen01-12x6" / "network.npz").hidden == (12, 6)
+    summary = json.loads((tmp_path / "best.json").read_text())
+    assert summary["generations"][-1]["generation"] == "final"
+    assert load_network(tmp_path / "best.npz").hidden == ((12, 6) if final["kept"] else (8,))
+    assert summary["best"] == ("final-gen01-12x6" if final["kept"] else ("gen01" if gens[1]["kept"] else "gen00"))
+    assert "--hidden 8 --final-hidden 12,6 --epochs 1" in summary["command"]
+    again = train_network(ExpertConfig(**{**config.__dict__, "final_hidden": (10,)}), work=tmp_path,
+                          log=lambda line: None)                  # another final fit of the same generations
+    other = json.loads((tmp_path / "final-gen01-10" / "manifest.json").read_text())
+    assert again.hidden == ((10,) if other["kept"] else (8,)) and other["samples"] == final["samples"]
+    with pytest.raises(ValueError, match="final_hidden must be one or two layer sizes"):
+        ExpertConfig(final_hidden=(300,)).check()
