@@ -332,6 +332,21 @@ def test_a_report_is_written_again_from_the_kept_games_without_playing_more(tmp_
     pd.testing.assert_frame_equal(first.tables["summary"], again.tables["summary"])
 
 
+@pytest.mark.parametrize("fields", [
+    {"title": "A coin", "game": "bamboo", "form": "gift", "edit": "coin", "rungs": ["heuristic"], "players": 2,
+     "seed": 6, "sizes": {"quick": {"games": 2}}},
+    {"title": "Hold?", "game": "pig", "form": "choice", "group": "hold", "rungs": ["hold20"], "seed": 2,
+     "sizes": {"quick": {"games": 1, "rollouts": 2}}}], ids=["simulated arms", "tasks"])
+def test_a_rerun_that_finds_every_game_kept_says_it_played_none(fields: dict[str, object], tmp_path: Path) -> None:
+    """A question asked again over a folder that keeps all its games (not only with kept_only) reports what the
+    games took when they were played, not its own short wall time as the run's."""
+    first = ask(fields, tmp_path, size="quick", jobs=1, progress=False)
+    again = ask(fields, tmp_path, size="quick", jobs=1, progress=False)
+    assert not first.from_kept and again.from_kept
+    assert again.cpu_seconds == pytest.approx(first.cpu_seconds)
+    assert again.report is not None and "written again from them" in again.report.read_text()
+
+
 def test_a_score_detectable_by_its_signed_ranks_but_not_by_its_mean_says_so() -> None:
     from borabora_sim.questions.forms import effect_sentence, mean_caveat
 

@@ -72,7 +72,7 @@ class Answer:
     wall_seconds: float
     cpu_seconds: float
     cpu_incomplete: bool = False          # some games were kept by an older run that did not record their CPU
-    from_kept: bool = False               # written again from the games kept, none played (`kept_only`)
+    from_kept: bool = False               # written again from the games kept, none played
 
     def __str__(self) -> str:
         return "\n".join([self.question.title, *self.answer])
@@ -103,6 +103,7 @@ def ask(question: str | os.PathLike[str] | Mapping[str, Any] | Question, out: st
     findings = Findings()
     headlines: list[str] = []                 # the short answer: each part's first sentence, or the first few
     cpu_unknown = False
+    played = False
     for part in parts:
         part_size = part.size(size)
         deadline = time.monotonic() + part_size.budget if part_size.budget else None
@@ -111,6 +112,7 @@ def ask(question: str | os.PathLike[str] | Mapping[str, Any] | Question, out: st
         found = FORM_RUNNERS[part.form](part, part_size, work, folder)
         cpu += work.cpu
         cpu_unknown = cpu_unknown or work.cpu_unknown
+        played = played or work.played
         if checked.parts:
             found = _as_part(part, found)
         findings.tables.update(found.tables)
@@ -121,7 +123,8 @@ def ask(question: str | os.PathLike[str] | Mapping[str, Any] | Question, out: st
         findings.certainty = findings.certainty or found.certainty
         findings.replay = findings.replay or found.replay
     wall = time.monotonic() - began
-    result = Answer(checked, size, findings.tables, findings.answer, None, wall, cpu, cpu_unknown, kept_only)
+    result = Answer(checked, size, findings.tables, findings.answer, None, wall, cpu, cpu_unknown,
+                    kept_only or not played)
     if folder is not None:
         result.report = write_report(result, findings, folder, jobs, headlines[:SHORT_ANSWER + 1])
         say(f"report written to {result.report}")

@@ -14,6 +14,7 @@ from typing import Any
 import pandas as pd
 
 from borabora_sim import experiments, files
+from borabora_sim.runs import RunDirectory
 from borabora_sim.studies.progress import step_bar
 
 Rows = list[dict[str, Any]]
@@ -29,7 +30,8 @@ class Work:
     """Plays a question's games: `folder` keeps them (None: in memory only), `jobs` worker processes on the
     joblib `backend` ("loky", or "dask" with `scheduler`), `deadline` (a `time.monotonic()` value, or None) bounds
     the batches added for precision; with `kept_only`, a batch beyond the first is used only if it is kept.
-    `cpu` sums the seconds the games took, kept or played now."""
+    `cpu` sums the seconds the games took, kept or played now; `played` says whether any game was played now (not
+    only read from those kept)."""
 
     def __init__(self, folder: Path | None, jobs: int = -1, backend: str = "loky", scheduler: str | None = None,
                  progress: bool | None = None, deadline: float | None = None, kept_only: bool = False) -> None:
@@ -42,6 +44,7 @@ class Work:
         self.deadline = deadline
         self.cpu = 0.0
         self.cpu_unknown = False            # some games were kept by an older run that did not record their CPU
+        self.played = False
         if folder is not None:
             files.make_directory(folder)
 
@@ -68,6 +71,7 @@ class Work:
             extra["scheduler"] = self.scheduler
         if out is not None:
             extra.update(out=str(out), resume=(out / "manifest.json").exists())
+        self.played = self.played or out is None or not _all_kept(out)
         frame = experiments.simulate_arm(players, games, experiments.batch_seed(seed, batch), n_jobs=self.jobs,
                                          simulate_fn=self._simulate, components=components, game=game, **extra)
         self.cpu += float(frame.drop_duplicates("game_id")["wall_time"].sum())
@@ -102,6 +106,7 @@ class Work:
                     self.cpu_unknown = True
                 done[index] = kept
         todo = [i for i in range(len(arguments)) if i not in done]
+        self.played = self.played or bool(todo)
         with step_bar(len(arguments), label, "task", self.progress) as bar:
             bar.update(len(done))
             for index, seconds, rows in self._run(function, [(i, arguments[i]) for i in todo]):
@@ -137,6 +142,13 @@ class Work:
                     cluster.close()
         return Parallel(n_jobs=self.jobs, backend=self.backend, return_as="generator_unordered")(
             delayed(_timed)(function, index, args) for index, args in indexed)
+
+
+def _all_kept(out: Path) -> bool:
+    """Whether the simulation run in `out` was started and has every chunk of its games in place."""
+    run = RunDirectory(out)
+    config = run.read_manifest()
+    return config is not None and len(run.done_chunks()) == len(config.chunks())
 
 
 def _timed(function: Callable[..., Rows], index: int, args: tuple[Any, ...]) -> tuple[int, float, Rows]:
