@@ -118,7 +118,8 @@ class Bamboo(CompiledGame):
     # evaluation at 4 HP per e-fold (benchmarks/README_players.md, "Bamboo: the search's settings")
     search_defaults: Mapping[str, object] = MappingProxyType({"rollout_depth": 25, "temperature": 4.0})
     # The presets (players/presets.py), measured in docs/players.md: the search with the defaults above at about
-    # 0.1 s and 1 s of CPU a move (the network's search was as strong at the same CPU, not stronger).
+    # 0.1 s and 1 s of CPU a move (the network's search is not measured to be stronger at 0.1 s with the network
+    # shipped now).
     presets: Mapping[str, str] = MappingProxyType({
         "strong": "mcts:iterations=20000",
         "best": "mcts:iterations=200000",
