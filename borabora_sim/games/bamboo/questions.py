@@ -23,8 +23,8 @@ RUNGS = (                                                 # in the order of the 
     Rung("heuristic", "heuristic", "the balanced heuristic"),
     Rung("mcts300", "mcts:iterations=300", "MCTS with 300 iterations"),
     Rung("mcts1000", "mcts:iterations=1000", "MCTS with 1,000 iterations"),
-    Rung("expert", "expert", "the expert player"),
     Rung("tuned", "heuristic:style=tuned", "the tuned heuristic"),
+    Rung("expert", "expert", "the expert player"),
     Rung("net300", "mcts:iterations=300,evaluation=net", "the network's search with 300 iterations"),
 )
 
