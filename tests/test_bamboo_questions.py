@@ -120,6 +120,22 @@ def test_the_spirits_answer_follows_the_holm_corrected_verdicts() -> None:
         "For the balanced heuristic, 0 of the 3 spirit x round cells show a detectable HP gain")
 
 
+def test_the_spirits_answer_says_whether_the_gains_hold_for_the_strongest_player_measured_precisely() -> None:
+    """The first sentence goes on with the strongest rung that played about as many pairs as the most (the expert
+    here; the network's search, with a few pairs, is too imprecise to answer for), from its pooled verdicts."""
+    question = load_question("spirits").parts[0]
+    edit = question.vocabulary.edits["spirit"]
+    pairs = _pairs()
+    few = pairs[(pairs["game_id"] < 2) & (pairs["round"] == 1)].assign(rung="net300")
+    both = pd.concat([pairs, pairs.assign(rung="expert"), few], ignore_index=True)
+    table = _gift_verdicts(question, pairs, "HP", ("kind", "round"))
+    pooled = _gift_verdicts(question, _pooled(both, ["rung"]), "HP", ("rung", "kind"))
+    lines = _kind_answer(table, pooled, edit, "HP", ["heuristic", "expert", "net300"], question)
+    assert lines[0].endswith("a detectable gain in wins. For the expert player (pooled over rounds, 60 pairs), 1 of "
+                             "the 2 spirits gain detectably in HP and 1 in wins.")
+    assert _kind_answer(table, pooled, edit, "HP", ["heuristic"], question)[0].endswith("gain in wins.")
+
+
 def _fallback_values(rechecked: list[float], group: str = "balance_hp") -> pd.DataFrame:
     """Judged decisions whose first pass alternates best, tied, worse, with the given rechecked advantages."""
     n = len(rechecked)

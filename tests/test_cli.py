@@ -613,7 +613,7 @@ BAD_INVOCATIONS = [
      r"--rungs: 'mcts' is not a rung of the game's ladder; allowed: heuristic, tuned, learned, expert, mcts100, "
      r"mcts300"),
     (["analyze", "spirits", "--size", "quick", "--rungs", "heuristic,mcts100", "--out", "{tmp}/study"],
-     r"--rungs: 'mcts100' is not a rung of the game's ladder; allowed: heuristic, mcts300, mcts1000, expert, tuned, "
+     r"--rungs: 'mcts100' is not a rung of the game's ladder; allowed: heuristic, mcts300, mcts1000, tuned, expert, "
      r"net300"),
     (["bench", "--games", "-1"], "argument --games: must be a positive integer"),
     ([*SIMULATE, "--game", "bamboo:mode=night"], r"argument --game: game spec 'bamboo:mode=night': option mode "

@@ -1110,7 +1110,8 @@ def _kind_answer(by_round: pd.DataFrame, table: pd.DataFrame, edit: Edit, unit: 
     lines = [f"For {question.vocabulary.rung(rungs[0]).words}, {len(gains)} of the {len(by_round)} {kind} x round "
              f"cells show a detectable {unit} gain for the seat with {edit.words}"
              + (f" ({listed})" if 0 < len(gains) <= 4 else "")
-             + f", and {int((by_round['win_verdict'] == stats.VERDICTS[0]).sum())} a detectable gain in wins."]
+             + f", and {int((by_round['win_verdict'] == stats.VERDICTS[0]).sum())} a detectable gain in wins."
+             + _precise_holds(table, rungs, kind, unit, question)]
     for round_, rows in gains.groupby("round", sort=True):
         own = (f", of which {rows['own'].min():.1f} to {rows['own'].max():.1f} {unit} is {edit.own_words}"
                if "own" in rows else "")
@@ -1134,6 +1135,23 @@ def _kind_answer(by_round: pd.DataFrame, table: pd.DataFrame, edit: Edit, unit: 
                      "pairs), " + ("; ".join(f"{r['kind']}: {effect_sentence(r, unit)}" for _, r in found.iterrows())
                                    if len(found) else f"no {kind} has a detectable effect on the final {unit}") + ".")
     return lines
+
+
+def _precise_holds(table: pd.DataFrame, rungs: Sequence[str], kind: str, unit: str, question: Question) -> str:
+    """Whether the family's gains hold for the strongest player measured precisely (a sentence to follow the
+    first player's), from its pooled verdicts; empty if that player is the first."""
+    pairs = table.groupby("rung")["games"].sum()
+    label = [rung for rung in rungs if rung in pairs and pairs[rung] >= pairs.max() / 2][-1]
+    if label == rungs[0]:
+        return ""
+    rows = table[table["rung"] == label]
+    counts = {metric: [int((rows[f"{metric}_verdict"] == verdict).sum()) for verdict in stats.VERDICTS[:2]]
+              for metric in ("vp", "win")}
+    lower = counts["vp"][1] + counts["win"][1]
+    return (f" For {question.vocabulary.rung(label).words} (pooled over rounds, {int(rows['games'].sum())} pairs), "
+            f"{counts['vp'][0]} of the {len(rows)} {kind}s gain detectably in {unit} and {counts['win'][0]} in wins"
+            + (f"; {counts['vp'][1]} lose detectably in {unit} and {counts['win'][1]} in wins" if lower else "")
+            + ".")
 
 
 def _kind_heat_figure(table: pd.DataFrame, kinds: Sequence[str], edit: Edit, unit: str) -> Figure:
