@@ -1140,11 +1140,10 @@ def _kind_answer(by_round: pd.DataFrame, table: pd.DataFrame, edit: Edit, unit: 
 def _precise_holds(table: pd.DataFrame, rungs: Sequence[str], kind: str, unit: str, question: Question) -> str:
     """Whether the family's gains hold for the strongest player measured precisely (a sentence to follow the
     first player's), from its pooled verdicts; empty if that player is the first."""
-    pairs = table.groupby("rung")["games"].sum()
-    label = [rung for rung in rungs if rung in pairs and pairs[rung] >= pairs.max() / 2][-1]
+    rows = _strongest_precise(table, rungs)
+    label = str(rows["rung"].iloc[0])
     if label == rungs[0]:
         return ""
-    rows = table[table["rung"] == label]
     counts = {metric: [int((rows[f"{metric}_verdict"] == verdict).sum()) for verdict in stats.VERDICTS[:2]]
               for metric in ("vp", "win")}
     lower = counts["vp"][1] + counts["win"][1]
@@ -1237,11 +1236,13 @@ def _gift_robustness(question: Question, size: Size, work: Work, folder: Path | 
                                                    question.vocabulary.rung(label).words, question.players))
 
 
-def _strongest_precise(table: pd.DataFrame) -> pd.DataFrame:
+def _strongest_precise(table: pd.DataFrame, rungs: Sequence[str] | None = None) -> pd.DataFrame:
     """The rows of the strongest rung measured at about the full size (at least half the pairs of the rung with the
-    most): the strongest player measured precisely, as the players that search play far fewer games."""
+    most): the strongest player measured precisely, as the players that search play far fewer games. Strength is
+    the order of `rungs` (weakest first), or of the table's rows."""
     pairs = table.groupby("rung", sort=False)["games"].sum()
-    chosen: pd.DataFrame = table[table["rung"] == pairs[pairs >= pairs.max() / 2].index[-1]]
+    order = [rung for rung in (pairs.index if rungs is None else rungs) if rung in pairs.index]
+    chosen: pd.DataFrame = table[table["rung"] == [rung for rung in order if pairs[rung] >= pairs.max() / 2][-1]]
     return chosen
 
 
