@@ -431,20 +431,14 @@ def train_network(config: ExpertConfig | None = None, work: str | Path = "runs/e
     best: Path | None = None
     for generation in range(config.generations + 1):
         folder = work / f"gen{generation:02d}"
-        network_file, manifest_file = folder / "network.npz", folder / "manifest.json"
         games = config.imitation_games if generation == 0 else config.games
         data.append(play_generation(work, config, generation, games, None if best is None else str(best), n_jobs,
                                     log))
         data = data[-config.window:]
-        if manifest_file.exists():
-            manifest = read_json(manifest_file, "a generation's manifest", CHUNK_REMEDY)
-        else:
-            manifest = _fit_generation(config, game, generation, data, network_file, best, n_jobs, log)
-            manifest.update({"seconds": round(time.time() - started, 1), "commit": package_commit()})
-            write_bytes(manifest_file, (json.dumps(manifest, indent=1) + "\n").encode())
+        manifest = _fitted(config, game, generation, data, folder, best, started, n_jobs, log)
         history.append(manifest)
         if manifest["kept"]:
-            best = network_file
+            best = folder / "network.npz"
         log(f"generation {generation}: " + ("kept" if manifest["kept"] else "not kept") +
             ("" if manifest["gate"] is None else f" ({gate_words(manifest['gate'])})"))
     assert best is not None
@@ -490,18 +484,26 @@ def _final_fit(work: Path, config: ExpertConfig, game: Game, data: list[tuple[Sa
                started: float, n_jobs: int, log: Progress) -> dict[str, Any]:
     """The final fit's manifest: a network of `final_hidden` layers fitted on the window's data and gated against
     the best, or the manifest of the one a run wrote before."""
-    folder = work / _final_folder(config)
+    manifest = _fitted(config, game, config.generations + 1, data, work / _final_folder(config), best, started,
+                       n_jobs, log)
+    log("final fit: " + ("kept" if manifest["kept"] else "not kept") + f" ({gate_words(manifest['gate'])})")
+    return manifest
+
+
+def _fitted(config: ExpertConfig, game: Game, generation: int, data: list[tuple[Samples, np.ndarray]], folder: Path,
+            best: Path | None, started: float, n_jobs: int, log: Progress) -> dict[str, Any]:
+    """The manifest of a generation's fit (generation `generations + 1`: the final fit) in `folder`: the one a run
+    wrote there before, or that of a network fitted and gated now (written there with it)."""
     manifest_file = folder / "manifest.json"
     if manifest_file.exists():
-        manifest: dict[str, Any] = read_json(manifest_file, "the final fit's manifest", CHUNK_REMEDY)
-    else:
-        folder.mkdir(parents=True, exist_ok=True)
-        manifest = _fit_generation(config, game, config.generations + 1, data, folder / "network.npz", best, n_jobs,
-                                   log)
-        manifest.update({"generation": "final", "teacher": f"the data of {len(data)} generations",
-                         "seconds": round(time.time() - started, 1), "commit": package_commit()})
-        write_bytes(manifest_file, (json.dumps(manifest, indent=1) + "\n").encode())
-    log("final fit: " + ("kept" if manifest["kept"] else "not kept") + f" ({gate_words(manifest['gate'])})")
+        found: dict[str, Any] = read_json(manifest_file, "a generation's manifest", CHUNK_REMEDY)
+        return found
+    folder.mkdir(parents=True, exist_ok=True)
+    manifest = _fit_generation(config, game, generation, data, folder / "network.npz", best, n_jobs, log)
+    if generation > config.generations:
+        manifest.update({"generation": "final", "teacher": f"the data of {len(data)} generations"})
+    manifest.update({"seconds": round(time.time() - started, 1), "commit": package_commit()})
+    write_bytes(manifest_file, (json.dumps(manifest, indent=1) + "\n").encode())
     return manifest
 
 
