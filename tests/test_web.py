@@ -29,7 +29,7 @@ from borabora_sim.games import game_names, get_game
 from borabora_sim.players import make_player
 from borabora_sim.viewer import renderer_names, to_svg
 from borabora_sim.viewer.server import MAX_BODY, WebServer
-from borabora_sim.viewer.web_game import WebGame
+from borabora_sim.viewer.web_game import RequestError, WebGame, think
 from borabora_sim.viewer.web_targets import click_targets
 
 SEED = 21
@@ -170,6 +170,24 @@ def test_undo_goes_back_to_before_the_human_decision_and_replays_the_same_ai_mov
     assert not first["can_undo"] and first["moves"] == []
     status, error = client.call("POST", "/api/undo", {"version": first["version"]})
     assert status == 409 and "no human decision to undo" in error["error"]
+
+
+def test_a_move_thought_before_an_undo_is_refused_and_the_undone_game_kept() -> None:
+    """An AI seat's move is played only on the position it was thought for: an undo while it thinks wins."""
+    game = WebGame(get_game("bora_bora"), PLAYERS, SEED)
+    game.move(game.version, 0, game.state.legal_actions()[0])
+    while game.state.current_player != 1:
+        game.move(game.version, 0, game.state.legal_actions()[0])
+    task = game.step_task(game.version)
+    move = think(game.game, task)
+    game.undo(game.version)
+    undone = game.view()
+    with pytest.raises(RequestError) as refused:
+        game.finish_step(task, move)
+    assert refused.value.status == 409
+    assert str(refused.value) == (f"the game changed while seat 1 (heuristic) was thinking: it was at version "
+                                  f"{task.version}, it is at version {task.version + 1}; reload the position")
+    assert game.view() == undone
 
 
 def test_save_and_load_round_trip(client: Client) -> None:

@@ -160,6 +160,36 @@ def test_an_advice_is_capped_computed_apart_one_at_a_time_and_stopped(server: We
     assert client.state() == view
 
 
+def test_an_ai_seat_thinks_outside_the_game_lock_one_at_a_time_and_a_change_meanwhile_wins() -> None:
+    """While an AI seat thinks, a read of the game is answered at once and a second step is refused (429); a new
+    game started meanwhile wins, and the thought move is refused (409), not played on the new game."""
+    server = start(["mcts:seconds=1.5", "human"])
+    try:
+        client = Client(server)
+        view = client.state()
+        assert not view["human_to_move"]
+        answers: list[tuple[int, Any]] = []
+        thinking = threading.Thread(target=lambda: answers.append(client.call("POST", "/api/step",
+                                                                               {"version": view["version"]})))
+        thinking.start()
+        time.sleep(0.3)                         # the seat is thinking
+        started = time.monotonic()
+        assert client.state() == view
+        assert time.monotonic() - started < 1.0
+        status, answer = client.call("POST", "/api/step", {"version": view["version"]})
+        assert status == 429 and "one thinks at a time" in answer["error"]
+        fresh = client.post("/api/new", {"version": view["version"], "players": ["heuristic", "human"], "seed": 3})
+        thinking.join()
+        assert answers == [(409, {"error": "a new game was started while the AI seat was thinking: reload the "
+                                           "position"})]
+        assert client.state() == fresh and fresh["moves"] == []
+        stepped = client.post("/api/step", {"version": fresh["version"]})      # the next step thinks again
+        assert len(stepped["moves"]) == 1 and stepped["version"] == fresh["version"] + 1
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 def test_a_page_of_another_site_can_neither_change_the_game_nor_ask_for_advice(server: WebServer) -> None:
     client = Client(server)
     view, bodies = client.state(), good_bodies(client)

@@ -6,7 +6,8 @@ one game, and answers a handful of JSON requests, so a web framework would add a
 it) and nothing this needs. Each connection has a thread (a browser may open a connection it sends nothing on,
 which would stall a server of one thread), and the game is reached under a lock, one request at a time, for no
 longer than it takes to read or change it: a request's body is read before the lock is taken (and must arrive
-within `read_seconds`), and an advice is computed in a process of its own (`AdviceRunner`), one at a time, stopped
+within `read_seconds`), an AI seat thinks outside it (one at a time; its move is played only if the game has not
+changed meanwhile), and an advice is computed in a process of its own (`AdviceRunner`), one at a time, stopped
 when the game changes or when it takes too long.
 
 Requests are checked before they reach the game: the Host header must name this server (a page of another site
@@ -34,7 +35,7 @@ from multiprocessing.context import SpawnProcess
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from borabora_sim.viewer.web_game import ADVICE_SECONDS, AdviceTask, RequestError, WebGame, advise
+from borabora_sim.viewer.web_game import ADVICE_SECONDS, AdviceTask, RequestError, WebGame, advise, think
 from borabora_sim.viewer.web_page import page_html
 
 HOST = "127.0.0.1"
@@ -139,6 +140,7 @@ class WebServer(ThreadingHTTPServer):
             raise ValueError(f"cannot listen on {HOST}:{port}: {error.strerror or error}") from None
         self.game = game
         self.lock = threading.Lock()
+        self.thinking = threading.Lock()    # held while an AI seat thinks, outside `lock`
         self.read_seconds = READ_SECONDS
         self.advice = AdviceRunner()
 
@@ -297,10 +299,35 @@ class _Handler(BaseHTTPRequestHandler):
             raise RequestError(404, f"no such request: {path}")
         self._same_origin(path)
         body = self._json_body()            # before the lock: a body slow to come holds up no other request
+        if path == "/api/step":
+            return self._step(body)
         with self.server.lock:
             game = self._change(path, body)
             self.server.advice.stop(RequestError(409, CHANGED))
             return 200, game.view(), ()
+
+    def _step(self, body: Any) -> Answer:
+        """The AI seat to move takes its decision: the task is taken under the game lock, the thinking is done
+        outside it (a search releases the interpreter too), one AI decision at a time, and the move is played under
+        the lock again unless the game changed meanwhile (409)."""
+        _check_fields("/api/step", body)
+        if not self.server.thinking.acquire(blocking=False):
+            raise RequestError(429, "an AI seat is thinking already, and one thinks at a time: ask again once its "
+                                    "move is shown")
+        try:
+            with self.server.lock:
+                game = self.server.game
+                task = game.step_task(body["version"])
+            move = think(game.game, task)
+            with self.server.lock:
+                if self.server.game is not game:
+                    raise RequestError(409, "a new game was started while the AI seat was thinking: reload the "
+                                            "position")
+                game.finish_step(task, move)
+                self.server.advice.stop(RequestError(409, CHANGED))
+                return 200, game.view(), ()
+        finally:
+            self.server.thinking.release()
 
     def _change(self, path: str, body: Any) -> WebGame:
         """Applies the POST to `path` with `body`; the game after it (a new one for /api/new and /api/load)."""
@@ -308,17 +335,12 @@ class _Handler(BaseHTTPRequestHandler):
         if path == "/api/load":             # the body is the saved file; the game is replaced only once it is good
             self.server.game = WebGame.from_save(body, game.version + 1)
             return self.server.game
-        fields = _FIELDS[path]
-        if not isinstance(body, dict) or set(body) != set(fields):
-            got = (", ".join(sorted(body)) or "none") if isinstance(body, dict) else _JSON_TYPES[type(body)]
-            raise RequestError(400, f"{path} takes a JSON object of exactly {', '.join(fields)}; got {got}")
+        _check_fields(path, body)
         if path == "/api/new":              # the game is replaced only once the new one is good
             self.server.game = game.new_game(body["version"], body["players"], body["seed"])
             return self.server.game
         if path == "/api/move":
             game.move(body["version"], body["seat"], body["action"])
-        elif path == "/api/step":
-            game.step(body["version"])
         else:
             game.undo(body["version"])
         return game
@@ -396,6 +418,14 @@ _POST_ROUTES = (*_FIELDS, "/api/load")
 _JSON_TYPES = {list: "an array", str: "a string", int: "a number", float: "a number", bool: "true or false",
                type(None): "null"}
 _GET_ROUTES = ("/", "/api/state", "/api/why", "/api/advice", "/api/save")
+
+
+def _check_fields(path: str, body: Any) -> None:
+    """Refuses (400) a body that is not a JSON object of exactly the fields of the POST to `path`."""
+    fields = _FIELDS[path]
+    if not isinstance(body, dict) or set(body) != set(fields):
+        got = (", ".join(sorted(body)) or "none") if isinstance(body, dict) else _JSON_TYPES[type(body)]
+        raise RequestError(400, f"{path} takes a JSON object of exactly {', '.join(fields)}; got {got}")
 
 
 def _allowed(path: str) -> str:

@@ -116,6 +116,28 @@ class Move:
     targets: tuple[Target, ...] = ()
 
 
+@dataclass(frozen=True)
+class StepTask:
+    """An AI seat's decision to take away from the game, so that the game is not held while it thinks: the seat,
+    its player, a copy of the position, the decision's seed and the version of the position."""
+
+    seat: int
+    player: SeededPlayer
+    state: GameState
+    seed: int
+    version: int
+
+
+def think(game: Game, task: StepTask) -> Move:
+    """The move the AI seat of `task` takes, with its explanation, reasons and click targets."""
+    player, state = task.player, task.state
+    player.reset(task.seed)
+    action = player.choose(state.clone())
+    targets = click_targets(game.name, state, [action]).get(action, [])
+    return Move(task.seat, action, state.action_to_string(action), player.explain(ADVICE_OPTIONS),
+                game.describe_action(state, action), reasons_view(player.reasons(ADVICE_OPTIONS)), tuple(targets))
+
+
 class WebGame:
     """One game between the seats `players` (player specs, "human" for a person) from `start`, a state of
     `game`; `seed` seeds the AI seats."""
@@ -232,19 +254,27 @@ class WebGame:
                          self.game.describe_action(self.state, action)))
 
     def step(self, version: object) -> None:
-        """The AI seat to move takes its decision."""
+        """The AI seat to move takes its decision (the three steps of `step_task`, `think` and `finish_step` at
+        once)."""
+        task = self.step_task(version)
+        self.finish_step(task, think(self.game, task))
+
+    def step_task(self, version: object) -> StepTask:
+        """The decision of the AI seat to move, to be taken by `think` away from the game (which is not changed)."""
         self.check_version(version)
         self._check_playing()
         seat = self.state.current_player
         if seat in self.humans:
             raise RequestError(409, f"seat {seat} is a human seat: it is the human's decision, not an AI's")
-        player = self.ai[seat]
-        player.reset(self._decision_seed(seat))
-        action = player.choose(self.state.clone())
-        targets = click_targets(self.game.name, self.state, [action]).get(action, [])
-        self._apply(Move(seat, action, self.state.action_to_string(action), player.explain(ADVICE_OPTIONS),
-                         self.game.describe_action(self.state, action), reasons_view(player.reasons(ADVICE_OPTIONS)),
-                         tuple(targets)))
+        return StepTask(seat, self.ai[seat], self.state.clone(), self._decision_seed(seat), self.version)
+
+    def finish_step(self, task: StepTask, move: Move) -> None:
+        """Plays `move`, thought for `task`, unless the game changed since the task was taken (409)."""
+        if task.version != self.version:
+            raise RequestError(409, f"the game changed while seat {task.seat} ({self.players[task.seat]}) was "
+                                    f"thinking: it was at version {task.version}, it is at version {self.version}; "
+                                    f"reload the position")
+        self._apply(move)
 
     def undo(self, version: object) -> None:
         """Back to the position before the last human decision (and the AI moves after it)."""
