@@ -4,9 +4,7 @@
 Timings of a 0.1 µs call move with the load of a shared machine; instruction counts do not. Each engine is run
 twice under callgrind, once making no clones and once making `--clones` clones of the same mid-game 4-player
 state; the difference divided by the number of clones is the cost of one clone, Python's call and object set-up
-included. String hashing is fixed (PYTHONHASHSEED=0), and numpy's OpenBLAS starts no threads
-(OPENBLAS_NUM_THREADS=1): how valgrind scheduled them moved the counts by up to 15% from run to run, and without
-them a run repeats to the instruction.
+included. A run repeats to the instruction (callgrind.py says how).
 
     python benchmarks/clone_instructions.py [--clones 100000]
 
@@ -16,13 +14,12 @@ Needs valgrind on the PATH (Debian: apt-get install valgrind); takes about a min
 from __future__ import annotations
 
 import argparse
-import os
-import re
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from callgrind import callgrind_total
 
 CLONER = """
 import sys
@@ -40,14 +37,7 @@ for _ in range(count):
 
 def instructions(engine: str, clones: int, workdir: Path) -> int:
     """Instructions callgrind counts for the whole run of CLONER."""
-    out = workdir / f"callgrind.{engine}.{clones}"
-    result = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c",
-                             CLONER, engine, str(clones)], capture_output=True, text=True, check=True,
-                            env={**os.environ, "PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1"})
-    match = re.search(r"Collected : (\d+)", result.stderr)
-    if match is None:
-        raise RuntimeError(f"callgrind printed no total:\n{result.stderr[-2000:]}")
-    return int(match.group(1))
+    return callgrind_total(CLONER, [engine, str(clones)], workdir / f"callgrind.{engine}.{clones}")
 
 
 def main() -> None:
