@@ -18,7 +18,7 @@ def run_mcts(handles: tuple[CapsuleType, CapsuleType, CapsuleType, object], root
              temperature: float = 10.0, weights: npt.ArrayLike | None = None, seed: SupportsIndex = 0,
              max_nodes: SupportsIndex = 0, root_actions: Iterable[int] | None = None, threads: SupportsIndex = 1,
              model: Model | None = None, c_puct: float = 0.0, noise_alpha: float = 0.0,
-             noise_fraction: float = 0.25,
+             noise_fraction: float = 0.25, rollout_leaves: bool = False,
              root_values: Literal[False] = False) -> tuple[int, list[tuple[int, int, float]]]: ...
 @overload
 def run_mcts(handles: tuple[CapsuleType, CapsuleType, CapsuleType, object], root_player: SupportsIndex,
@@ -27,7 +27,7 @@ def run_mcts(handles: tuple[CapsuleType, CapsuleType, CapsuleType, object], root
              temperature: float = 10.0, weights: npt.ArrayLike | None = None, seed: SupportsIndex = 0,
              max_nodes: SupportsIndex = 0, root_actions: Iterable[int] | None = None, threads: SupportsIndex = 1,
              model: Model | None = None, c_puct: float = 0.0, noise_alpha: float = 0.0,
-             noise_fraction: float = 0.25, *,
+             noise_fraction: float = 0.25, rollout_leaves: bool = False, *,
              root_values: Literal[True]) -> tuple[int, list[tuple[int, int, float]], list[float]]: ...
 def run_flat_mc(handles: tuple[CapsuleType, CapsuleType, CapsuleType, object], root_player: SupportsIndex,
                 actions: Iterable[int], rollouts: SupportsIndex = 100, seconds: float = 0.0,

@@ -60,7 +60,10 @@ cdef struct Config:
     double temperature             # evaluation units per e-fold in the cut-off win estimate
     const double* weights          # the game's heuristic weights (or NULL)
     const LearnedModel* model      # the learned evaluation of cut-offs (NULL: the heuristic's)
-    double c_puct                  # > 0: PUCT with the model's policy as prior and its value at the leaves
+    const LearnedModel* network    # PUCT: the network whose policy gives every node's priors
+    double c_puct                  # > 0: PUCT with the network's policy as prior (0: UCT)
+    bint rollout_leaves            # PUCT: a leaf is judged by a rollout, cut off and judged as UCT's are (else by
+    #                                the network's value)
     double noise_alpha             # PUCT: Dirichlet noise of this concentration on the root's priors (0: none)
     double noise_fraction          # the noise's share of a root prior
     const unsigned char* root_allowed   # actions the root player may choose at the root (NULL: all)
@@ -296,7 +299,7 @@ cdef long puct(const GameVTable* vt, const void* rules, const void* root, int ro
     the policy's probabilities as priors when it is first passed through, a child is chosen by PUCT (its mean reward
     plus c_puct * prior * sqrt(parent visits) / (1 + its visits), over the children legal in this determinization;
     an unvisited child is valued as its parent), and the first unvisited node reached is judged by the network's
-    value (or the result, at the end) instead of a rollout."""
+    value (or the result, at the end) instead of a rollout; with `rollout_leaves`, by a rollout as in `mcts`."""
     cdef long it = 0, node, child, best
     cdef int n, i, mover, missing, depth, players = vt.num_players(root)
     cdef int32_t path[MAX_TREE_DEPTH]
@@ -315,7 +318,7 @@ cdef long puct(const GameVTable* vt, const void* rules, const void* root, int ro
             n = mark_available(cfg, nodes, node, n, sc, &parent_visits)
             missing = count_untried(n, sc)
             if missing > 0 and n_nodes[0] + missing <= max_nodes:
-                model_policy(vt, rules, sc.state, cfg.model, sc.legal, n, sc.after, sc.after_legal, sc.priors)
+                model_policy(vt, rules, sc.state, cfg.network, sc.legal, n, sc.after, sc.after_legal, sc.priors)
                 if node == 0 and cfg.noise_alpha > 0:
                     add_root_noise(cfg, sc.priors, n, &rng)
                 for i in range(n):
@@ -342,10 +345,13 @@ cdef long puct(const GameVTable* vt, const void* rules, const void* root, int ro
             node = best
             if nodes[best].visits == 0:
                 break
-        if n == 0:
+        if cfg.rollout_leaves:
+            rollout_rewards(vt, rules, sc.state, n, sc.legal, cfg, &rng, reward,
+                            nodes[path[depth - 1]].mover if depth > 1 else -1)
+        elif n == 0:
             vt.returns(rules, sc.state, reward)
         else:
-            model_win_probabilities(vt, rules, sc.state, cfg.model, reward)
+            model_win_probabilities(vt, rules, sc.state, cfg.network, reward)
         back_up(nodes, path, depth, reward, players)
         it += 1
     return it
@@ -504,7 +510,8 @@ cdef void free_scratch(Scratch* sc) noexcept:
 cdef Config make_config(const GameVTable* vt, long iterations, double seconds, double c_uct,
                         bint heuristic_rollout, int rollout_depth, double margin_weight,
                         double temperature, object weights, uint64_t seed, Model model=None,
-                        double c_puct=0.0, double noise_alpha=0.0, double noise_fraction=0.0) except *:
+                        double c_puct=0.0, double noise_alpha=0.0, double noise_fraction=0.0,
+                        bint rollout_leaves=False) except *:
     cdef Config cfg
     cdef const double[::1] w
     cfg.iterations = iterations
@@ -517,14 +524,20 @@ cdef Config make_config(const GameVTable* vt, long iterations, double seconds, d
     cfg.seed = seed
     cfg.weights = NULL
     cfg.root_allowed = NULL
-    cfg.model = NULL if model is None else model_for(vt, model)
     if not c_puct >= 0:
         raise ValueError(f"c_puct must be a number >= 0 (0: UCT with rollouts), got {c_puct}")
     cfg.c_puct = c_puct
+    cfg.model = NULL
+    cfg.network = NULL
     if c_puct > 0:
         if model is None:
             raise ValueError("PUCT (c_puct > 0) needs a model with a policy head")
-        policy_model_for(vt, model)
+        cfg.network = policy_model_for(vt, model)
+    elif model is not None:
+        cfg.model = model_for(vt, model)
+    if rollout_leaves and c_puct == 0:
+        raise ValueError("rollout_leaves judges PUCT's leaves by rollouts: give c_puct > 0")
+    cfg.rollout_leaves = rollout_leaves
     if not (noise_alpha >= 0 and 0 <= noise_fraction <= 1):
         raise ValueError(f"root noise needs noise_alpha >= 0 and noise_fraction in [0, 1], got {noise_alpha} and "
                          f"{noise_fraction}")
@@ -537,7 +550,7 @@ cdef Config make_config(const GameVTable* vt, long iterations, double seconds, d
         if w.shape[0] != vt.num_weights:
             raise ValueError(f"weights must have {vt.num_weights} values, got {w.shape[0]}")
         cfg.weights = &w[0]
-    if (heuristic_rollout or (rollout_depth >= 0 and cfg.model == NULL)) and \
+    if (heuristic_rollout or (rollout_depth >= 0 and cfg.model == NULL and (c_puct == 0 or rollout_leaves))) and \
             (cfg.weights == NULL or vt.evaluate == NULL):
         raise ValueError("heuristic rollouts and cut-off rollouts need the game's heuristic weights")
     if iterations <= 0 and seconds <= 0:
@@ -587,13 +600,14 @@ def run_mcts(handles, root_player, iterations=1000, double seconds=0.0, double c
              bint heuristic_rollout=False, rollout_depth=-1, double margin_weight=0.0,
              double temperature=10.0, weights=None, seed=0, max_nodes=0, root_actions=None, threads=1,
              Model model=None, double c_puct=0.0, double noise_alpha=0.0, double noise_fraction=0.25,
-             bint root_values=False):
+             bint rollout_leaves=False, bint root_values=False):
     """Runs IS-MCTS from the state in `handles` (State.search_handles()) for `root_player`.
 
     `root_actions` restricts the actions considered at the root (None: every legal action).
     `c_puct` > 0 searches with the network `model` instead (puct): its policy as priors, its value at the leaves,
     no rollouts; `noise_alpha` > 0 mixes Dirichlet noise into the root's priors (`noise_fraction` of each), for
-    self-play.
+    self-play. With `rollout_leaves` as well, the policy gives the priors and a rollout (the rollout options above)
+    judges each leaf.
     `threads` > 1 searches root-parallel, one tree per thread without the GIL: thread 0 searches with `seed`,
     thread t with mix_seed(seed, t); `iterations` is the total, split as evenly as it goes (a thread with no
     iteration to do is not started), while `seconds` is each thread's; `max_nodes` bounds each tree. The root
@@ -609,7 +623,7 @@ def run_mcts(handles, root_player, iterations=1000, double seconds=0.0, double c
     cdef Config cfg = make_config(h.vt, budget, seconds, c_uct, heuristic_rollout,
                                   check_int(rollout_depth, "rollout_depth", -1, BUDGET_MAX), margin_weight,
                                   temperature, w, check_int(seed, "seed", 0, SEED_MAX), model, c_puct,
-                                  noise_alpha, noise_fraction)
+                                  noise_alpha, noise_fraction, rollout_leaves)
     cdef long n_max = check_int(max_nodes, "max_nodes", 0, BUDGET_MAX)
     cdef int n_threads = check_int(threads, "threads", 1, THREADS_MAX), t
     allowed = None

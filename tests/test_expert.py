@@ -346,6 +346,42 @@ def test_puct_search_chooses_legal_moves_and_repeats_itself(game: Game, network_
     assert done == 400 and {a for a, _, _ in stats} <= set(state.legal_actions())
 
 
+def test_a_prior_from_the_network_guides_the_rollout_search(game: Game, network_file: Path) -> None:
+    state = mid_game(game)
+    rollouts = "rollout=heuristic,rollout_depth=10"
+    spec = f"mcts:iterations=300,{rollouts},prior=net,network={network_file}"
+    player, again = (make_player(spec, seed=5, game=game) for _ in range(2))
+    assert player.choose(state) == again.choose(state) and player.last_stats == again.last_stats
+    assert sum(s.visits for s in player.last_stats) == 300
+    assert "prior=net" in player.spec() and player.spec().startswith("mcts:iterations=300,c=1.5,")
+    assert make_player(player.spec(), seed=5, game=game).choose(state) == stats_choice(player)
+    uct = make_player(f"mcts:iterations=300,{rollouts}", seed=5, game=game)
+    uct.choose(state)
+    assert [(s.action, s.visits) for s in uct.last_stats] != [(s.action, s.visits) for s in player.last_stats]
+    assert "the network's policy guiding which moves they tried" in player.explain()
+    done, stats = _search.run_mcts(state.search_handles(), state.current_player, iterations=200, seed=2,
+                                   model=load_network(network_file).compiled(), c_puct=1.5, rollout_leaves=True,
+                                   threads=2)
+    assert done == 200 and {a for a, _, _ in stats} <= set(state.legal_actions())
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("mcts:prior=net,evaluation=net", "with evaluation=net leave it out"),
+    ("mcts:prior=net,evaluation=learned,rollout_depth=5", "with evaluation=learned leave it out"),
+    ("mcts:prior=policy", "option prior: must be one of none, net"),
+])
+def test_a_prior_needs_the_heuristic_to_judge_the_cut_offs(spec: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        make_player(spec, game=get_game("bora_bora"))
+
+
+def test_rollout_leaves_are_puct_s(game: Game, network_file: Path) -> None:
+    state = mid_game(game)
+    with pytest.raises(ValueError, match="rollout_leaves judges PUCT's leaves by rollouts: give c_puct > 0"):
+        _search.run_mcts(state.search_handles(), 0, iterations=10, rollout_leaves=True,
+                         model=load_network(network_file).compiled())
+
+
 @pytest.mark.parametrize("option", ["rollout=heuristic", "rollout_depth=3", "temperature=5", "style=builder",
                                     "margin=0.2"])
 def test_rollout_options_are_refused_with_the_network(option: str) -> None:

@@ -85,6 +85,7 @@ class _SearchPlayer(ValuedKindChoices, SeededPlayer):
 
     budget_unit: ClassVar[str]            # what `last_iterations` counts
     choice_rule: ClassVar[str]            # which root action the search returns
+    prior = "none"                        # what gives the tree's priors: none (UCT) or net (PUCT, MCTSPlayer only)
 
     def _configure_search(self, game: Game, rollout: str, rollout_depth: int, margin: float, temperature: float | None,
                           style: str | None, kinds: dict[str, object], evaluation: str,
@@ -176,7 +177,10 @@ class _SearchPlayer(ValuedKindChoices, SeededPlayer):
             weights += ",evaluation=learned"
         elif self.rollout_depth >= 0:
             weights += f",temperature={self.temperature:g}"
-        return f"rollout={self.rollout},rollout_depth={self.rollout_depth},margin={self.margin:g}{weights}{kinds}"
+        prior = "" if self.prior == "none" else \
+            ",prior=net" + (f",network={self.network}" if self.network else "")
+        return (f"rollout={self.rollout},rollout_depth={self.rollout_depth},margin={self.margin:g}{weights}{prior}"
+                f"{kinds}")
 
     def explain(self, top: int = 10) -> str:
         """The last decision in the game's words: the chosen action and why, and the `top` root actions with their
@@ -211,8 +215,9 @@ class _SearchPlayer(ValuedKindChoices, SeededPlayer):
             measured += " (each judged by the network's value)"
         elif self.rollout_depth >= 0:
             measured += f" (games cut off after {self.rollout_depth} decisions judged by the evaluation's estimate)"
-        counted = (f"visits: how many of the {self.last_iterations} iterations tried the move (it plays the most "
-                   "visited)" if count == "visits" else
+        guided = ", the network's policy guiding which moves they tried" if self.prior == "net" else ""
+        counted = (f"visits: how many of the {self.last_iterations} iterations tried the move{guided} (it plays the "
+                   "most visited)" if count == "visits" else
                    "rollouts: games simulated from each move, the same number for every move (it plays the best "
                    "win chance)")
         return Reasons(self.spec(), action, shown[chosen].words,
@@ -253,26 +258,28 @@ class MCTSPlayer(_SearchPlayer):
             "iterations": Param(parse_positive_int, "iterations per decision (default 1000)"),
             "seconds": Param(parse_float, "time per decision instead of iterations"),
             "c": Param(parse_float, "exploration constant: UCT's (default: the game's search default, else 0.7), or "
-                                    "PUCT's with evaluation=net (default: the game's c_puct, else 1.5)"),
+                                    "PUCT's with evaluation=net or prior=net (default: the game's c_puct, else 1.5)"),
             **rollout_params(game),
             "threads": Param(parse_positive_int, "threads searching one decision, root-parallel (default 1); "
                                                  "iterations are their total"),
-            "network": Param(str, "a network file (.npz) instead of the game's own, for evaluation=net"),
+            "prior": Param(parse_choice("none", "net"), "net: PUCT with the game's network's policy as every node's "
+                                                        "prior, the leaves judged by the rollouts (docs/expert.md)"),
+            "network": Param(str, "a network file (.npz) instead of the game's own, for evaluation=net or prior=net"),
         }
 
     def __init__(self, iterations: int | None = None, seconds: float | None = None, c: float | None = None,
                  rollout: str | None = None, rollout_depth: int | None = None, margin: float | None = None,
                  temperature: float | None = None, style: str | None = None, seed: int | None = None,
-                 game: Game | None = None, threads: int = 1, evaluation: str = "heuristic",
+                 game: Game | None = None, threads: int = 1, evaluation: str = "heuristic", prior: str = "none",
                  network: str | None = None, **kinds: object) -> None:
         super().__init__(seed, game, {"iterations": iterations, "seconds": seconds, "c": c, "rollout": rollout,
                                       "rollout_depth": rollout_depth, "margin": margin, "temperature": temperature,
                                       "style": style, "threads": threads, "evaluation": evaluation,
-                                      "network": network}, kinds)
+                                      "prior": prior, "network": network}, kinds)
 
     def _configure(self, game: Game, iterations: int | None, seconds: float | None, c: float | None,
                    rollout: str | None, rollout_depth: int | None, margin: float | None, temperature: float | None,
-                   style: str | None, threads: int, evaluation: str, network: str | None,
+                   style: str | None, threads: int, evaluation: str, prior: str, network: str | None,
                    **kinds: object) -> None:
         if iterations is not None and seconds is not None:
             raise ValueError(f"iterations={iterations!r} and seconds={seconds!r} are both budgets; give only one "
@@ -298,21 +305,35 @@ class MCTSPlayer(_SearchPlayer):
             c_puct = cast("float", game.search_defaults.get("c_puct", DEFAULT_C_PUCT))
             given = {"c": c_puct if c is None else c,
                      "rollout": "random", "rollout_depth": -1, "margin": 0.0}
+        if prior not in ("none", "net"):
+            raise ValueError(f"prior must be none or net, got {prior!r}")
+        if prior == "net" and evaluation != "heuristic":
+            raise ValueError(f"prior=net guides a rollout search whose cut-offs the heuristic judges; with "
+                             f"evaluation={evaluation} leave it out (evaluation=net already searches with the "
+                             "network's policy as priors)")
+        self.prior = prior
+        if prior == "net" and c is None:
+            given["c"] = cast("float", game.search_defaults.get("c_puct", DEFAULT_C_PUCT))
         settings = {**MCTS_DEFAULTS, **game.search_defaults, **{k: v for k, v in given.items() if v is not None}}
         if temperature is None and settings["rollout_depth"] != -1 and evaluation != "learned":
             temperature = cast("float | None", settings.get("temperature"))    # the game's scale, for a cut-off only
         self.c = check_number("c", settings["c"], 0.0, math.inf, "a finite number >= 0 (the UCT exploration constant)")
         self.threads = errors.check_int(threads, "threads", 1, _search.THREADS_MAX)
         # The shared settings check each value's type and range.
-        if network is not None and evaluation != "net":
-            raise ValueError(f"network={network} is the network of evaluation=net; give evaluation=net too")
+        if network is not None and evaluation != "net" and prior != "net":
+            raise ValueError(f"network={network} is the network of evaluation=net or prior=net; give one of them too")
         self._configure_search(game, cast(str, settings["rollout"]), cast(int, settings["rollout_depth"]),
                                cast(float, settings["margin"]), temperature, style, kinds, evaluation, network)
+        if prior == "net":
+            self.model = network_model(game, network)
 
     def _search(self, state: GameState, legal: list[int], options: SearchOptions) -> SearchResult:
         return _search.run_mcts(state.search_handles(), state.current_player, iterations=self.iterations,
                                 seconds=self.seconds, c_uct=self.c, root_actions=legal, threads=self.threads,
-                                c_puct=self.c if self.evaluation == "net" else 0.0, **options)
+                                c_puct=self.c if self._puct() else 0.0, rollout_leaves=self.prior == "net", **options)
+
+    def _puct(self) -> bool:
+        return self.evaluation == "net" or self.prior == "net"
 
     def spec(self) -> str:
         budget = f"seconds={self.seconds:g}" if self.seconds > 0 else f"iterations={self.iterations}"
