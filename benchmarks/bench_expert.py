@@ -4,14 +4,17 @@ measured in one run.
 
 Rows (4-player games unless --players says otherwise; seats rotated over common deals):
     expert          `expert` against three balanced heuristics (Bamboo: three tuned ones)
-    net_<ms>        `mcts:seconds=<ms/1000>,evaluation=net` against the same opponents
-    h2h_<ms>        the network search against today's best search at the same time per decision, two seats each
+    net_<ms>        the network's search at <ms> per decision against the same opponents
+    h2h_<ms>        the network's search against today's best search at the same time per decision, two seats each
                     (A B A B, rotated): the share of games the network's seats win (50% = equal)
+The network's search is `mcts:...,evaluation=net` (the network's value judges the leaves; --search value) or the
+best search with the network's policy as its priors, `mcts:...,prior=net` (rollouts judge the leaves; --search
+prior).
 The tested seats' CPU per decision is time.process_time() around choose().
 
 Usage:
     python benchmarks/bench_expert.py --game bora_bora --network runs/network-bora.npz [--rows expert,net10,h2h10]
-                                      [--games N] [--players P] [--jobs J] [--seed S]
+                                      [--games N] [--players P] [--jobs J] [--seed S] [--search value|prior]
 """
 
 from __future__ import annotations
@@ -32,20 +35,21 @@ from borabora_sim.stats import wilson_interval
 # The opponents of the one-seat rows, and today's best search at a time per decision, per game
 OPPONENT = {"bora_bora": "heuristic:style=balanced", "bamboo": "heuristic:style=tuned"}
 BEST_SEARCH = {"bora_bora": "mcts:seconds={s},rollout=heuristic,rollout_depth=30", "bamboo": "mcts:seconds={s}"}
+GUIDE = {"value": "evaluation=net", "prior": "prior=net"}      # --search: how the network guides the search
 
 
-def row_specs(row: str, game: str, network: str, players: int) -> tuple[list[str], list[int]]:
+def row_specs(row: str, game: str, network: str, players: int, search: str = "value") -> tuple[list[str], list[int]]:
     """The seats' specs of one deal (before rotation) and which seats are tested."""
     opponent = OPPONENT.get(game, "heuristic")
     if row == "expert":
         return [f"expert:network={network}"] + [opponent] * (players - 1), [0]
-    if row.startswith("net"):
+    if row.startswith(("net", "h2h")):
         seconds = int(row[3:]) / 1000
-        return [f"mcts:seconds={seconds:g},evaluation=net,network={network}"] + [opponent] * (players - 1), [0]
-    if row.startswith("h2h"):
-        seconds = int(row[3:]) / 1000
-        mine = f"mcts:seconds={seconds:g},evaluation=net,network={network}"
         best = BEST_SEARCH.get(game, "mcts:seconds={s}").format(s=f"{seconds:g}")
+        mine = f"{best if search == 'prior' else f'mcts:seconds={seconds:g}'},{GUIDE[search]},network={network}"
+    if row.startswith("net"):
+        return [mine] + [opponent] * (players - 1), [0]
+    if row.startswith("h2h"):
         return [mine if seat % 2 == 0 else best for seat in range(players)], list(range(0, players, 2))
     raise SystemExit(f"unknown row {row!r}: expert, net<ms> or h2h<ms>")
 
@@ -83,12 +87,15 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=20_261_201)
+    parser.add_argument("--search", choices=sorted(GUIDE), default="value",
+                        help="the network's search: its value judges the leaves, or its policy is a rollout "
+                             "search's priors")
     args = parser.parse_args()
     print(f"game {args.game}, {args.players} players, network {args.network}, seed {args.seed}")
     print("| row | tested | against | games | wins | win rate | Wilson 95% | equal | CPU ms/decision |")
     print("|---|---|---|---|---|---|---|---|---|")
     for row in args.rows.split(","):
-        specs, tested = row_specs(row, args.game, args.network, args.players)
+        specs, tested = row_specs(row, args.game, args.network, args.players, args.search)
         deals = -(-args.games // args.players)
         results = [r for chunk in Parallel(n_jobs=args.jobs)(
             delayed(play)(args.game, specs, tested, deal, args.seed) for deal in range(deals)) for r in chunk]
