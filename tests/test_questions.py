@@ -370,3 +370,19 @@ def test_the_strongest_player_measured_precisely_is_not_the_one_with_a_few_more_
                           "games": [800, 800, 800, 790, 24, 24]})
     assert set(_strongest_precise(table)["rung"]) == {"expert"}
     assert set(_strongest_precise(table[table["rung"] != "expert"])["rung"]) == {"heuristic"}
+
+
+def test_a_choice_lists_its_players_in_the_ladders_order_the_strongest_last() -> None:
+    fields = {"title": "Ramen?", "game": "bamboo", "form": "choice", "group": "ramen", "rungs": ["expert", "tuned"],
+              "seed": 3, "sizes": {"quick": {"games": 2, "rollouts": 2}}}
+    answer = ask(fields, None, size="quick", jobs=1, progress=False)
+    assert list(answer.tables["summary"]["rung"]) == ["tuned", "expert"]       # by name, expert would come first
+    assert "decisions of the expert player" in answer.answer[0]
+
+
+def test_a_gift_pooled_over_rounds_lists_its_players_in_the_ladders_order() -> None:
+    fields = {"title": "A spirit", "game": "bamboo", "form": "gift", "edit": "spirit", "seats": "all",
+              "rungs": ["expert", "tuned"], "seed": 4, "sizes": {"quick": {"games": 3}}}
+    answer = ask(fields, None, size="quick", jobs=1, progress=False)
+    players = list(dict.fromkeys(answer.tables["effects"]["rung"]))
+    assert players == ["tuned", "expert"]                                      # by name, expert would come first

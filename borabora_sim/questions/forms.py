@@ -458,7 +458,7 @@ def choice_table(values: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
     rechecked advantage over the best other move (t interval; free of the selection of the best, unlike the first
     pass's), and that advantage where it was best; how often the player took it."""
     rows = []
-    for key, group in values.groupby(list(keys), sort=True):
+    for key, group in values.groupby(list(keys), sort=True, observed=True):
         n, best = len(group), int(group["best"].sum())
         lo, hi = stats.wilson_interval(best, n)
         mean, alo, ahi = stats.mean_interval(group["recheck_advantage"].to_numpy(dtype=float))
@@ -477,7 +477,7 @@ def choice_verdicts(values: pd.DataFrame, keys: Sequence[str], alpha: float) -> 
     correction over the rows and the verdict ("better": ahead of the best other move on average)."""
     table = choice_table(values, keys)
     table["advantage_p"] = [stats.wilcoxon_signed_rank(group["recheck_advantage"].to_numpy(dtype=float))
-                            for _, group in values.groupby(list(keys), sort=True)]
+                            for _, group in values.groupby(list(keys), sort=True, observed=True)]
     table["advantage_p_holm"] = stats.holm(table["advantage_p"].to_numpy(dtype=float))
     table["verdict"] = [ADVANTAGE_VERDICTS[2] if p >= alpha else ADVANTAGE_VERDICTS[0] if d > 0
                         else ADVANTAGE_VERDICTS[1]
@@ -522,6 +522,8 @@ def choice(question: Question, size: Size, work: Work, folder: Path | None) -> F
     words = _groups_words(question)
     values = pd.DataFrame(work.tasks("choice", _choice_task, tasks, f"{words}: games"))
     values = _more_choice_games(question, size, work, rungs, values)
+    if not values.empty:                    # the tables list the players in the ladder's order, the strongest last
+        values["rung"] = pd.Categorical(values["rung"], categories=list(rungs), ordered=True)
     findings = Findings(tables={"decisions" if question.judge == NO_JUDGE else "options": values})
     if values.empty:
         findings.answer.append(f"In the games played, {words} was never legal beside another move at a "
@@ -629,7 +631,7 @@ def _counted_findings(question: Question, values: pd.DataFrame, findings: Findin
     """How often each player takes an action of the groups where it may, by each situation column."""
     words = _groups_words(question)
     rows = []
-    for label, part in values.groupby("rung", sort=False):
+    for label, part in values.groupby("rung", sort=False, observed=True):
         lo, hi = stats.wilson_interval(int(part["chosen"].sum()), len(part))
         rows.append({"rung": label, "player": part["player"].iloc[0], "decisions": len(part),
                      "taken_share": part["chosen"].mean(), "ci_low": lo, "ci_high": hi})
@@ -644,7 +646,7 @@ def _counted_findings(question: Question, values: pd.DataFrame, findings: Findin
     for by in question.by:
         situation = question.vocabulary.situations[by].words
         columns = {}
-        for _, part in values.groupby("rung", sort=False):
+        for _, part in values.groupby("rung", sort=False, observed=True):
             table = _taken_by(part, by)
             columns[part["player"].iloc[0]] = pd.Series(
                 [f"{_share_text(s, lo, hi)} of {n}" for s, lo, hi, n in zip(
@@ -934,9 +936,10 @@ def _in_kind_order(pairs: pd.DataFrame, kinds: Sequence[str], first: Sequence[st
 
 def _pooled(pairs: pd.DataFrame, within: Sequence[str]) -> pd.DataFrame:
     """One pair per game and kind (the earliest moment's) within each group of `within`, so that the pairs of a
-    row pooled over moments are independent."""
-    return pairs.sort_values([*within, "game_id", "round"], kind="stable").drop_duplicates([*within, "game_id",
-                                                                                           "kind"])
+    row pooled over moments are independent. The groups keep their order of appearance (the players the ladder's)."""
+    order = {f"_{c}": pd.factorize(pairs[c])[0] for c in within}
+    return pairs.assign(**order).sort_values([*order, "game_id", "round"], kind="stable") \
+        .drop_duplicates([*within, "game_id", "kind"]).drop(columns=list(order))
 
 
 def gift(question: Question, size: Size, work: Work, folder: Path | None) -> Findings:
