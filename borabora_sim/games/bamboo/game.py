@@ -117,12 +117,11 @@ class Bamboo(CompiledGame):
     # mcts: random rollouts cut off at the end of the turn 25 decisions in (four turns or so), judged by the
     # evaluation at 4 HP per e-fold (benchmarks/README_players.md, "Bamboo: the search's settings")
     search_defaults: Mapping[str, object] = MappingProxyType({"rollout_depth": 25, "temperature": 4.0})
-    # The presets (players/presets.py), measured in docs/players.md: the search with the defaults above at about
-    # 0.1 s and 1 s of CPU a move (the network's search is not measured to be stronger at 0.1 s with the network
-    # shipped now).
+    # The presets (players/presets.py), measured in docs/players.md: the network's search at about 0.1 s of CPU a
+    # move, which beat the search with the defaults above at equal CPU, and the same search at ten times that.
     presets: Mapping[str, str] = MappingProxyType({
-        "strong": "mcts:iterations=20000",
-        "best": "mcts:iterations=200000",
+        "strong": "mcts:iterations=3500,evaluation=net",
+        "best": "mcts:iterations=35000,evaluation=net",
     })
     state_type = _bamboo.State
     engine: ClassVar[ModuleType] = _bamboo
