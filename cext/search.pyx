@@ -203,6 +203,14 @@ cdef inline void back_up(Node* nodes, const int32_t* path, int depth, const doub
         for p in range(players):
             nodes[path[i]].value[p] += reward[p]
 
+cdef inline void leaf_rollout(const GameVTable* vt, const void* rules, const Config* cfg, const Node* nodes,
+                              const int32_t* path, int depth, int n, Scratch* sc, uint64_t* rng,
+                              double* reward) noexcept nogil:
+    """The rewards of a rollout from the state an iteration's walk reached (sc.state, with its `n` legal actions),
+    the last mover being the seat that chose the action of the path's last node (none at the root)."""
+    rollout_rewards(vt, rules, sc.state, n, sc.legal, cfg, rng, reward,
+                    nodes[path[depth - 1]].mover if depth > 1 else -1)
+
 cdef long mcts(const GameVTable* vt, const void* rules, const void* root, int root_player,
                const Config* cfg, Node* nodes, long max_nodes, long* n_nodes, Scratch* sc) noexcept nogil:
     """Single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012): one tree over
@@ -253,8 +261,7 @@ cdef long mcts(const GameVTable* vt, const void* rules, const void* root, int ro
             path[depth] = best
             depth += 1
             node = best
-        rollout_rewards(vt, rules, sc.state, n, sc.legal, cfg, &rng, reward,
-                        nodes[path[depth - 1]].mover if depth > 1 else -1)
+        leaf_rollout(vt, rules, cfg, nodes, path, depth, n, sc, &rng, reward)
         back_up(nodes, path, depth, reward, players)
         it += 1
     return it
@@ -346,8 +353,7 @@ cdef long puct(const GameVTable* vt, const void* rules, const void* root, int ro
             if nodes[best].visits == 0:
                 break
         if cfg.rollout_leaves:
-            rollout_rewards(vt, rules, sc.state, n, sc.legal, cfg, &rng, reward,
-                            nodes[path[depth - 1]].mover if depth > 1 else -1)
+            leaf_rollout(vt, rules, cfg, nodes, path, depth, n, sc, &rng, reward)
         elif n == 0:
             vt.returns(rules, sc.state, reward)
         else:
