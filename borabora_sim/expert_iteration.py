@@ -74,7 +74,8 @@ class ExpertConfig:
     teacher: str = "heuristic"                    # generation 0's targets: the heuristics' own moves, or the visit
     #                                               shares of this search player (a spec) at the positions kept
     later_teacher: str = ""                       # with a search teacher, the search labelling later generations
-    #                                               ("": the teacher); with evaluation=net it uses the best network
+    #                                               ("": the teacher); with evaluation=net or prior=net it uses the
+    #                                               best network
     finish_style: str = ""                        # the heuristic style whose greedy play finishes the mover's turn
     #                                               before the policy judges it ("": the state a move leads to at once)
     keep: float = 0.025                           # share of generation 0's decisions kept as samples: few per game,
@@ -155,10 +156,11 @@ class ExpertConfig:
 
     def teacher_of(self, network: str | None) -> str:
         """The spec of the search labelling a generation whose games seat `network` (None: generation 0); a later
-        teacher that evaluates with a network uses that one."""
+        teacher guided by a network (its evaluation or its priors) uses that one."""
         if network is None or not self.later_teacher:
             return self.teacher
-        uses_network = split_spec(self.later_teacher)[1].get("evaluation") == "net"
+        options = split_spec(self.later_teacher)[1]
+        uses_network = options.get("evaluation") == "net" or options.get("prior") == "net"
         return with_options(self.later_teacher, f"network={network}") if uses_network else self.later_teacher
 
     def finish_weights(self, game: Game) -> np.ndarray | None:

@@ -188,6 +188,14 @@ def test_a_later_teacher_searches_with_the_best_network_so_far(tmp_path: Path) -
     assert np.allclose(np.add.reduceat(chunk["target"], chunk["first"][:-1]), 1.0)
 
 
+def test_a_later_teacher_with_the_networks_priors_searches_with_the_best_network_so_far() -> None:
+    config = ExpertConfig(**{**TAUGHT.__dict__, "later_teacher": "mcts:iterations=10,rollout_depth=5,prior=net"})
+    assert config.teacher_of("runs/gen00/network.npz") == \
+        "mcts:iterations=10,rollout_depth=5,prior=net,network=runs/gen00/network.npz"
+    assert ExpertConfig(**{**TAUGHT.__dict__, "later_teacher": "mcts:iterations=10"}).teacher_of(
+        "runs/gen00/network.npz") == "mcts:iterations=10"
+
+
 def test_a_later_teacher_needs_a_search_teacher_and_a_search() -> None:
     with pytest.raises(ValueError, match="later_teacher must be a search"):
         ExpertConfig(later_teacher="mcts:iterations=10").check()
