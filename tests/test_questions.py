@@ -4,6 +4,7 @@ its table's verdicts allow, in game words."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -277,6 +278,7 @@ def test_a_gift_is_called_detectable_only_where_holms_correction_leaves_it_so() 
     [sentence] = _gift_answer(table, question.vocabulary.edits["priest"], "VP")
     assert "detectably raises the final VP when gained at the start of round 2: +6.0" in sentence
     assert "makes no detectable difference to the final VP when gained at the start of round 1: +0.4" in sentence
+    assert "(the interval of round 1, a 95% interval on its own, excludes 0; after Holm's correction" in sentence
     assert "detectable in round 2 (+100.0 points)" in sentence and "round 1 (" not in sentence.split("win rate")[1]
 
 
@@ -341,10 +343,14 @@ def test_a_rerun_that_finds_every_game_kept_says_it_played_none(fields: dict[str
     """A question asked again over a folder that keeps all its games (not only with kept_only) reports what the
     games took when they were played, not its own short wall time as the run's."""
     first = ask(fields, tmp_path, size="quick", jobs=1, progress=False)
+    played = json.loads((tmp_path / "summary.json").read_text())
     again = ask(fields, tmp_path, size="quick", jobs=1, progress=False)
     assert not first.from_kept and again.from_kept
     assert again.cpu_seconds == pytest.approx(first.cpu_seconds)
     assert again.report is not None and "written again from them" in again.report.read_text()
+    rewritten = json.loads((tmp_path / "summary.json").read_text())
+    assert "rewrite_seconds" not in played and rewritten["wall_seconds"] == played["wall_seconds"]
+    assert rewritten["rewrite_seconds"] == round(again.wall_seconds)
 
 
 def test_a_score_detectable_by_its_signed_ranks_but_not_by_its_mean_says_so() -> None:

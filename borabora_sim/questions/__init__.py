@@ -207,10 +207,26 @@ def write_report(answer: Answer, findings: Findings, folder: Path, jobs: int, sh
     files.write_bytes(report, ("\n\n".join(parts) + "\n").encode())
     summary = {"name": question.name, "title": question.title, "game": question.vocabulary.title,
                "form": question.form, "size": answer.size, "headline": findings.answer[0] if findings.answer else "",
-               "certainty": findings.certainty, "wall_seconds": round(answer.wall_seconds),
+               "certainty": findings.certainty, **_timing(answer, folder / SUMMARY),
                "cpu_seconds": round(answer.cpu_seconds), "cpu_complete": not answer.cpu_incomplete, "report": REPORT}
     files.write_bytes(folder / SUMMARY, (json.dumps(summary, indent=1) + "\n").encode())
     return report
+
+
+def _timing(answer: Answer, earlier: Path) -> dict[str, int | None]:
+    """The summary's wall time: the run's own, or, for a report written again from kept games, the wall time the
+    summary before it gave for the same games (same size and CPU; None when there is none) beside the rewrite's."""
+    if not answer.from_kept:
+        return {"wall_seconds": round(answer.wall_seconds)}
+    try:
+        before = files.read_json(earlier, "a question's summary", "it is written again")
+    except (OSError, ValueError):
+        before = None
+    same_games = isinstance(before, dict) and before.get("size") == answer.size and \
+        before.get("cpu_seconds") == round(answer.cpu_seconds)
+    played = before.get("wall_seconds") if same_games and isinstance(before, dict) else None
+    return {"wall_seconds": played if isinstance(played, int) else None,
+            "rewrite_seconds": round(answer.wall_seconds)}
 
 
 def _command_name(question: Question) -> str:

@@ -1038,7 +1038,8 @@ def _round_findings(question: Question, pairs: pd.DataFrame, rungs: Sequence[str
         view.insert(3, edit.direct_words, table["direct"].map("{:g}".format))
     findings.figures["by-round.png"] = _gift_figure(table, edit.words, unit)
     findings.evidence += [
-        _gift_setting(question, edit) + f" p-values and verdicts Holm-corrected over the {len(table)} rows.",
+        _gift_setting(question, edit) + f" p-values and verdicts Holm-corrected over the {len(table)} rows; each "
+                                        "interval is a 95% interval on its own.",
         "Each player's strength in the real games:", _markdown(strength_view(findings.tables["strength"])),
         _markdown(_own_columns(view, table, edit, unit), index=False), "![by round](by-round.png)"]
     changes = pd.DataFrame()
@@ -1261,12 +1262,23 @@ def _gift_answer(rows: pd.DataFrame, edit: Edit, unit: str) -> list[str]:
             listing = ", ".join(f"{_moment_words(edit, int(r['round']))}: {r['vp_diff']:+.1f} "
                                 f"({r['vp_diff_ci'][0]:+.1f} to {r['vp_diff_ci'][1]:+.1f}{mean_caveat(r)})"
                                 for _, r in chosen.iterrows())
-            parts.append(f"{phrase} when gained {listing}")
+            parts.append(f"{phrase} when gained {listing}{_uncorrected_caveat(chosen, verdict)}")
     wins = rows[rows["win_verdict"] != "no detectable difference"]
     win_text = ("; its effect on the win rate is detectable in " + ", ".join(
         f"round {int(r['round'])} ({100 * r['win_diff']:+.1f} points)" for _, r in wins.iterrows())
         if len(wins) else "; its effect on the win rate is not detectable in any round")
     return [f"For {player}, {edit.words} " + "; it ".join(parts) + win_text + "."]
+
+
+def _uncorrected_caveat(rows: pd.DataFrame, verdict: str) -> str:
+    """Why an interval printed beside "no detectable difference" may exclude 0: the intervals are each a 95% interval
+    on their own, the verdicts Holm-corrected over the whole table."""
+    apart = [int(r["round"]) for _, r in rows.iterrows() if r["vp_diff_ci"][0] > 0 or r["vp_diff_ci"][1] < 0]
+    if verdict != "no detectable difference" or not apart:
+        return ""
+    which = ", ".join(f"round {round_}" for round_ in apart)
+    return (f" (the interval of {which}, a 95% interval on its own, excludes 0; after Holm's correction over the "
+            "table's comparisons the difference is not detectable)")
 
 
 def _gift_figure(table: pd.DataFrame, words: str, unit: str) -> Figure:
