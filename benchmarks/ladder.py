@@ -63,13 +63,16 @@ LEARNED = ("learned", "mcts:iterations=300,rollout=heuristic,rollout_depth=0,eva
 
 def default_pool(game: Game) -> list[str]:
     """The players rated when --players is not given: random, every heuristic style, flat MC and MCTS at
-    several budgets with the game's default options, one variant of MCTS with other rollouts, and the players of
-    trained evaluations that make_player accepts for this game."""
+    several budgets with the game's default options, one variant of MCTS with other rollouts (with random rollouts
+    to the end by default, also heuristic cut-offs guided by the network's priors), and the players of trained
+    evaluations that make_player accepts for this game."""
     pool = ["random", *(f"heuristic:style={style}" for style in game.styles),
             "flatmc:rollouts=10", "flatmc:rollouts=50",
             "mcts:iterations=100", "mcts:iterations=300", "mcts:iterations=1000"]
     if game.search_defaults.get("rollout_depth", -1) == -1:
         pool.append("mcts:iterations=300,rollout=heuristic,rollout_depth=30")    # heuristic rollouts, cut off
+        guided = "mcts:iterations=300,rollout=heuristic,rollout_depth=30,prior=net"   # the same, the network's priors
+        pool += [guided] if unavailable(guided, game) is None else []
     else:
         pool.append("mcts:iterations=300,rollout_depth=-1")                      # random rollouts to the end
     return pool + [spec for spec in LEARNED if unavailable(spec, game) is None]

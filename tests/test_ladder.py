@@ -154,6 +154,8 @@ def test_the_default_pool_rates_every_style_and_the_learned_players_it_can_make(
             assert (spec in pool) == (ladder.unavailable(spec, game) is None)
         assert all(ladder.unavailable(spec, game) is None for spec in pool)
         assert "expert" in pool and "mcts:iterations=300,evaluation=net" in pool     # every game here has a network
+        guided = "mcts:iterations=300,rollout=heuristic,rollout_depth=30,prior=net"
+        assert (guided in pool) == (name == "bora_bora")     # beside the cut-off search of random-rollout games
 
 
 def test_a_tiny_ladder_runs_resumes_extends_and_refuses_another_pool(tmp_path: Path,
