@@ -351,6 +351,7 @@ def test_a_rerun_that_finds_every_game_kept_says_it_played_none(fields: dict[str
     rewritten = json.loads((tmp_path / "summary.json").read_text())
     assert "rewrite_seconds" not in played and rewritten["wall_seconds"] == played["wall_seconds"]
     assert rewritten["rewrite_seconds"] == round(again.wall_seconds)
+    assert f"and {played['wall_seconds']} s of wall time when they were played" in again.report.read_text()
 
 
 def test_a_score_detectable_by_its_signed_ranks_but_not_by_its_mean_says_so() -> None:

@@ -131,15 +131,16 @@ def ask(question: str | os.PathLike[str] | Mapping[str, Any] | Question, out: st
     return result
 
 
-def _time_words(answer: Answer, jobs: int) -> str:
+def _time_words(answer: Answer, jobs: int, played_wall: int | None) -> str:
     """What the answer took: wall time with its workers and the games' CPU, or, for a report written again from
-    the games kept, what those took when they were played."""
+    the games kept, what those took when they were played (their wall time `played_wall`, when known)."""
     if answer.cpu_incomplete:
         return (f"{answer.wall_seconds:.0f} s of wall time to write this report from games an earlier run kept; that "
                 f"run did not record the CPU time of all of them (the rest took {answer.cpu_seconds:.0f} s)")
     if answer.from_kept:
-        return (f"the games took {answer.cpu_seconds:.0f} s of CPU when they were played; this report was written "
-                f"again from them in {answer.wall_seconds:.0f} s")
+        wall = f" and {played_wall} s of wall time" if played_wall is not None else ""
+        return (f"the games took {answer.cpu_seconds:.0f} s of CPU{wall} when they were played; this report was "
+                f"written again from them in {answer.wall_seconds:.0f} s")
     return (f"{answer.wall_seconds:.0f} s of wall time with {jobs if jobs > 0 else os.cpu_count()} worker(s); the "
             f"games took {answer.cpu_seconds:.0f} s of CPU")
 
@@ -176,6 +177,7 @@ def write_report(answer: Answer, findings: Findings, folder: Path, jobs: int, sh
     """The report (the short answer, every sentence of the answer, the evidence, a replay, the method and the
     settings) with its figures and CSV tables in `folder`."""
     question = answer.question
+    timing = _timing(answer, folder / SUMMARY)
     for name, figure in findings.figures.items():
         figure.savefig(folder / name, dpi=110, bbox_inches="tight")
     for name, table in findings.tables.items():
@@ -201,13 +203,13 @@ def write_report(answer: Answer, findings: Findings, folder: Path, jobs: int, sh
               "intervals are 95% and not adjusted. A sentence names an effect only where its table calls it "
               "detectable.",
               "## Settings", "\n".join([*[f"- {line}" for line in question.settings(answer.size)],
-              f"- time: {_time_words(answer, jobs)}",
+              f"- time: {_time_words(answer, jobs, timing['wall_seconds'])}",
               f"- reproduce: `borabora ask {_command_name(question)} --size {answer.size} --out DIR`"])]
     report = folder / REPORT
     files.write_bytes(report, ("\n\n".join(parts) + "\n").encode())
     summary = {"name": question.name, "title": question.title, "game": question.vocabulary.title,
                "form": question.form, "size": answer.size, "headline": findings.answer[0] if findings.answer else "",
-               "certainty": findings.certainty, **_timing(answer, folder / SUMMARY),
+               "certainty": findings.certainty, **timing,
                "cpu_seconds": round(answer.cpu_seconds), "cpu_complete": not answer.cpu_incomplete, "report": REPORT}
     files.write_bytes(folder / SUMMARY, (json.dumps(summary, indent=1) + "\n").encode())
     return report
