@@ -592,7 +592,7 @@ def build_parser() -> argparse.ArgumentParser:
                           "whose visit shares are the targets at the positions kept (default %(default)s)")
     net.add_argument("--later-teacher", default=expert.later_teacher, metavar="SPEC",
                      help="with a search teacher, the search that labels the later generations' positions; one with "
-                          "evaluation=net searches with the best network so far (default: the teacher)")
+                          "evaluation=net or prior=net searches with the best network so far (default: the teacher)")
     net.add_argument("--keep", type=float, default=expert.keep,
                      help="share of generation 0's decisions kept as samples (default %(default)s)")
     net.add_argument("--sharpen", type=float, default=expert.sharpen,
