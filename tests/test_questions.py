@@ -265,7 +265,7 @@ def _gift_rows(round_: int, pairs: int, win_with: int, win_without: int, gains: 
 
 def test_a_gift_is_called_detectable_only_where_holms_correction_leaves_it_so() -> None:
     from borabora_sim import stats
-    from borabora_sim.questions.forms import _gift_answer, _gift_table
+    from borabora_sim.questions.forms import _gift_answer, _gift_table, _uncorrected_caveat
 
     question = load_question({"title": "t", "game": "bora_bora", "form": "gift", "edit": "priest"})
     weak = _gift_rows(1, 20, 9, 1, [1] * 9 + [-1] + [0] * 10)          # raw p about 0.02, not after Holm over 6
@@ -279,6 +279,10 @@ def test_a_gift_is_called_detectable_only_where_holms_correction_leaves_it_so() 
     assert "detectably raises the final VP when gained at the start of round 2: +6.0" in sentence
     assert "makes no detectable difference to the final VP when gained at the start of round 1: +0.4" in sentence
     assert "(the interval of round 1, a 95% interval on its own, excludes 0; after Holm's correction" in sentence
+    two = pd.DataFrame({"round": [1, 3, 4], "vp_diff_ci": [(0.1, 0.9), (-0.5, 0.5), (-0.9, -0.2)]})
+    assert "(the intervals of rounds 1 and 4, each a 95% interval on its own, exclude 0;" in _uncorrected_caveat(
+        two, "no detectable difference")
+    assert _uncorrected_caveat(two, "A better") == ""
     assert "detectable in round 2 (+100.0 points)" in sentence and "round 1 (" not in sentence.split("win rate")[1]
 
 

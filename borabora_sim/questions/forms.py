@@ -1276,9 +1276,12 @@ def _uncorrected_caveat(rows: pd.DataFrame, verdict: str) -> str:
     apart = [int(r["round"]) for _, r in rows.iterrows() if r["vp_diff_ci"][0] > 0 or r["vp_diff_ci"][1] < 0]
     if verdict != "no detectable difference" or not apart:
         return ""
-    which = ", ".join(f"round {round_}" for round_ in apart)
-    return (f" (the interval of {which}, a 95% interval on its own, excludes 0; after Holm's correction over the "
-            "table's comparisons the difference is not detectable)")
+    if len(apart) == 1:
+        return (f" (the interval of round {apart[0]}, a 95% interval on its own, excludes 0; after Holm's correction "
+                "over the table's comparisons the difference is not detectable)")
+    which = ", ".join(f"{round_}" for round_ in apart[:-1]) + f" and {apart[-1]}"
+    return (f" (the intervals of rounds {which}, each a 95% interval on its own, exclude 0; after Holm's correction "
+            "over the table's comparisons the differences are not detectable)")
 
 
 def _gift_figure(table: pd.DataFrame, words: str, unit: str) -> Figure:
