@@ -141,10 +141,14 @@ cdef inline bint budget_spent(const Config* cfg, long it, double start) noexcept
         return True
     return cfg.seconds > 0 and it % TIME_CHECK_EVERY == 0 and it > 0 and now() - start >= cfg.seconds
 
-cdef inline int new_determinization(const GameVTable* vt, const void* rules, const void* root, int root_player,
-                                    const Config* cfg, long it, Scratch* sc) noexcept nogil:
-    """Iteration `it`'s determinization of the root for the root player into sc.state; its legal actions into
-    sc.legal, their number returned."""
+cdef inline int start_walk(const GameVTable* vt, const void* rules, const void* root, int root_player,
+                           const Config* cfg, long it, Scratch* sc, int32_t* path, long* node,
+                           int* depth) noexcept nogil:
+    """Starts iteration `it` at the root: its determinization of the root for the root player into sc.state, the
+    walk at the root node (the path holding it alone); the legal actions into sc.legal, their number returned."""
+    node[0] = 0
+    path[0] = 0
+    depth[0] = 1
     memcpy(sc.state, root, vt.state_size)
     vt.determinize(rules, sc.state, root_player, mix_seed(cfg.seed, it))
     return vt.legal_actions(rules, sc.state, sc.legal)
@@ -224,10 +228,7 @@ cdef long mcts(const GameVTable* vt, const void* rules, const void* root, int ro
     cdef uint64_t rng = mix_seed(cfg.seed, 0xB0A)
     new_tree(nodes, n_nodes)
     while not budget_spent(cfg, it, start):
-        n = new_determinization(vt, rules, root, root_player, cfg, it, sc)
-        node = 0
-        path[0] = 0
-        depth = 1
+        n = start_walk(vt, rules, root, root_player, cfg, it, sc, path, &node, &depth)
         while n > 0 and depth < MAX_TREE_DEPTH:
             mover = vt.current_player(sc.state)
             n = mark_available(cfg, nodes, node, n, sc, NULL)
@@ -315,10 +316,7 @@ cdef long puct(const GameVTable* vt, const void* rules, const void* root, int ro
     cdef uint64_t rng = mix_seed(cfg.seed, 0x9C7)
     new_tree(nodes, n_nodes)
     while not budget_spent(cfg, it, start):
-        n = new_determinization(vt, rules, root, root_player, cfg, it, sc)
-        node = 0
-        path[0] = 0
-        depth = 1
+        n = start_walk(vt, rules, root, root_player, cfg, it, sc, path, &node, &depth)
         while n > 0 and depth < MAX_TREE_DEPTH:
             mover = vt.current_player(sc.state)
             parent_visits = 0
