@@ -224,9 +224,10 @@ def _timing(answer: Answer, earlier: Path) -> dict[str, int | None]:
         before = files.read_json(earlier, "a question's summary", "it is written again")
     except (OSError, ValueError):
         before = None
-    same_games = isinstance(before, dict) and before.get("size") == answer.size and \
-        before.get("cpu_seconds") == round(answer.cpu_seconds)
-    played = before.get("wall_seconds") if same_games and isinstance(before, dict) else None
+    if not isinstance(before, dict) or before.get("size") != answer.size or \
+            before.get("cpu_seconds") != round(answer.cpu_seconds):
+        before = {}                                  # no summary of these games
+    played = before.get("wall_seconds")
     return {"wall_seconds": played if isinstance(played, int) else None,
             "rewrite_seconds": round(answer.wall_seconds)}
 
