@@ -68,7 +68,8 @@ class TrainConfig:
     epochs: int = 12
     batch: int = 256
     learning_rate: float = 0.002
-    l2: float = 1e-5
+    l2: float = 1e-2            # on the first layer: with the seats' holdings one by one among the features, a
+    #                             weaker decay let the fit learn its games by heart (validation loss 0.81 against 0.74)
     seed: int = 1
 
 

@@ -6,17 +6,26 @@
 # block for each other seat in seat order after it; the blocks of seats a smaller game lacks are zero.
 
 cdef enum:
-    N_GLOBAL_FEATURES = 12
-    N_SEAT_FEATURES = 30
+    N_GLOBAL_FEATURES = 24
+    N_SEAT_FEATURES = 73
     N_FEATURES = N_GLOBAL_FEATURES + MAX_PLAYERS * N_SEAT_FEATURES
 
 FEATURE_NAMES_GLOBAL = ("round", "phase_setup", "phase_a", "phase_b", "phase_c", "phase_final", "temple_vp_to_come",
-                        "players_2", "players_3", "players_4", "god_deck_left", "god_tiles_left")
+                        "players_2", "players_3", "players_4", "god_deck_left", "god_tiles_left",
+                        "low_die_helper", "low_die_temple", "low_die_build", "low_die_man", "low_die_woman",
+                        "low_die_land", "low_die_water", "god_display_blue", "god_display_white",
+                        "god_display_red", "god_display_green", "god_display_yellow")
 FEATURE_NAMES_SEAT = ("vp", "priest_value", "status_vp", "status", "offerings", "god_cards", "god_tiles", "shells",
                       "materials", "materials_beside", "person_turns", "persons", "symbols", "free_spaces",
                       "regions", "fish", "task_progress", "tasks_held", "tasks_done", "goal_progress", "jewelry",
                       "buildings", "pending", "fishing_dice", "priests", "dice_left", "dice_points", "order",
-                      "to_move", "huts_12th")
+                      "to_move", "huts_12th",
+                      *[f"{sex}_{ability}" for sex in ("men", "women")
+                        for ability in ("land_path", "water_path", "woman", "man", "build", "material", "move_hut",
+                                        "victory_points", "god_card", "offering", "status", "shell")],
+                      "men", "women", "god_blue", "god_white", "god_red", "god_green", "god_yellow",
+                      "sand", "stone", "wood", "material_pairs", "islands", "terrains", "fish_types",
+                      "reach_land", "reach_water", "jewelry_kinds", "shells_all", "persons_shifted")
 
 
 cdef void seat_features(const Comp* c, const GameState* g, int s, int viewer, double* out) noexcept nogil:
@@ -96,6 +105,42 @@ cdef void seat_features(const Comp* c, const GameState* g, int s, int viewer, do
             out[27] = i
     out[28] = 1 if g.phase != PH_END and current_player(g) == s else 0
     out[29] = p.huts_12th
+    extra_seat_features(c, g, s, &p, &out[30])
+
+
+cdef void extra_seat_features(const Comp* c, const GameState* g, int s, const Player* p, double* out) noexcept nogil:
+    """The seat's holdings one by one: its abilities, God cards, materials, spread and ways to expand."""
+    cdef int i, t, sex, q
+    cdef unsigned int islands = 0, terrains = 0, fish_types = 0, kinds = 0
+    for i in range(p.n_persons):
+        t = p.persons[i]
+        sex = 1 if t >= PERSONS_PER_SEX else 0
+        out[sex * N_PERSON_TYPES + c.person_type[t]] += 1
+        out[2 * N_PERSON_TYPES + sex] += 1
+        if p.shifted & (1 << i): out[42] += 1
+    for i in range(N_COLOURS):
+        out[26 + i] = p.hand[i]
+    for i in range(CEREMONY_SPACES):
+        if p.ceremony[i] == CER_MATERIAL: out[31 + c.ceremony_material[i]] += 1
+    for i in range(N_MATERIALS):
+        out[31 + i] += p.beside[i]
+    for q in range(c.n_pairs):
+        if p.ceremony[c.pair_a[q]] == CER_MATERIAL and p.ceremony[c.pair_b[q]] == CER_MATERIAL:
+            out[34] += 1
+    for i in range(N_REGIONS):
+        if p.regions & (1 << i):
+            islands |= 1u << c.region_island[i]
+            terrains |= 1u << c.region_terrain[i]
+            fish_types |= 1u << c.fish_type[g.fish_at[i]]
+    out[35] = popcount(islands)
+    out[36] = popcount(terrains)
+    out[37] = popcount(fish_types)
+    out[38] = popcount(reachable(c, p, 0, 6))
+    out[39] = popcount(reachable(c, p, 1, 6))
+    for i in range(p.n_jewelry):
+        kinds |= 1u << c.jewelry_kind[p.jewelry[i]]
+    out[40] = popcount(kinds)
+    out[41] = p.shells
 
 
 cdef void features(const Comp* c, const GameState* g, int viewer, double* out) noexcept nogil:
@@ -121,6 +166,10 @@ cdef void features(const Comp* c, const GameState* g, int viewer, double* out) n
     out[9] = g.n_players == 4
     out[10] = g.deck_end - g.deck_top
     out[11] = g.temple_god_tiles
+    for i in range(N_ACTION_TILES):
+        out[12 + i] = g.tile_low[i]
+    for i in range(GOD_DISPLAY_SIZE):
+        if g.god_display[i] != NO_TILE: out[19 + g.god_display[i]] += 1
     for k in range(g.n_players):
         seat_features(c, g, (viewer + k) % g.n_players, viewer,
                       &out[N_GLOBAL_FEATURES + k * N_SEAT_FEATURES])

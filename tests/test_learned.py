@@ -55,6 +55,44 @@ def test_a_smaller_game_leaves_the_missing_seats_zero() -> None:
     assert f[N_GLOBAL:N_GLOBAL + 2 * N_SEAT].any()
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_a_seats_block_counts_its_holdings_one_by_one(seed: int) -> None:
+    """The holdings part of a block: men and women of each ability, God cards of each colour (a seat's own hand,
+    of the others the cards known), materials of each kind on the ceremony spaces and beside the board, shells;
+    the game part: the lowest die on each action tile and the God cards face up by colour."""
+    from borabora_sim.games.bora_bora.components import GOD_COLOURS, MATERIALS, PERSON_TYPES, load_components
+
+    comp = load_components()
+    state = mid_game(seed=seed, decisions=90 + 37 * seed)
+    raw = state.to_dict()["state"]
+    names = list(_engine.FEATURE_NAMES_SEAT)
+    for viewer in range(4):
+        f = features(state, viewer)
+        game_part = dict(zip(_engine.FEATURE_NAMES_GLOBAL, f[:N_GLOBAL], strict=True))
+        assert [game_part[f"low_die_{tile}"] for tile in ("helper", "temple", "build", "man", "woman", "land",
+                                                             "water")] == raw["tile_low"]
+        assert [game_part[f"god_display_{colour}"] for colour in GOD_COLOURS] == \
+            [raw["god_display"].count(c) for c in range(len(GOD_COLOURS))]
+        for k in range(4):
+            seat = (viewer + k) % 4
+            p = raw["pl"][seat]
+            block = dict(zip(names, f[N_GLOBAL + k * N_SEAT: N_GLOBAL + (k + 1) * N_SEAT], strict=True))
+            persons = p["persons"][:p["n_persons"]]
+            for sex, word in enumerate(("men", "women")):
+                mine = [t for t in persons if comp.person_sex[t] == sex]
+                assert block[word] == len(mine)
+                for kind, ability in enumerate(PERSON_TYPES):
+                    assert block[f"{word}_{ability}"] == sum(comp.person_type[t] == kind for t in mine)
+            cards = p["hand"] if seat == viewer else p["known"]
+            assert [block[f"god_{colour}"] for colour in GOD_COLOURS] == cards
+            for m, material in enumerate(MATERIALS):
+                on_spaces = sum(1 for i, space in enumerate(p["ceremony"])
+                                if space == 1 and comp.ceremony_material[i] == m)
+                assert block[material] == on_spaces + p["beside"][m]
+            assert block["shells_all"] == p["shells"]
+            assert block["persons_shifted"] == bin(p["shifted"]).count("1")
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_features_do_not_see_hidden_information(seed: int) -> None:
     """Resampling everything seat 0 cannot see (other hands' unknown cards, pile orders) leaves its features as
