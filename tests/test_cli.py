@@ -610,7 +610,7 @@ BAD_INVOCATIONS = [
     (["analyze", "fishing", "--size", "quick", "--out", "{file}"], r"--out must be a directory, but \S+ is a file"),
     (["analyze", "priest", "--size", "quick", "--out", "{file}/study"], r"--out must be a directory"),
     (["analyze", "fishing", "--size", "quick", "--rungs", "heuristic,mcts", "--out", "{tmp}/study"],
-     r"--rungs: 'mcts' is not a rung of the game's ladder; allowed: heuristic, tuned, learned, expert, mcts100, "
+     r"--rungs: 'mcts' is not a rung of the game's ladder; allowed: heuristic, tuned, expert, learned, mcts100, "
      r"mcts300"),
     (["analyze", "spirits", "--size", "quick", "--rungs", "heuristic,mcts100", "--out", "{tmp}/study"],
      r"--rungs: 'mcts100' is not a rung of the game's ladder; allowed: heuristic, mcts300, mcts1000, tuned, expert, "

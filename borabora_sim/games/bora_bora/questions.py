@@ -20,8 +20,8 @@ from borabora_sim.questions.vocabulary import ActionGroup, Edit, Moment, Rung, S
 RUNGS = (
     Rung("heuristic", "heuristic", "the balanced heuristic"),
     Rung("tuned", "heuristic:style=tuned", "the tuned heuristic"),
-    Rung("learned", "learned", "the learned player"),
     Rung("expert", "expert", "the expert player"),
+    Rung("learned", "learned", "the learned player"),
     Rung("mcts100", "mcts:iterations=100,rollout=heuristic,rollout_depth=30", "MCTS with 100 iterations"),
     Rung("mcts300", "mcts:iterations=300,rollout=heuristic,rollout_depth=30", "MCTS with 300 iterations"),
 )
