@@ -14,9 +14,18 @@ from borabora_sim.questions import ask, builtin_questions
 STUDIES = Path(__file__).parent / "data" / "studies"
 
 
+REFITTED = "learned"
+
+
 def assert_same_cells(before: pd.DataFrame, after: pd.DataFrame, names: dict[str, str]) -> None:
     """Every column of `before` equals its column of `after` (named by `names` where the name changed), row by
-    row: numbers to 1e-12, everything else as text."""
+    row: numbers to 1e-12, everything else as text. The `learned` player was refitted on new features after the
+    study modules wrote these tables, so its rows are left out, and with them the Holm-corrected p-values, which
+    pool every row of a table, its rows too."""
+    if "rung" in before.columns:
+        before = before[before["rung"] != REFITTED].reset_index(drop=True)
+        after = after[after["rung"] != REFITTED].reset_index(drop=True)
+        before = before.drop(columns=[c for c in before.columns if c.endswith("_holm")])
     assert len(before) == len(after)
     for column in before.columns:
         old, new = before[column], after[names.get(column, column)]
