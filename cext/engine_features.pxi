@@ -109,38 +109,34 @@ cdef void seat_features(const Comp* c, const GameState* g, int s, int viewer, do
 
 
 cdef void extra_seat_features(const Comp* c, const GameState* g, int s, const Player* p, double* out) noexcept nogil:
-    """The seat's holdings one by one: its abilities, God cards, materials, spread and ways to expand."""
-    cdef int i, t, sex, q
-    cdef unsigned int islands = 0, terrains = 0, fish_types = 0, kinds = 0
-    for i in range(p.n_persons):
+    """The seat's holdings one by one: its abilities, God cards, materials, spread and ways to expand; counted as a
+    task counts them (task_have) wherever a task asks for the same thing."""
+    cdef int i, t, q
+    cdef unsigned int terrains = 0, fish_types = 0
+    for i in range(p.n_persons):               # every ability in one pass (ability_count counts one)
         t = p.persons[i]
-        sex = 1 if t >= PERSONS_PER_SEX else 0
-        out[sex * N_PERSON_TYPES + c.person_type[t]] += 1
-        out[2 * N_PERSON_TYPES + sex] += 1
-        if p.shifted & (1 << i): out[42] += 1
+        out[(1 if t >= PERSONS_PER_SEX else 0) * N_PERSON_TYPES + c.person_type[t]] += 1
+    out[24] = task_have(c, g, s, p, TR_MEN, 0)
+    out[25] = task_have(c, g, s, p, TR_WOMEN, 0)
     for i in range(N_COLOURS):
         out[26 + i] = p.hand[i]
-    for i in range(CEREMONY_SPACES):
-        if p.ceremony[i] == CER_MATERIAL: out[31 + c.ceremony_material[i]] += 1
     for i in range(N_MATERIALS):
-        out[31 + i] += p.beside[i]
+        out[31 + i] = task_have(c, g, s, p, TR_MATERIAL, i)
     for q in range(c.n_pairs):
         if p.ceremony[c.pair_a[q]] == CER_MATERIAL and p.ceremony[c.pair_b[q]] == CER_MATERIAL:
             out[34] += 1
     for i in range(N_REGIONS):
         if p.regions & (1 << i):
-            islands |= 1u << c.region_island[i]
             terrains |= 1u << c.region_terrain[i]
             fish_types |= 1u << c.fish_type[g.fish_at[i]]
-    out[35] = popcount(islands)
+    out[35] = task_have(c, g, s, p, TR_ISLANDS, 0)
     out[36] = popcount(terrains)
     out[37] = popcount(fish_types)
     out[38] = popcount(reachable(c, p, 0, 6))
     out[39] = popcount(reachable(c, p, 1, 6))
-    for i in range(p.n_jewelry):
-        kinds |= 1u << c.jewelry_kind[p.jewelry[i]]
-    out[40] = popcount(kinds)
+    out[40] = task_have(c, g, s, p, TR_JEWELRY_KINDS, 0)
     out[41] = p.shells
+    out[42] = task_have(c, g, s, p, TR_PERSONS_SHIFTED, 0)
 
 
 cdef void features(const Comp* c, const GameState* g, int viewer, double* out) noexcept nogil:
