@@ -374,6 +374,21 @@ def test_a_score_detectable_by_its_signed_ranks_but_not_by_its_mean_says_so() ->
     assert mean_caveat(clear) == ""
 
 
+def test_an_interval_apart_from_0_beside_a_verdict_of_no_difference_says_why() -> None:
+    """The fishing report's learned row: -1.6 win-rate points, 95% CI -2.9 to -0.3, not detectable after Holm's
+    correction over 12 comparisons. The sentence must not leave the reader to square the two."""
+    row = pd.Series({"win_verdict": "no detectable difference", "win_diff": -0.016, "win_diff_ci": (-0.029, -0.003),
+                     "mcnemar_p_holm": 0.115, "vp_verdict": "A worse", "vp_diff": -1.54, "vp_diff_ci": (-2.0, -1.09),
+                     "wilcoxon_p_holm": 7.86e-9, "games": 2000})
+    sentence = effect_sentence(row, "VP")
+    assert ("(-1.6 win-rate points, 95% CI -2.9 to -0.3; this interval, taken alone, excludes 0, but the test "
+            "corrected over the table's comparisons does not detect it (Holm p = 0.115))") in sentence
+    assert sentence.count("taken alone") == 1                        # the VP verdict is detectable: no caveat
+    inside = row.copy()
+    inside["win_diff_ci"] = (-0.029, 0.003)
+    assert "taken alone" not in effect_sentence(inside, "VP")
+
+
 def test_the_strongest_player_measured_precisely_is_not_the_one_with_a_few_more_pairs() -> None:
     from borabora_sim.questions.forms import _strongest_precise
 

@@ -182,20 +182,24 @@ def kind_settings(kinds: Mapping[str, ActionKind], given: Mapping[str, object]) 
 class ValuedKindChoices:
     """The action-kind settings of a player that gives every legal option a value (search, learned): `never`
     drops the kind's moves from its own decisions unless nothing else is legal; `prefer` takes the best move of
-    the kind when its value is within `prefer_margin` of the best (a player whose values are preferences rather
-    than win chances takes it whenever one is legal: margin None). Needs `game` and `kind_settings`."""
+    the kind when its value is near enough to the best (`_near_best`, described by `prefer_words`). Needs `game`
+    and `kind_settings`."""
 
     game: Game
     kind_settings: dict[str, str]
-    prefer_margin: float | None = PREFER_MARGIN
+    prefer_words: ClassVar[str] = f"within {PREFER_MARGIN} of the value of {{best}}"  # {best}: what it is set against
+
+    @staticmethod
+    def _near_best(value: float, best: float) -> bool:
+        """Whether an option of a preferred kind valued `value` is taken over the choice valued `best`."""
+        return value >= best - PREFER_MARGIN
 
     @classmethod
     def kind_params(cls, game: Game) -> dict[str, Param]:
         """A spec option per action kind of `game`."""
         return {kind: Param(parse_choice(*KIND_SETTINGS),
                             f"never: no {kind} move at its own decisions unless nothing else is legal; prefer: a "
-                            f"{kind} move whenever one is " + ("legal" if cls.prefer_margin is None else
-                                                              f"within {cls.prefer_margin} of the best option's value"))
+                            f"{kind} move whenever one is {cls.prefer_words.format(best='the best option')}")
                 for kind in game.action_kinds}
 
     def _set_kinds(self, game: Game, kinds: Mapping[str, object]) -> None:
@@ -223,19 +227,17 @@ class ValuedKindChoices:
 
     def _preferred(self, ranked: Sequence[tuple[int, float]]) -> int | None:
         """Among options in the player's order of choice as (action, value), the first being its choice: the
-        index of the first option of a preferred kind whose value is within `prefer_margin` of the choice's (any
-        value, when None), when that is not the choice itself; else None."""
+        index of the first option of a preferred kind whose value is near enough to the choice's, when that is not
+        the choice itself; else None."""
         preferred = self._kinds_set_to("prefer")
-        margin = self.prefer_margin
         near = [index for index, (action, value) in enumerate(ranked)
-                if preferred and self._of_kinds(action, preferred)
-                and (margin is None or value >= ranked[0][1] - margin)]
+                if preferred and self._of_kinds(action, preferred) and self._near_best(value, ranked[0][1])]
         return near[0] if near and near[0] > 0 else None
 
     def _preference_reason(self, passed_over: str) -> str:
         preferred = self._kinds_set_to("prefer")
-        near = "" if self.prefer_margin is None else f" within {self.prefer_margin} of the value of {passed_over}"
-        return f"a {' or '.join(preferred)} move{near} ({', '.join(f'{kind}=prefer' for kind in preferred)})"
+        return (f"a {' or '.join(preferred)} move {self.prefer_words.format(best=passed_over)} "
+                f"({', '.join(f'{kind}=prefer' for kind in preferred)})")
 
 
 def check_top(top: int) -> int:
@@ -330,6 +332,7 @@ class OptionRatingPlayer(ValuedKindChoices, SeededPlayer):
         self.last_options: list[RatedOption] = []
         self.last_action: int | None = None
         self.last_state: GameState | None = None            # the position of the last decision
+        self.last_rule = self.choice_rule                   # how the last choice was made, in words
 
     def _rated_options(self, state: GameState) -> list[RatedOption]:
         raise NotImplementedError
@@ -344,8 +347,11 @@ class OptionRatingPlayer(ValuedKindChoices, SeededPlayer):
         best = [o for o in options if o.value == options[0].value]
         chosen = best[self._rng.randrange(len(best))] if len(best) > 1 else best[0]
         preferred = self._preferred([(chosen.action, chosen.value)] + [(o.action, o.value) for o in options])
+        self.last_rule = self.choice_rule
         if preferred is not None:
+            passed_over = self.game.describe_action(state, chosen.action)
             chosen = options[preferred - 1]
+            self.last_rule = f"{self._preference_reason(passed_over)}, {self.choice_rule}"
         self.last_options, self.last_action = options, chosen.action
         return chosen.action
 
@@ -368,7 +374,7 @@ class OptionRatingPlayer(ValuedKindChoices, SeededPlayer):
         words = self.game.describe_actions(self.last_state, [o.action for o in self.last_options])
         rows = [Option(o.action, text, (o.value,)) for o, text in zip(self.last_options, words, strict=True)]
         shown, chosen = top_options(rows, self.last_action, top)
-        return Reasons(self.spec(), self.last_action, shown[chosen].words, self.choice_rule,
+        return Reasons(self.spec(), self.last_action, shown[chosen].words, self.last_rule,
                        (Column(self.value_column, PERCENT),), shown, chosen, len(self.last_options), self.legend)
 
 

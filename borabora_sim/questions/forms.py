@@ -102,9 +102,20 @@ def effect_sentence(row: pd.Series, unit: str) -> str:
     """Both effects of one paired row, from its Holm-corrected verdicts, with estimates and intervals."""
     (wlo, whi), (vlo, vhi) = row["win_diff_ci"], row["vp_diff_ci"]
     return (f"{WIN_WORDS[row['win_verdict']]} ({100 * row['win_diff']:+.1f} win-rate points, 95% CI "
-            f"{100 * wlo:+.1f} to {100 * whi:+.1f}) and {score_words(row['vp_verdict'], unit)} "
-            f"({row['vp_diff']:+.2f} {unit}, 95% CI {vlo:+.2f} to {vhi:+.2f}{mean_caveat(row)}), over "
-            f"{int(row['games']):,} pairs")
+            f"{100 * wlo:+.1f} to {100 * whi:+.1f}{apart_caveat(row, 'win')}) and "
+            f"{score_words(row['vp_verdict'], unit)} ({row['vp_diff']:+.2f} {unit}, 95% CI {vlo:+.2f} to {vhi:+.2f}"
+            f"{mean_caveat(row)}{apart_caveat(row, 'vp')}), over {int(row['games']):,} pairs")
+
+
+def apart_caveat(row: pd.Series, metric: str) -> str:
+    """Where a verdict is not detectable but the printed interval excludes 0, why: the interval is a 95% interval on
+    its own, the verdict a test Holm-corrected over the whole table."""
+    low, high = row[f"{metric}_diff_ci"]
+    if row[f"{metric}_verdict"] != stats.VERDICTS[2] or low <= 0 <= high:
+        return ""
+    p_holm = row["mcnemar_p_holm" if metric == "win" else "wilcoxon_p_holm"]
+    return (f"; this interval, taken alone, excludes 0, but the test corrected over the table's comparisons does not "
+            f"detect it (Holm p = {p_holm:.3g})")
 
 
 def mean_caveat(row: pd.Series) -> str:
