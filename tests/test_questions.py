@@ -382,7 +382,7 @@ def test_an_interval_apart_from_0_beside_a_verdict_of_no_difference_says_why() -
                      "wilcoxon_p_holm": 7.86e-9, "games": 2000})
     sentence = effect_sentence(row, "VP")
     assert ("(-1.6 win-rate points, 95% CI -2.9 to -0.3; this interval, taken alone, excludes 0, but the test "
-            "corrected over the table's comparisons does not detect it (Holm p = 0.115))") in sentence
+            "corrected over the table's comparisons does not detect it: Holm p = 0.115)") in sentence
     assert sentence.count("taken alone") == 1                        # the VP verdict is detectable: no caveat
     inside = row.copy()
     inside["win_diff_ci"] = (-0.029, 0.003)

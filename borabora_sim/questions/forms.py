@@ -115,7 +115,7 @@ def apart_caveat(row: pd.Series, metric: str) -> str:
         return ""
     p_holm = row["mcnemar_p_holm" if metric == "win" else "wilcoxon_p_holm"]
     return (f"; this interval, taken alone, excludes 0, but the test corrected over the table's comparisons does not "
-            f"detect it (Holm p = {p_holm:.3g})")
+            f"detect it: Holm p = {p_holm:.3g}")
 
 
 def mean_caveat(row: pd.Series) -> str:
