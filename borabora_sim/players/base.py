@@ -234,10 +234,12 @@ class ValuedKindChoices:
                 if preferred and self._of_kinds(action, preferred) and self._near_best(value, ranked[0][1])]
         return near[0] if near and near[0] > 0 else None
 
-    def _preference_reason(self, passed_over: str) -> str:
+    def _preference_rule(self, state: GameState, passed_over: int, choice_rule: str) -> str:
+        """How a choice moved by a preference was made, in words: over the action `passed_over` of `state`."""
         preferred = self._kinds_set_to("prefer")
-        return (f"a {' or '.join(preferred)} move {self.prefer_words.format(best=passed_over)} "
-                f"({', '.join(f'{kind}=prefer' for kind in preferred)})")
+        best = self.game.describe_action(state, passed_over)
+        return (f"a {' or '.join(preferred)} move {self.prefer_words.format(best=best)} "
+                f"({', '.join(f'{kind}=prefer' for kind in preferred)}), {choice_rule}")
 
 
 def check_top(top: int) -> int:
@@ -349,9 +351,8 @@ class OptionRatingPlayer(ValuedKindChoices, SeededPlayer):
         preferred = self._preferred([(chosen.action, chosen.value)] + [(o.action, o.value) for o in options])
         self.last_rule = self.choice_rule
         if preferred is not None:
-            passed_over = self.game.describe_action(state, chosen.action)
+            self.last_rule = self._preference_rule(state, chosen.action, self.choice_rule)
             chosen = options[preferred - 1]
-            self.last_rule = f"{self._preference_reason(passed_over)}, {self.choice_rule}"
         self.last_options, self.last_action = options, chosen.action
         return chosen.action
 

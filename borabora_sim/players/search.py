@@ -163,8 +163,8 @@ class _SearchPlayer(ValuedKindChoices, SeededPlayer):
         chosen, why = self.last_stats[0], self.choice_rule
         preferred = self._preferred([(s.action, s.mean_value) for s in self.last_stats])
         if preferred is not None:
-            passed_over = self.game.describe_action(state, chosen.action)
-            chosen, why = self.last_stats[preferred], f"{self._preference_reason(passed_over)}, {self.choice_rule}"
+            why = self._preference_rule(state, chosen.action, self.choice_rule)
+            chosen = self.last_stats[preferred]
         self.last_choice = (chosen.action, chosen.name, why)
         return chosen.action
 
