@@ -588,11 +588,13 @@ def build_parser() -> argparse.ArgumentParser:
     net.add_argument("--imitation-games", type=_positive_int, default=expert.imitation_games,
                      help="heuristic games imitated by generation 0 (default %(default)s)")
     net.add_argument("--teacher", default=expert.teacher,
-                     help="generation 0's teacher: 'heuristic' (the heuristics' own moves) or a search player spec "
-                          "whose visit shares are the targets at the positions kept (default %(default)s)")
+                     help="generation 0's teacher: 'heuristic' (the heuristics' own moves), a search player spec "
+                          "whose visit shares are the targets at the positions kept, or a learned player spec "
+                          "(learned:...) whose win chances after each move are (default %(default)s)")
     net.add_argument("--later-teacher", default=expert.later_teacher, metavar="SPEC",
-                     help="with a search teacher, the search that labels the later generations' positions; one with "
-                          "evaluation=net or prior=net searches with the best network so far (default: the teacher)")
+                     help="with a search or learned teacher, the search that labels the later generations' "
+                          "positions; one with evaluation=net or prior=net searches with the best network so far "
+                          "(default: the teacher)")
     net.add_argument("--keep", type=float, default=expert.keep,
                      help="share of generation 0's decisions kept as samples (default %(default)s)")
     net.add_argument("--sharpen", type=float, default=expert.sharpen,

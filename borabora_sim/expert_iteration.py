@@ -4,8 +4,10 @@
 Generation 0 learns from a teacher in games of the game's heuristic players (its styles, a few random moves for
 variety): by default their own choices are the policy targets; a search teacher (`teacher`, a search player's spec)
 is asked at the positions kept, and its visit shares are the targets (policy distillation of a search far stronger
-than the heuristics). The games' results are the value targets. With the heuristics as teacher, every later
-generation lets a search guided by the best network so far (PUCT, `mcts:evaluation=net`) play itself, with
+than the heuristics); or a rating teacher (`learned:...`), whose win chance after each move, as a softmax at
+RATED_TEMPERATURE, is the target (distillation of the value-only learned evaluation, which judges each move one
+ply ahead, into the policy's one pass). The games' results are the value targets. With the heuristics as teacher,
+every later generation lets a search guided by the best network so far (PUCT, `mcts:evaluation=net`) play itself, with
 Dirichlet noise at the root and the first moves drawn in proportion to the visits: the visit shares become the
 policy targets (the search is stronger than the network alone, so the network learns to play as the search does),
 the results the value targets. With a search teacher, a later generation seats the best network's expert in half
@@ -45,6 +47,7 @@ from borabora_sim.games import get_game
 from borabora_sim.network import FitConfig, Network, Samples, fit, load_network
 from borabora_sim.players import make_player
 from borabora_sim.players.heuristic import weights_for
+from borabora_sim.players.learned import LearnedPlayer
 from borabora_sim.players.search import FlatMCPlayer, MCTSPlayer
 from borabora_sim.protocol import Game, GameState
 from borabora_sim.specs import split_spec, with_options
@@ -56,6 +59,8 @@ PROGRESS_EVERY = 30             # seconds between progress lines
 VALIDATION_EVERY = 10           # every 10th game of a generation is held out for validation
 SEATS = 4                       # the value rows of a sample: every seat of the largest game (smaller ones padded)
 RANDOM_MOVES = 0.03             # share of generation 0's decisions played at random
+TEACHERS = (MCTSPlayer, FlatMCPlayer, LearnedPlayer)   # the players that may label positions (`teacher`)
+RATED_TEMPERATURE = 0.1         # a rating teacher's targets: softmax(win chance / this); `sharpen` divides it further
 SAMPLE_ARRAYS = {"x": np.float32, "players": np.int8, "mover": np.int8, "returns": np.float32, "first": np.int64,
                  "after": np.float32, "action": np.int16, "target": np.float32, "after_value": np.float32}
 CHUNK_FILE = "a chunk of expert-iteration games"
@@ -71,8 +76,9 @@ class ExpertConfig:
     game: str = "bora_bora"
     players: tuple[int, ...] = (4, 4, 3, 2)      # player counts, cycled over the games
     imitation_games: int = 40_000                 # generation 0's heuristic games
-    teacher: str = "heuristic"                    # generation 0's targets: the heuristics' own moves, or the visit
-    #                                               shares of this search player (a spec) at the positions kept
+    teacher: str = "heuristic"                    # generation 0's targets: the heuristics' own moves, the visit
+    #                                               shares of this search player (a spec) at the positions kept, or
+    #                                               the win chances a rating player (learned:...) gives each move
     later_teacher: str = ""                       # with a search teacher, the search labelling later generations
     #                                               ("": the teacher); with evaluation=net or prior=net it uses the
     #                                               best network
@@ -144,14 +150,13 @@ class ExpertConfig:
                              f"empty, got {self.finish_style!r}")
         if self.gate_field:
             make_player(self.gate_field, game=game)
-        if self.teacher != "heuristic" and not isinstance(make_player(self.teacher, game=game), (MCTSPlayer,
-                                                                                                 FlatMCPlayer)):
-            raise ValueError(f"teacher must be 'heuristic' or a search player's spec (mcts:..., flatmc:...), got "
-                             f"{self.teacher!r}")
+        if self.teacher != "heuristic" and not isinstance(make_player(self.teacher, game=game), TEACHERS):
+            raise ValueError(f"teacher must be 'heuristic', a search player's spec (mcts:..., flatmc:...) or a "
+                             f"learned player's (learned:...), got {self.teacher!r}")
         if self.later_teacher and (self.teacher == "heuristic" or not isinstance(
                 make_player(self.later_teacher, game=game), (MCTSPlayer, FlatMCPlayer))):
             raise ValueError(f"later_teacher must be a search player's spec (mcts:..., flatmc:...) and needs a search "
-                             f"teacher, got {self.later_teacher!r} with teacher {self.teacher!r}")
+                             f"or learned teacher, got {self.later_teacher!r} with teacher {self.teacher!r}")
         return game
 
     def teacher_of(self, network: str | None) -> str:
@@ -231,11 +236,11 @@ class _GameSamples:
 
 
 def teacher_game(game: Game, config: ExpertConfig, generation: int, index: int, network: str | None) -> Samples:
-    """Game `index` of generation 0, or of a later generation of a search teacher: heuristic players of the game's
-    styles, and in a later generation the best network's `expert` (at `network`) in each seat with chance 1/2, so
-    that the teacher also judges the positions the network's own play leads to. A kept decision's target is the move
-    played (the heuristics as teacher), or the teacher search's visit shares there (a decision with one legal move
-    is not kept then)."""
+    """Game `index` of generation 0, or of a later generation of a search or rating teacher: heuristic players of
+    the game's styles, and in a later generation the best network's `expert` (at `network`) in each seat with chance
+    1/2, so that the teacher also judges the positions the network's own play leads to. A kept decision's target is
+    the move played (the heuristics as teacher), or the teacher's (`_teacher_targets`; a decision with one legal
+    move is not kept then)."""
     rng = np.random.default_rng([config.seed, generation, index])
     players = config.players[index % len(config.players)]
     styles = list(game.styles)
@@ -244,7 +249,7 @@ def teacher_game(game: Game, config: ExpertConfig, generation: int, index: int, 
         specs = [f"expert:network={network}" if rng.random() < 0.5 else spec for spec in specs]
     seats = [make_player(spec, seed=int(rng.integers(2**62)), game=game) for spec in specs]
     teacher = None if config.teacher == "heuristic" else make_player(config.teacher_of(network), game=game)
-    assert teacher is None or isinstance(teacher, (MCTSPlayer, FlatMCPlayer))
+    assert teacher is None or isinstance(teacher, TEACHERS)
     finish = config.finish_weights(game)
     state = game.new_initial_state(players=players, seed=int(rng.integers(2**62)))
     samples = _GameSamples()
@@ -259,14 +264,28 @@ def teacher_game(game: Game, config: ExpertConfig, generation: int, index: int, 
             if teacher is None:
                 target = np.array([a == action for a in actions], np.float32)
             else:
-                teacher.reset(int(rng.integers(2**62)))
-                teacher.choose(state)
-                visits = {stat.action: stat.visits for stat in teacher.last_stats}
-                target = np.array([visits.get(a, 0) for a in actions], np.float64)
-                target = (target / target.sum()).astype(np.float32)
+                target = _teacher_targets(teacher, state, actions, int(rng.integers(2**62)))
             samples.add(state, actions, after, values, target)
         state.apply(action)
     return samples.finish(state)
+
+
+def _teacher_targets(teacher: MCTSPlayer | FlatMCPlayer | LearnedPlayer, state: GameState, actions: list[int],
+                     seed: int) -> np.ndarray:
+    """The policy targets a teacher gives `actions` at `state`, its random stream seeded with `seed`: a search's
+    visit shares, or a rating player's win chances after each move as a softmax at RATED_TEMPERATURE (a move 0.1 of
+    win chance behind the best gets 1/e of its share)."""
+    if isinstance(teacher, LearnedPlayer):
+        chances = {option.action: option.value for option in teacher.option_values(state, seed)}
+        logits = np.array([chances[a] for a in actions], np.float64) / RATED_TEMPERATURE
+        target = np.exp(logits - logits.max())
+    else:
+        teacher.reset(seed)
+        teacher.choose(state)
+        visits = {stat.action: stat.visits for stat in teacher.last_stats}
+        target = np.array([visits.get(a, 0) for a in actions], np.float64)
+    shares: np.ndarray = (target / target.sum()).astype(np.float32)
+    return shares
 
 
 def self_play_game(game: Game, config: ExpertConfig, generation: int, index: int, model: _search.Model) -> Samples:
@@ -378,7 +397,7 @@ def gate(config: ExpertConfig, candidate: Path, best: Path, n_jobs: int) -> dict
     its win rate, Wilson 95% interval and the fair share. Against a field: the candidate, then the best, in one
     seat against `gate_field` players on the same deals and seats; both win rates and Newcombe's paired interval of
     the difference. The networks search (PUCT) when the search plays the data games, and play their policy in one
-    pass (`expert`) when a search teacher labels them."""
+    pass (`expert`) when a search or rating teacher labels them."""
     from borabora_sim.simulate import simulate
 
     players = config.players[0]

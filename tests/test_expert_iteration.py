@@ -9,8 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from borabora_sim import new_game
 from borabora_sim.cli import main
-from borabora_sim.expert_iteration import ExpertConfig, read_chunk, train_network
+from borabora_sim.expert_iteration import RATED_TEMPERATURE, ExpertConfig, _teacher_targets, read_chunk, train_network
 from borabora_sim.network import load_network
 from borabora_sim.players import make_player
 from borabora_sim.players.heuristic import weights_for
@@ -72,6 +73,37 @@ def test_a_search_teacher_labels_heuristic_games_then_the_networks_own(tmp_path:
     assert "--teacher mcts:iterations=30 --finish-style temple" in summary["command"]
 
 
+def test_a_learned_teacher_gives_each_move_a_share_by_its_win_chance() -> None:
+    """A rating teacher's targets are the softmax of the learned player's win chances after each move at
+    RATED_TEMPERATURE: shares add to 1, the move it rates best gets the largest, and two moves' shares differ by
+    e^(difference of win chance / temperature)."""
+    state = new_game(seed=5)
+    while len(state.legal_actions()) < 3:
+        state.apply(state.legal_actions()[0])
+    teacher = make_player("learned:samples=2", seed=1)
+    actions = state.legal_actions()
+    target = _teacher_targets(teacher, state, actions, seed=7)
+    chances = {option.action: option.value for option in teacher.option_values(state, 7)}
+    assert target.sum() == pytest.approx(1.0)
+    assert actions[int(np.argmax(target))] == max(chances, key=lambda action: chances[action])
+    for i in range(1, len(actions)):
+        assert np.log(target[i] / target[0]) == pytest.approx(
+            (chances[actions[i]] - chances[actions[0]]) / RATED_TEMPERATURE, abs=1e-4)
+
+
+def test_a_learned_teacher_labels_the_positions_of_heuristic_games(tmp_path: Path) -> None:
+    config = ExpertConfig(imitation_games=4, generations=0, teacher="learned", finish_style="balanced", keep=0.05,
+                          gate_games=4, epochs=1, hidden=(8,))
+    train_network(config, work=tmp_path, out=tmp_path / "best.npz", log=lambda line: None)
+    chunk = read_chunk(tmp_path / "gen00" / "chunk-0000000.npz", 0, 4)
+    sums = np.add.reduceat(chunk["target"], chunk["first"][:-1])
+    assert np.allclose(sums, 1.0) and (np.diff(chunk["first"]) >= 2).all()
+    assert ((chunk["target"] > 0) & (chunk["target"] < 1)).all()
+    manifest = json.loads((tmp_path / "gen00" / "manifest.json").read_text())
+    assert manifest["teacher"] == "learned at positions of heuristic games"
+    assert "--teacher learned" in json.loads((tmp_path / "best.json").read_text())["command"]
+
+
 def test_a_finished_run_resumes_to_the_same_network(tiny_run: Path) -> None:
     before = (tiny_run / "best.npz").read_bytes()
     again = train_network(TINY, work=tiny_run, log=lambda line: None)
@@ -130,7 +162,8 @@ def test_a_lost_chunk_is_played_again_the_same(tiny_run: Path, tmp_path: Path) -
     (["--hidden", "8,8,8"], "must be one or two layer sizes in 1..256"),
     (["--games", "0"], "must be a positive integer"),
     (["--game", "chess"], "unknown game"),
-    (["--teacher", "heuristic:style=tuned"], "teacher must be 'heuristic' or a search player's spec"),
+    (["--teacher", "heuristic:style=tuned"], "teacher must be 'heuristic', a search player's spec"),
+    (["--game", "bamboo", "--teacher", "learned"], "the learned evaluation exists for bora_bora only"),
     (["--finish-style", "greedy"], "finish_style must be a heuristic style of bora_bora"),
     (["--keep", "0"], "keep must be in (0, 1]"),
     (["--sharpen", "0"], "sharpen in (0, 100]"),
