@@ -590,7 +590,8 @@ def build_parser() -> argparse.ArgumentParser:
     net.add_argument("--teacher", default=expert.teacher,
                      help="generation 0's teacher: 'heuristic' (the heuristics' own moves), a search player spec "
                           "whose visit shares are the targets at the positions kept, or a learned player spec "
-                          "(learned:...) whose win chances after each move are (default %(default)s)")
+                          "(learned:...) whose win chances after each move are; several joined by ' + ' give the "
+                          "mean of their targets (default %(default)s)")
     net.add_argument("--later-teacher", default=expert.later_teacher, metavar="SPEC",
                      help="with a search or learned teacher, the search that labels the later generations' "
                           "positions; one with evaluation=net or prior=net searches with the best network so far "

@@ -6,7 +6,8 @@ variety): by default their own choices are the policy targets; a search teacher 
 is asked at the positions kept, and its visit shares are the targets (policy distillation of a search far stronger
 than the heuristics); or a rating teacher (`learned:...`), whose win chance after each move, as a softmax at
 RATED_TEMPERATURE, is the target (distillation of the value-only learned evaluation, which judges each move one
-ply ahead, into the policy's one pass). The games' results are the value targets. With the heuristics as teacher,
+ply ahead, into the policy's one pass); or several of those joined by " + ", whose targets are averaged. The games'
+results are the value targets. With the heuristics as teacher,
 every later generation lets a search guided by the best network so far (PUCT, `mcts:evaluation=net`) play itself, with
 Dirichlet noise at the root and the first moves drawn in proportion to the visits: the visit shares become the
 policy targets (the search is stronger than the network alone, so the network learns to play as the search does),
@@ -60,6 +61,7 @@ VALIDATION_EVERY = 10           # every 10th game of a generation is held out fo
 SEATS = 4                       # the value rows of a sample: every seat of the largest game (smaller ones padded)
 RANDOM_MOVES = 0.03             # share of generation 0's decisions played at random
 TEACHERS = (MCTSPlayer, FlatMCPlayer, LearnedPlayer)   # the players that may label positions (`teacher`)
+Teacher = MCTSPlayer | FlatMCPlayer | LearnedPlayer
 RATED_TEMPERATURE = 0.1         # a rating teacher's targets: softmax(win chance / this); `sharpen` divides it further
 SAMPLE_ARRAYS = {"x": np.float32, "players": np.int8, "mover": np.int8, "returns": np.float32, "first": np.int64,
                  "after": np.float32, "action": np.int16, "target": np.float32, "after_value": np.float32}
@@ -78,7 +80,8 @@ class ExpertConfig:
     imitation_games: int = 40_000                 # generation 0's heuristic games
     teacher: str = "heuristic"                    # generation 0's targets: the heuristics' own moves, the visit
     #                                               shares of this search player (a spec) at the positions kept, or
-    #                                               the win chances a rating player (learned:...) gives each move
+    #                                               the win chances a rating player (learned:...) gives each move;
+    #                                               several joined by " + ": the mean of their targets
     later_teacher: str = ""                       # with a search teacher, the search labelling later generations
     #                                               ("": the teacher); with evaluation=net or prior=net it uses the
     #                                               best network
@@ -150,9 +153,11 @@ class ExpertConfig:
                              f"empty, got {self.finish_style!r}")
         if self.gate_field:
             make_player(self.gate_field, game=game)
-        if self.teacher != "heuristic" and not isinstance(make_player(self.teacher, game=game), TEACHERS):
-            raise ValueError(f"teacher must be 'heuristic', a search player's spec (mcts:..., flatmc:...) or a "
-                             f"learned player's (learned:...), got {self.teacher!r}")
+        if self.teacher != "heuristic" and not all(isinstance(make_player(spec, game=game), TEACHERS)
+                                                   for spec in teacher_specs(self.teacher)):
+            raise ValueError(f"teacher must be 'heuristic', or a search player's spec (mcts:..., flatmc:...) or a "
+                             f"learned player's (learned:...), or several of those joined by ' + ', got "
+                             f"{self.teacher!r}")
         if self.later_teacher and (self.teacher == "heuristic" or not isinstance(
                 make_player(self.later_teacher, game=game), (MCTSPlayer, FlatMCPlayer))):
             raise ValueError(f"later_teacher must be a search player's spec (mcts:..., flatmc:...) and needs a search "
@@ -248,8 +253,7 @@ def teacher_game(game: Game, config: ExpertConfig, generation: int, index: int, 
     if network is not None:
         specs = [f"expert:network={network}" if rng.random() < 0.5 else spec for spec in specs]
     seats = [make_player(spec, seed=int(rng.integers(2**62)), game=game) for spec in specs]
-    teacher = None if config.teacher == "heuristic" else make_player(config.teacher_of(network), game=game)
-    assert teacher is None or isinstance(teacher, TEACHERS)
+    teachers = [] if config.teacher == "heuristic" else _teachers(config.teacher_of(network), game)
     finish = config.finish_weights(game)
     state = game.new_initial_state(players=players, seed=int(rng.integers(2**62)))
     samples = _GameSamples()
@@ -258,19 +262,34 @@ def teacher_game(game: Game, config: ExpertConfig, generation: int, index: int, 
         action = seats[state.current_player].choose(state)
         if rng.random() < RANDOM_MOVES:
             action = legal[rng.integers(len(legal))]
-        if rng.random() < config.keep and (teacher is None or len(legal) > 1):
+        if rng.random() < config.keep and (not teachers or len(legal) > 1):
             actions, after, values = _search.afterstate_features(state.search_handles(), int(rng.integers(2**62)),
                                                                  finish)
-            if teacher is None:
+            if not teachers:
                 target = np.array([a == action for a in actions], np.float32)
             else:
-                target = _teacher_targets(teacher, state, actions, int(rng.integers(2**62)))
+                seed = int(rng.integers(2**62))
+                target = np.stack([_teacher_targets(t, state, actions, seed) for t in teachers]).mean(
+                    axis=0, dtype=np.float64).astype(np.float32)
             samples.add(state, actions, after, values, target)
         state.apply(action)
     return samples.finish(state)
 
 
-def _teacher_targets(teacher: MCTSPlayer | FlatMCPlayer | LearnedPlayer, state: GameState, actions: list[int],
+def teacher_specs(teacher: str) -> list[str]:
+    """The player specs of a `teacher` setting: one, or several joined by " + "."""
+    return [spec.strip() for spec in teacher.split("+")]
+
+
+def _teachers(teacher: str, game: Game) -> list[Teacher]:
+    """The players of a `teacher` setting other than 'heuristic'."""
+    players = [make_player(spec, game=game) for spec in teacher_specs(teacher)]
+    teachers = [player for player in players if isinstance(player, TEACHERS)]
+    assert len(teachers) == len(players)
+    return teachers
+
+
+def _teacher_targets(teacher: Teacher, state: GameState, actions: list[int],
                      seed: int) -> np.ndarray:
     """The policy targets a teacher gives `actions` at `state`, its random stream seeded with `seed`: a search's
     visit shares, or a rating player's win chances after each move as a softmax at RATED_TEMPERATURE (a move 0.1 of

@@ -91,8 +91,12 @@ def test_a_learned_teacher_gives_each_move_a_share_by_its_win_chance() -> None:
             (chances[actions[i]] - chances[actions[0]]) / RATED_TEMPERATURE, abs=1e-4)
 
 
-def test_a_learned_teacher_labels_the_positions_of_heuristic_games(tmp_path: Path) -> None:
-    config = ExpertConfig(imitation_games=4, generations=0, teacher="learned", finish_style="balanced", keep=0.05,
+@pytest.mark.parametrize("teacher", ["learned", "mcts:iterations=20 + learned:samples=2"])
+def test_a_learned_teacher_alone_or_beside_a_search_labels_the_positions_of_heuristic_games(
+        teacher: str, tmp_path: Path) -> None:
+    """Every kept position gets targets adding to 1; with the learned teacher in them none is 0 (its softmax gives
+    every move a share, and the mean keeps it), and the manifest and the command name the teachers."""
+    config = ExpertConfig(imitation_games=4, generations=0, teacher=teacher, finish_style="balanced", keep=0.05,
                           gate_games=4, epochs=1, hidden=(8,))
     train_network(config, work=tmp_path, out=tmp_path / "best.npz", log=lambda line: None)
     chunk = read_chunk(tmp_path / "gen00" / "chunk-0000000.npz", 0, 4)
@@ -100,8 +104,9 @@ def test_a_learned_teacher_labels_the_positions_of_heuristic_games(tmp_path: Pat
     assert np.allclose(sums, 1.0) and (np.diff(chunk["first"]) >= 2).all()
     assert ((chunk["target"] > 0) & (chunk["target"] < 1)).all()
     manifest = json.loads((tmp_path / "gen00" / "manifest.json").read_text())
-    assert manifest["teacher"] == "learned at positions of heuristic games"
-    assert "--teacher learned" in json.loads((tmp_path / "best.json").read_text())["command"]
+    assert manifest["teacher"] == f"{teacher} at positions of heuristic games"
+    assert f"--teacher '{teacher}'" in json.loads((tmp_path / "best.json").read_text())["command"] or \
+        f"--teacher {teacher}" in json.loads((tmp_path / "best.json").read_text())["command"]
 
 
 def test_a_finished_run_resumes_to_the_same_network(tiny_run: Path) -> None:
@@ -162,7 +167,8 @@ def test_a_lost_chunk_is_played_again_the_same(tiny_run: Path, tmp_path: Path) -
     (["--hidden", "8,8,8"], "must be one or two layer sizes in 1..256"),
     (["--games", "0"], "must be a positive integer"),
     (["--game", "chess"], "unknown game"),
-    (["--teacher", "heuristic:style=tuned"], "teacher must be 'heuristic', a search player's spec"),
+    (["--teacher", "heuristic:style=tuned"], "teacher must be 'heuristic', or a search player's spec"),
+    (["--teacher", "learned + heuristic"], "or several of those joined by ' + '"),
     (["--game", "bamboo", "--teacher", "learned"], "the learned evaluation exists for bora_bora only"),
     (["--finish-style", "greedy"], "finish_style must be a heuristic style of bora_bora"),
     (["--keep", "0"], "keep must be in (0, 1]"),
