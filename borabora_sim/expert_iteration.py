@@ -7,11 +7,11 @@ is asked at the positions kept, and its visit shares are the targets (policy dis
 than the heuristics); or a rating teacher (`learned:...`), whose win chance after each move, as a softmax at
 RATED_TEMPERATURE, is the target (distillation of the value-only learned evaluation, which judges each move one
 ply ahead, into the policy's one pass); or several of those joined by " + ", whose targets are averaged. The games'
-results are the value targets. With the heuristics as teacher,
-every later generation lets a search guided by the best network so far (PUCT, `mcts:evaluation=net`) play itself, with
-Dirichlet noise at the root and the first moves drawn in proportion to the visits: the visit shares become the
-policy targets (the search is stronger than the network alone, so the network learns to play as the search does),
-the results the value targets. With a search teacher, a later generation seats the best network's expert in half
+results are the value targets. With the heuristics as teacher, every later generation lets a search guided by the
+best network so far (PUCT, `mcts:evaluation=net`) play itself, with Dirichlet noise at the root and the first moves
+drawn in proportion to the visits: the visit shares become the policy targets (the search is stronger than the
+network alone, so the network learns to play as the search does), the results the value targets. With a search
+teacher, a later generation seats the best network's expert in half
 the seats of heuristic games, and the teacher labels the positions (or `later_teacher`, which may search with the
 best network so far). The network is refitted on the last generations' data, and kept only if it is detectably
 stronger than the best so far: in games where it plays in one seat against the best network in the others,
@@ -289,8 +289,7 @@ def _teachers(teacher: str, game: Game) -> list[Teacher]:
     return teachers
 
 
-def _teacher_targets(teacher: Teacher, state: GameState, actions: list[int],
-                     seed: int) -> np.ndarray:
+def _teacher_targets(teacher: Teacher, state: GameState, actions: list[int], seed: int) -> np.ndarray:
     """The policy targets a teacher gives `actions` at `state`, its random stream seeded with `seed`: a search's
     visit shares, or a rating player's win chances after each move as a softmax at RATED_TEMPERATURE (a move 0.1 of
     win chance behind the best gets 1/e of its share)."""
