@@ -5,22 +5,22 @@ Generation 0 learns from a teacher in games of the game's heuristic players (its
 variety): by default their own choices are the policy targets; a search teacher (`teacher`, a search player's spec)
 is asked at the positions kept, and its visit shares are the targets (policy distillation of a search far stronger
 than the heuristics); or a rating teacher (`learned:...`), whose win chance after each move, as a softmax at
-RATED_TEMPERATURE, is the target (distillation of the value-only learned evaluation, which judges each move one
-ply ahead, into the policy's one pass); or several of those joined by " + ", whose targets are averaged. The games'
+RATED_TEMPERATURE, is the target (distillation of the value-only learned evaluation, which judges each move one ply
+ahead, into the policy's one pass); or several of those joined by " + ", whose targets are averaged. The games'
 results are the value targets. With the heuristics as teacher, every later generation lets a search guided by the
 best network so far (PUCT, `mcts:evaluation=net`) play itself, with Dirichlet noise at the root and the first moves
 drawn in proportion to the visits: the visit shares become the policy targets (the search is stronger than the
 network alone, so the network learns to play as the search does), the results the value targets. With a search
-teacher, a later generation seats the best network's expert in half
-the seats of heuristic games, and the teacher labels the positions (or `later_teacher`, which may search with the
-best network so far). The network is refitted on the last generations' data, and kept only if it is detectably
-stronger than the best so far: in games where it plays in one seat against the best network in the others,
-rotated over the seats on the same deals, its win rate's Wilson 95% interval must lie above the seat's fair share.
-Or, with a gate field (`gate_field`, a player spec), the new network and the best each play one seat against that
-field on the same deals and seats, and the paired interval of the difference of their win rates must lie above 0.
-With `final_hidden`, the run ends with one more fit: a network of those (larger) layers on the window's data of
-every generation, gated against the best like a generation. The generations iterate with a network small enough to
-learn from one generation's data; the larger one learns more only from all of it (docs/expert.md).
+teacher, a later generation seats the best network's expert in half the seats of heuristic games, and the teacher
+labels the positions (or `later_teacher`, which may search with the best network so far). The network is refitted on
+the last generations' data, and kept only if it is detectably stronger than the best so far: in games where it plays
+in one seat against the best network in the others, rotated over the seats on the same deals, its win rate's Wilson
+95% interval must lie above the seat's fair share. Or, with a gate field (`gate_field`, a player spec), the new
+network and the best each play one seat against that field on the same deals and seats, and the paired interval of
+the difference of their win rates must lie above 0. With `final_hidden`, the run ends with one more fit: a network
+of those (larger) layers on the window's data of every generation, gated against the best like a generation. The
+generations iterate with a network small enough to learn from one generation's data; the larger one learns more only
+from all of it (docs/expert.md).
 
 A work directory holds everything as it goes: `config.json`, per generation `genNN/` with its chunks of games, its
 network and its manifest (data, seeds, commit, time, strength), and `final-genNN-SIZES/` with the final fit's. An
