@@ -153,11 +153,8 @@ class ExpertConfig:
                              f"empty, got {self.finish_style!r}")
         if self.gate_field:
             make_player(self.gate_field, game=game)
-        if self.teacher != "heuristic" and not all(isinstance(make_player(spec, game=game), TEACHERS)
-                                                   for spec in teacher_specs(self.teacher)):
-            raise ValueError(f"teacher must be 'heuristic', or a search player's spec (mcts:..., flatmc:...) or a "
-                             f"learned player's (learned:...), or several of those joined by ' + ', got "
-                             f"{self.teacher!r}")
+        if self.teacher != "heuristic":
+            _teachers(self.teacher, game)
         if self.later_teacher and (self.teacher == "heuristic" or not isinstance(
                 make_player(self.later_teacher, game=game), (MCTSPlayer, FlatMCPlayer))):
             raise ValueError(f"later_teacher must be a search player's spec (mcts:..., flatmc:...) and needs a search "
@@ -276,16 +273,14 @@ def teacher_game(game: Game, config: ExpertConfig, generation: int, index: int, 
     return samples.finish(state)
 
 
-def teacher_specs(teacher: str) -> list[str]:
-    """The player specs of a `teacher` setting: one, or several joined by " + "."""
-    return [spec.strip() for spec in teacher.split("+")]
-
-
 def _teachers(teacher: str, game: Game) -> list[Teacher]:
-    """The players of a `teacher` setting other than 'heuristic'."""
-    players = [make_player(spec, game=game) for spec in teacher_specs(teacher)]
+    """The players of a `teacher` setting other than 'heuristic': one spec, or several joined by " + "; a
+    ValueError says what a teacher may be."""
+    players = [make_player(spec.strip(), game=game) for spec in teacher.split("+")]
     teachers = [player for player in players if isinstance(player, TEACHERS)]
-    assert len(teachers) == len(players)
+    if len(teachers) != len(players):
+        raise ValueError(f"teacher must be 'heuristic', or a search player's spec (mcts:..., flatmc:...) or a "
+                         f"learned player's (learned:...), or several of those joined by ' + ', got {teacher!r}")
     return teachers
 
 
