@@ -162,6 +162,18 @@ def _layer_sizes(text: str) -> tuple[int, ...]:
     return sizes
 
 
+def _powers(text: str) -> float | tuple[float, ...]:
+    """An argparse type: one sharpening power, or one per teacher ("10,30"), each in (0, 100]."""
+    try:
+        powers = tuple(float(part) for part in text.split(","))
+    except ValueError:
+        powers = ()
+    if not powers or any(not 0 < power <= 100 for power in powers):
+        raise argparse.ArgumentTypeError(f"must be a power in (0, 100], or one per teacher such as 10,30, got "
+                                         f"{text!r}")
+    return powers[0] if len(powers) == 1 else powers
+
+
 def _game_spec(text: str) -> str:
     """An argparse type: a game spec (`bamboo:mode=advanced`), checked and made canonical."""
     try:
@@ -598,9 +610,10 @@ def build_parser() -> argparse.ArgumentParser:
                           "(default: the teacher)")
     net.add_argument("--keep", type=float, default=expert.keep,
                      help="share of generation 0's decisions kept as samples (default %(default)s)")
-    net.add_argument("--sharpen", type=float, default=expert.sharpen,
+    net.add_argument("--sharpen", type=_powers, default=expert.sharpen, metavar="POWER[,POWER...]",
                      help="raise the policy targets to this power when fitting (above 1: lean to the teacher's "
-                          "choice; default %(default)s)")
+                          "choice), or with several teachers one power per teacher, each teacher's targets raised "
+                          "to its own before they are averaged (default %(default)s)")
     net.add_argument("--finish-style", default=expert.finish_style, metavar="STYLE",
                      help="the heuristic style that finishes the mover's turn before the policy judges it "
                           "(default: none, the state a move leads to at once)")

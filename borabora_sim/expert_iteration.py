@@ -2,25 +2,25 @@
 (`borabora train --game GAME`).
 
 Generation 0 learns from a teacher in games of the game's heuristic players (its styles, a few random moves for
-variety): by default their own choices are the policy targets; a search teacher (`teacher`, a search player's spec)
-is asked at the positions kept, and its visit shares are the targets (policy distillation of a search far stronger
-than the heuristics); or a rating teacher (`learned:...`), whose win chance after each move, as a softmax at
-RATED_TEMPERATURE, is the target (distillation of the value-only learned evaluation, which judges each move one ply
-ahead, into the policy's one pass); or several of those joined by " + ", whose targets are averaged. The games'
-results are the value targets. With the heuristics as teacher, every later generation lets a search guided by the
-best network so far (PUCT, `mcts:evaluation=net`) play itself, with Dirichlet noise at the root and the first moves
-drawn in proportion to the visits: the visit shares become the policy targets (the search is stronger than the
-network alone, so the network learns to play as the search does), the results the value targets. With a search
-teacher, a later generation seats the best network's expert in half the seats of heuristic games, and the teacher
-labels the positions (or `later_teacher`, which may search with the best network so far). The network is refitted on
-the last generations' data, and kept only if it is detectably stronger than the best so far: in games where it plays
-in one seat against the best network in the others, rotated over the seats on the same deals, its win rate's Wilson
-95% interval must lie above the seat's fair share. Or, with a gate field (`gate_field`, a player spec), the new
-network and the best each play one seat against that field on the same deals and seats, and the paired interval of
-the difference of their win rates must lie above 0. With `final_hidden`, the run ends with one more fit: a network
-of those (larger) layers on the window's data of every generation, gated against the best like a generation. The
-generations iterate with a network small enough to learn from one generation's data; the larger one learns more only
-from all of it (docs/expert.md).
+variety): by default their own choices are the policy targets; a search teacher (`teacher`, a search player's spec) is
+asked at the positions kept, and its visit shares are the targets (policy distillation of a search far stronger than the
+heuristics); or a rating teacher (`learned:...`), whose win chance after each move, as a softmax at RATED_TEMPERATURE,
+is the target (distillation of the value-only learned evaluation, which judges each move one ply ahead, into the
+policy's one pass); or several of those joined by " + ", whose targets are averaged (each raised to its own power first,
+with one `sharpen` power per teacher). The games' results are the value targets. With the heuristics as teacher, every
+later generation lets a search guided by the best network so far (PUCT, `mcts:evaluation=net`) play itself, with
+Dirichlet noise at the root and the first moves drawn in proportion to the visits: the visit shares become the policy
+targets (the search is stronger than the network alone, so the network learns to play as the search does), the results
+the value targets. With a search teacher, a later generation seats the best network's expert in half the seats of
+heuristic games, and the teacher labels the positions (or `later_teacher`, which may search with the best network so
+far). The network is refitted on the last generations' data, and kept only if it is detectably stronger than the best so
+far: in games where it plays in one seat against the best network in the others, rotated over the seats on the same
+deals, its win rate's Wilson 95% interval must lie above the seat's fair share. Or, with a gate field (`gate_field`, a
+player spec), the new network and the best each play one seat against that field on the same deals and seats, and the
+paired interval of the difference of their win rates must lie above 0. With `final_hidden`, the run ends with one more
+fit: a network of those (larger) layers on the window's data of every generation, gated against the best like a
+generation. The generations iterate with a network small enough to learn from one generation's data; the larger one
+learns more only from all of it (docs/expert.md).
 
 A work directory holds everything as it goes: `config.json`, per generation `genNN/` with its chunks of games, its
 network and its manifest (data, seeds, commit, time, strength), and `final-genNN-SIZES/` with the final fit's. An
@@ -45,7 +45,7 @@ from borabora_sim import _search
 from borabora_sim.errors import check_int
 from borabora_sim.files import npz_bytes, read_arrays, read_json, write_bytes
 from borabora_sim.games import get_game
-from borabora_sim.network import FitConfig, Network, Samples, fit, load_network
+from borabora_sim.network import FitConfig, Network, Samples, fit, load_network, raised
 from borabora_sim.players import make_player
 from borabora_sim.players.heuristic import weights_for
 from borabora_sim.players.learned import LearnedPlayer
@@ -110,8 +110,10 @@ class ExpertConfig:
     batch: int = 256
     learning_rate: float = 2e-3
     policy_weight: float = 4.0
-    sharpen: float = 1.0                          # the policy targets are raised to this power (and renormalised)
-    #                                               when fitted: above 1, the network leans to the teacher's choice
+    sharpen: float | tuple[float, ...] = 1.0      # the policy targets are raised to this power (and renormalised)
+    #                                               when fitted: above 1, the network leans to the teacher's choice;
+    #                                               one power per teacher of several: each teacher's targets are
+    #                                               raised to its own as they are given, then averaged
     seed: int = 1
 
     def fit_config(self, generation: int) -> FitConfig:
@@ -141,7 +143,7 @@ class ExpertConfig:
             raise ValueError(f"players must be player counts of {game.name} "
                              f"({', '.join(map(str, game.player_counts))}), got {self.players}")
         if not (0 < self.keep <= 1 and self.c_puct > 0 and self.noise_alpha >= 0 and 0 <= self.noise_fraction <= 1
-                and 0 <= self.search_value <= 1 and 0 < self.sharpen <= 100):
+                and 0 <= self.search_value <= 1 and all(0 < power <= 100 for power in self.powers)):
             raise ValueError("keep must be in (0, 1], c_puct > 0, noise_alpha >= 0, noise_fraction and search_value "
                              "in [0, 1], sharpen in (0, 100]")
         for name in ("hidden", "final_hidden"):
@@ -159,7 +161,18 @@ class ExpertConfig:
                 make_player(self.later_teacher, game=game), (MCTSPlayer, FlatMCPlayer))):
             raise ValueError(f"later_teacher must be a search player's spec (mcts:..., flatmc:...) and needs a search "
                              f"or learned teacher, got {self.later_teacher!r} with teacher {self.teacher!r}")
+        if isinstance(self.sharpen, tuple):
+            teachers = 1 if self.teacher == "heuristic" else len(_teachers(self.teacher, game))
+            if teachers < 2 or len(self.sharpen) != teachers or self.later_teacher:
+                raise ValueError(f"sharpen is one power, or one per teacher of a teacher setting of several without "
+                                 f"a later teacher; got {len(self.sharpen)} powers for {teachers} teacher(s)"
+                                 + (f" and later teacher {self.later_teacher!r}" if self.later_teacher else ""))
         return game
+
+    @property
+    def powers(self) -> tuple[float, ...]:
+        """The sharpening powers: one, or one per teacher."""
+        return self.sharpen if isinstance(self.sharpen, tuple) else (self.sharpen,)
 
     def teacher_of(self, network: str | None) -> str:
         """The spec of the search labelling a generation whose games seat `network` (None: generation 0); a later
@@ -266,8 +279,11 @@ def teacher_game(game: Game, config: ExpertConfig, generation: int, index: int, 
                 target = np.array([a == action for a in actions], np.float32)
             else:
                 seed = int(rng.integers(2**62))
-                target = np.stack([_teacher_targets(t, state, actions, seed) for t in teachers]).mean(
-                    axis=0, dtype=np.float64).astype(np.float32)
+                each = [_teacher_targets(t, state, actions, seed) for t in teachers]
+                if isinstance(config.sharpen, tuple):
+                    each = [raised(shares, np.array([0, len(shares)]), power)
+                            for shares, power in zip(each, config.sharpen, strict=True)]
+                target = np.stack(each).mean(axis=0, dtype=np.float64).astype(np.float32)
             samples.add(state, actions, after, values, target)
         state.apply(action)
     return samples.finish(state)
@@ -500,7 +516,7 @@ def command_line(config: ExpertConfig, work: Path, out: Path, n_jobs: int) -> st
             ",".join(map(str, config.hidden)),
             *(["--final-hidden", ",".join(map(str, config.final_hidden))] if config.final_hidden else []),
             "--epochs", str(config.epochs), "--keep", f"{config.keep:g}",
-            *(["--sharpen", f"{config.sharpen:g}"] if config.sharpen != 1 else []),
+            *(["--sharpen", ",".join(f"{power:g}" for power in config.powers)] if config.powers != (1,) else []),
             *(["--teacher", config.teacher] if config.teacher != "heuristic" else []),
             *(["--later-teacher", config.later_teacher] if config.later_teacher else []),
             *(["--finish-style", config.finish_style] if config.finish_style else []),
@@ -547,7 +563,7 @@ def _fit_generation(config: ExpertConfig, game: Game, generation: int, data: lis
     train_parts, held_parts = [], []
     for samples, games in data:
         held = games % VALIDATION_EVERY == 0
-        sharp = samples.sharpened(config.sharpen)
+        sharp = samples if isinstance(config.sharpen, tuple) else samples.sharpened(config.sharpen)
         train_parts.append(sharp.take(np.flatnonzero(~held)))
         held_parts.append(sharp.take(np.flatnonzero(held)))
     train, held = Samples.join(train_parts), Samples.join(held_parts)

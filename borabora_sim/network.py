@@ -187,12 +187,7 @@ class Samples:
     def sharpened(self, power: float) -> Samples:
         """The samples with each position's policy target raised to `power` and renormalised: above 1, a search's
         visit shares lean to its most visited moves (a position without a target keeps none)."""
-        if power == 1:
-            return self
-        target = self.target.astype(np.float64) ** power
-        totals = np.add.reduceat(target, self.first[:-1]) if len(self) else np.zeros(0)
-        totals = np.repeat(np.where(totals > 0, totals, 1.0), np.diff(self.first))
-        return replace(self, target=(target / totals).astype(self.target.dtype))
+        return self if power == 1 else replace(self, target=raised(self.target, self.first, power))
 
     @staticmethod
     def join(parts: Sequence[Samples]) -> Samples:
@@ -204,6 +199,16 @@ class Samples:
 
         return Samples(joined("x"), joined("players"), joined("mover"), joined("returns"), first, joined("after"),
                        joined("action"), joined("target"), joined("after_value"))
+
+
+def raised(target: np.ndarray, first: np.ndarray, power: float) -> np.ndarray:
+    """Policy targets (positions' rows from `first`) raised to `power` and renormalised per position, in the
+    targets' type (a position whose targets are all 0 keeps them)."""
+    powered = target.astype(np.float64) ** power
+    totals = np.add.reduceat(powered, first[:-1]) if len(first) > 1 else np.zeros(0)
+    totals = np.repeat(np.where(totals > 0, totals, 1.0), np.diff(first))
+    result: np.ndarray = (powered / totals).astype(target.dtype)
+    return result
 
 
 def _ranges(starts: np.ndarray, stops: np.ndarray) -> np.ndarray:

@@ -12,7 +12,7 @@ import pytest
 from borabora_sim import new_game
 from borabora_sim.cli import main
 from borabora_sim.expert_iteration import RATED_TEMPERATURE, ExpertConfig, _teacher_targets, read_chunk, train_network
-from borabora_sim.network import load_network
+from borabora_sim.network import load_network, raised
 from borabora_sim.players import make_player
 from borabora_sim.players.heuristic import weights_for
 
@@ -109,6 +109,29 @@ def test_a_learned_teacher_alone_or_beside_a_search_labels_the_positions_of_heur
         f"--teacher {teacher}" in json.loads((tmp_path / "best.json").read_text())["command"]
 
 
+def test_one_power_per_teacher_raises_each_teachers_targets_before_they_are_averaged(tmp_path: Path) -> None:
+    """With `sharpen` one power per teacher, a kept position's targets are the mean of each teacher's targets raised
+    to its own power and renormalised; every teacher setting keeps the same positions, so each teacher alone gives
+    its own targets there. The command line names the powers."""
+    def targets(teacher: str, sharpen: float | tuple[float, ...]) -> dict[str, np.ndarray]:
+        config = ExpertConfig(imitation_games=4, generations=0, teacher=teacher, finish_style="balanced", keep=0.05,
+                              sharpen=sharpen, gate_games=4, epochs=1, hidden=(8,))
+        work = tmp_path / f"{len(list(tmp_path.iterdir()))}"
+        train_network(config, work=work, out=work / "best.npz", log=lambda line: None)
+        return read_chunk(work / "gen00" / "chunk-0000000.npz", 0, 4)
+
+    search, rating = targets("mcts:iterations=20", 1.0), targets("learned:samples=2", 1.0)
+    both = targets("mcts:iterations=20 + learned:samples=2", (2.0, 3.0))
+    first = both["first"]
+    assert np.array_equal(first, search["first"]) and np.array_equal(both["action"], rating["action"])
+    expected = (raised(search["target"], first, 2.0).astype(np.float64)
+                + raised(rating["target"], first, 3.0)) / 2
+    assert np.allclose(both["target"], expected, atol=1e-6)
+    assert not np.allclose(both["target"], (search["target"] + rating["target"]) / 2, atol=1e-3)
+    command = json.loads((tmp_path / "2" / "best.json").read_text())["command"]
+    assert "--sharpen 2,3" in command
+
+
 def test_a_finished_run_resumes_to_the_same_network(tiny_run: Path) -> None:
     before = (tiny_run / "best.npz").read_bytes()
     again = train_network(TINY, work=tiny_run, log=lambda line: None)
@@ -172,7 +195,11 @@ def test_a_lost_chunk_is_played_again_the_same(tiny_run: Path, tmp_path: Path) -
     (["--game", "bamboo", "--teacher", "learned"], "the learned evaluation exists for bora_bora only"),
     (["--finish-style", "greedy"], "finish_style must be a heuristic style of bora_bora"),
     (["--keep", "0"], "keep must be in (0, 1]"),
-    (["--sharpen", "0"], "sharpen in (0, 100]"),
+    (["--sharpen", "0"], "must be a power in (0, 100], or one per teacher"),
+    (["--sharpen", "10,x"], "must be a power in (0, 100], or one per teacher"),
+    (["--teacher", "mcts:iterations=10", "--sharpen", "10,30"], "got 2 powers for 1 teacher(s)"),
+    (["--teacher", "mcts:iterations=10 + learned", "--later-teacher", "mcts:iterations=10", "--sharpen", "10,30"],
+     "without a later teacher"),
 ])
 def test_the_command_refuses_bad_arguments_in_one_line(arguments: list[str], message: str, tmp_path: Path,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
