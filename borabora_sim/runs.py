@@ -55,6 +55,8 @@ class RunConfig:
     game: str = DEFAULT_GAME                # a canonical game spec of borabora_sim.games (default options left out)
     components: str | None = None           # a component file (None: the built-in data)
     components_fingerprint: str = ""        # its content hash: a resumed run must use the same data
+    player_files_fingerprint: str = ""      # the content hash of the files its players read (borabora_sim.players:
+    #                                         a network, learned weights); "" when they read none
     schema_version: int = SCHEMA_VERSION
 
     @property
@@ -64,10 +66,13 @@ class RunConfig:
     @property
     def fingerprint(self) -> str:
         """A hash of the configuration, written into every file of the run: a file of another run is refused.
-        The default game is left out of it, so that runs written before games were named keep their hash."""
+        The default game, and the files of players that read none, are left out of it, so that runs written before
+        games were named, or before the files players read were recorded, keep their hash."""
         fields = asdict(self)
         if fields["game"] == DEFAULT_GAME:
             del fields["game"]
+        if not fields["player_files_fingerprint"]:
+            del fields["player_files_fingerprint"]
         return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()[:16]
 
     def chunks(self) -> list[tuple[int, int, int]]:
@@ -119,6 +124,7 @@ def _manifest_fields(game: Game) -> dict[str, tuple[str, Callable[[object], bool
         "game": _game_field(),
         "components": ("a component file path or null", lambda v: v is None or isinstance(v, str)),
         "components_fingerprint": ("a string", lambda v: isinstance(v, str)),
+        "player_files_fingerprint": ("a string", lambda v: isinstance(v, str)),
         "schema_version": (f"{SCHEMA_VERSION} (runs written by this version of borabora_sim)",
                            lambda v: v == SCHEMA_VERSION),
     }
@@ -130,11 +136,12 @@ MANIFEST_KEYS: tuple[str, ...] = tuple(_manifest_fields(get_game()))
 def config_from_manifest(data: object, source: str) -> RunConfig:
     """The RunConfig in a manifest's JSON, or a ValueError naming what is wrong and what a manifest holds. A
     manifest without `game` is a run of the default game, written before runs named their game; `game` is read
-    as its canonical spec."""
+    as its canonical spec. One without `player_files_fingerprint` was written before runs recorded the files their
+    players read: it records none (a resume whose players read one is refused, RunDirectory.start)."""
     keys = ", ".join(MANIFEST_KEYS)
     if not isinstance(data, dict):
         raise ValueError(f"{source} must hold a JSON object with the keys {keys}, got a {type(data).__name__}")
-    data = {"game": DEFAULT_GAME, **data}
+    data = {"game": DEFAULT_GAME, "player_files_fingerprint": "", **data}
     unknown = [key for key in data if key not in MANIFEST_KEYS]
     missing = [key for key in MANIFEST_KEYS if key not in data]
     if unknown or missing:
@@ -260,8 +267,14 @@ class RunDirectory:
                                       "or choose a new directory")
             if existing != config:
                 old, new = asdict(existing), asdict(config)
+                files_key = "player_files_fingerprint"          # worded on its own: a hash says nothing
                 differences = "; ".join(f"{key} {old[key]!r} there, {new[key]!r} asked"
-                                        for key in old if old[key] != new[key])
+                                        for key in old if old[key] != new[key] and key != files_key)
+                if not differences:
+                    raise ValueError(self._files_changed(existing, config))
+                if old[files_key] != new[files_key] and old["players"] == new["players"]:
+                    differences += ("; the network or weights files its players read have changed" if old[files_key]
+                                    else "; it did not record the network or weights files its players read")
                 raise ValueError(f"{self.path} holds a different run ({differences}); resume it with the same "
                                  "settings, or choose a new directory")
             self.recover(config.fingerprint)
@@ -278,6 +291,25 @@ class RunDirectory:
         for table in TABLES:
             files.make_directory(self.path / table)
         return self.done_chunks()
+
+    def _files_changed(self, existing: RunConfig, config: RunConfig) -> str:
+        """Why a run whose settings are the same but whose players' files are not cannot be resumed, in one line:
+        its games and new ones would be played by different networks under the same player specs."""
+        from borabora_sim.players import player_files
+
+        game = get_game(config.game, config.components)
+        read = sorted({str(path) for spec in dict.fromkeys(config.players) for path in player_files(spec, game)})
+        named = f" ({', '.join(read)})" if read else ""
+        remedy = "start the run afresh in a new output folder"
+        if not existing.player_files_fingerprint:
+            return (f"{self.path} holds games played before runs recorded the network or weights files their players "
+                    f"read{named}, so it cannot be known which network played them; {remedy}")
+        if not config.player_files_fingerprint:
+            return (f"{self.path} holds games whose players read a network or weights file, and the same players "
+                    f"read none now, so new games would not match them; {remedy}")
+        return (f"{self.path} holds games played with another version of the network or weights file its players "
+                f"read{named}: the file has changed since those games were played, so new games would not match "
+                f"them; {remedy}, or put the old file back to finish this run")
 
     def recover(self, fingerprint: str) -> None:
         """Repairs what an interrupted write left: removes hidden temporaries, undoes a merge whose players file

@@ -32,7 +32,7 @@ from borabora_sim import stats
 from borabora_sim.errors import ArgumentTypeError
 from borabora_sim.games import DEFAULT_GAME, game_spec, get_game
 from borabora_sim.match import DEFAULT_PLAYERS, play_game
-from borabora_sim.players import make_player, resolve_preset, split_spec
+from borabora_sim.players import files_fingerprint, make_player, resolve_preset, split_spec
 from borabora_sim.players.base import SeededPlayer
 from borabora_sim.protocol import Game, check_seed
 from borabora_sim.runs import (
@@ -325,7 +325,9 @@ def check_config(games: int, players: Sequence[str], seed: int, n_jobs: int, bac
                  components: str | os.PathLike[str] | None = None, game: str = DEFAULT_GAME) -> RunConfig:
     """The run configuration, or a ValueError that says which argument is wrong and what is allowed. `game` is
     a game spec ("bamboo:mode=advanced"); `players` given as DEFAULT_PLAYERS (not named) means the game's own
-    default players, and a preset ("strong") is recorded as the player spec it stands for in the game."""
+    default players, and a preset ("strong") is recorded as the player spec it stands for in the game. The contents
+    of the files the players read (a network, learned weights) are recorded as a hash, so that a resume after such
+    a file changed is refused."""
     if isinstance(games, bool) or not isinstance(games, int) or games <= 0:
         raise ValueError(f"games must be a positive integer, got {games!r}")
     if isinstance(players, str):
@@ -335,10 +337,12 @@ def check_config(games: int, players: Sequence[str], seed: int, n_jobs: int, bac
     if len(specs) not in played.player_counts:
         raise ValueError(f"players must list {player_counts_text(played)} player specs (one per seat), got "
                          f"{len(specs)}: {list(specs)}")
+    files_read = []                     # by seat: the network or weights files the player reads
     for spec in specs:
         if not isinstance(spec, str):
             raise ValueError(f"each player must be a spec string such as 'heuristic' or 'random', got {spec!r}")
-        make_player(spec, 0, played)    # raises a ValueError naming what is allowed
+        player = make_player(spec, 0, played)       # raises a ValueError naming what is allowed
+        files_read.append(player.files_read())
     # A preset is recorded as the spec it stands for in this game: the run says exactly who played, and a resumed
     # run is refused if the preset has changed since.
     specs = tuple(canonical_spec(resolve_preset(spec, played)) for spec in specs)
@@ -354,7 +358,8 @@ def check_config(games: int, players: Sequence[str], seed: int, n_jobs: int, bac
     path = None if components is None else str(Path(components).resolve())
     return RunConfig(games=games, players=specs, seed=check_seed(seed), rotate_seats=bool(rotate_seats),
                      chunk_size=size, game=game_spec(played), components=path,
-                     components_fingerprint=played.fingerprint)
+                     components_fingerprint=played.fingerprint,
+                     player_files_fingerprint=files_fingerprint(files_read))
 
 
 def simulate(games: int, players: Sequence[str] = DEFAULT_PLAYERS, seed: int = 0, n_jobs: int = -1,

@@ -11,7 +11,8 @@ HeuristicPlayer('heuristic:style=builder,fishing=never')
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from borabora_sim.games import game_names, get_game
@@ -19,6 +20,7 @@ from borabora_sim.players.base import Player, SeededPlayer, refused_by_every_gam
 from borabora_sim.players.expert import ExpertPlayer
 from borabora_sim.players.heuristic import STYLES, WEIGHT_NAMES, HeuristicPlayer, weights_for
 from borabora_sim.players.learned import LearnedPlayer
+from borabora_sim.players.models import files_fingerprint
 from borabora_sim.players.presets import PRESETS, preset_names, resolve_preset
 from borabora_sim.players.random_player import RandomPlayer
 from borabora_sim.players.search import FlatMCPlayer, MCTSPlayer
@@ -70,6 +72,20 @@ def _make_player(spec: str, seed: int | None, game: Game | None) -> SeededPlayer
         raise ValueError(f"player spec {spec!r}: {exc}") from None
 
 
+def player_files(spec: str, game: Game) -> tuple[Path, ...]:
+    """The files a player of `spec` (a preset too) reads in `game`: the network or learned weights its moves depend
+    on, as the player records them while it loads them (SeededPlayer.files_read, borabora_sim.players.models). Empty
+    for random and heuristic players and for searches without a network. A spec that is no player is a ValueError,
+    as for make_player."""
+    return make_player(spec, 0, game).files_read()
+
+
+def player_files_fingerprint(specs: Sequence[str], game: Game) -> str:
+    """A short hash of the contents of the files the players of `specs` read in `game` (files_fingerprint): it
+    changes when such a file does, and is "" when none of them reads a file."""
+    return files_fingerprint([player_files(spec, game) for spec in specs])
+
+
 def parse_options(cls: type[SeededPlayer], options: Mapping[str, str], game: Game) -> dict[str, Any]:
     """The values of a spec's options for a player of type `cls` in `game`, or a ValueError saying what is
     allowed."""
@@ -99,7 +115,10 @@ __all__ = [
     "MCTSPlayer",
     "Player",
     "RandomPlayer",
+    "files_fingerprint",
     "make_player",
+    "player_files",
+    "player_files_fingerprint",
     "resolve_preset",
     "split_spec",
     "weights_for",

@@ -6,6 +6,7 @@ import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
@@ -68,14 +69,34 @@ class SeededPlayer:
         if game is None:
             game = self._first_fitting_game()
         else:
-            self._configure(game, **self._given[0], **self._given[1])
+            self._configure_for(game)
         self.game = game
         self.reset(seed)
 
     def _configure(self, game: Game, *args: Any, **options: Any) -> None:
         """Sets the player's settings from its options (`settings` and `game_options` by name) as `game` makes of
         them; an option or value the game does not allow is a one-line TypeError or ValueError saying what is
-        allowed. Players with options override it with their own parameters."""
+        allowed. Players with options override it with their own parameters; one that plays by a model read from a
+        file loads it through borabora_sim.players.models, which records the file (`files_read`)."""
+
+    def _configure_for(self, game: Game) -> None:
+        """Configures the player for `game` from the options it was given, the files it reads recorded anew."""
+        self._files: list[Path] = []
+        self._configure(game, **self._given[0], **self._given[1])
+
+    def record_file(self, path: Path) -> None:
+        """Notes that the player's moves depend on the contents of the file `path` (borabora_sim.players.models
+        calls it as it loads a model)."""
+        if path not in self._files:
+            self._files.append(path)
+
+    def files_read(self) -> tuple[Path, ...]:
+        """The files the player's moves depend on besides its spec and seed: the network or learned weights it
+        plays by (its game's shipped file, or the one its options name), in the order it read them. A run records
+        their contents (borabora_sim.players.files_fingerprint), so that games played after such a file changed are
+        never mixed with games played before. Empty for players that read none (random, heuristic, a search
+        without a network)."""
+        return tuple(self._files)
 
     def _first_fitting_game(self) -> Game:
         """The first registered game the player's options fit, the player configured for it; else the error of
@@ -84,7 +105,7 @@ class SeededPlayer:
         for name in game_names():
             game = get_game(name)
             try:
-                self._configure(game, **self._given[0], **self._given[1])
+                self._configure_for(game)
             except (TypeError, ValueError) as error:
                 refusals[name] = error
             else:
@@ -109,9 +130,9 @@ class SeededPlayer:
                              f"{game.name!r}; options: {', '.join(params) or 'none'}")
         if game != self.game:
             try:
-                self._configure(game, **self._given[0], **self._given[1])
+                self._configure_for(game)
             except (TypeError, ValueError) as error:
-                self._configure(self.game, **self._given[0], **self._given[1])      # left as it was
+                self._configure_for(self.game)                                      # left as it was
                 raise ValueError(f"player {self.name!r} in game {game.name!r}: {error}") from None
         self.game, self.bound = game, True
 

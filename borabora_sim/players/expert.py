@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 from borabora_sim import _search
-from borabora_sim.network import network_model
 from borabora_sim.players.base import OptionRatingPlayer, Param, RatedOption
+from borabora_sim.players.models import load_network_for
 from borabora_sim.protocol import Game, GameState
 
 # How likely, against the best move, a move of a preferred kind must be for `prefer` to take it. An additive margin of
@@ -42,7 +42,7 @@ class ExpertPlayer(OptionRatingPlayer):
 
     def _configure(self, game: Game, network: str | None, **kinds: object) -> None:
         self._set_kinds(game, kinds)
-        self.model = network_model(game, network)
+        self.model = load_network_for(self, game, network)
         if self.model.num_actions == 0:
             raise ValueError(f"the network {network} has no policy head: the expert player needs one")
         self.network = network

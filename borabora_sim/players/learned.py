@@ -9,7 +9,6 @@ wins. The whole judgement runs in compiled code: a decision takes well under a m
 from __future__ import annotations
 
 from borabora_sim import _search
-from borabora_sim.learned import default_model, load_weights
 from borabora_sim.players.base import (
     OptionRatingPlayer,
     Param,
@@ -19,14 +18,8 @@ from borabora_sim.players.base import (
     parse_positive_int,
 )
 from borabora_sim.players.heuristic import weights_for
+from borabora_sim.players.models import load_learned_for
 from borabora_sim.protocol import Game, GameState
-
-
-def learned_model(game: Game, path: str | None = None) -> _search.Model:
-    """The compiled model of `game` (the shipped weights, or those in the file `path`); only Bora Bora has one."""
-    if game.name != "bora_bora":
-        raise ValueError(f"the learned evaluation exists for bora_bora only, not for {game.name}")
-    return default_model() if path is None else load_weights(path).compiled()
 
 
 class LearnedPlayer(OptionRatingPlayer):
@@ -62,7 +55,7 @@ class LearnedPlayer(OptionRatingPlayer):
     def _configure(self, game: Game, samples: int, style: str | None, weights_file: str | None,
                    **kinds: object) -> None:
         self._set_kinds(game, kinds)
-        self.model = learned_model(game, weights_file)
+        self.model = load_learned_for(self, game, weights_file)
         self.samples = check_int("samples", samples, 1, "a positive integer")
         if style is not None and style not in game.styles:
             raise ValueError(f"unknown style {style!r}; styles: {', '.join(game.styles)}")

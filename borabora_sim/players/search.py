@@ -13,7 +13,6 @@ from typing import ClassVar, TypedDict, cast
 import numpy as np
 
 from borabora_sim import _search, errors
-from borabora_sim.network import network_model
 from borabora_sim.players.base import (
     Param,
     SeededPlayer,
@@ -27,7 +26,7 @@ from borabora_sim.players.base import (
     parse_positive_int,
 )
 from borabora_sim.players.heuristic import weights_for
-from borabora_sim.players.learned import learned_model
+from borabora_sim.players.models import load_learned_for, load_network_for
 from borabora_sim.players.reasons import COUNT, PERCENT, Column, Option, Reasons, top_options
 from borabora_sim.protocol import Game, GameState
 
@@ -100,8 +99,8 @@ class _SearchPlayer(ValuedKindChoices, SeededPlayer):
         if evaluation not in EVALUATIONS:
             raise ValueError(f"evaluation must be one of {', '.join(EVALUATIONS)}, got {evaluation!r}")
         self.evaluation = evaluation
-        self.model = learned_model(game) if evaluation == "learned" else network_model(game, network) \
-            if evaluation == "net" else None
+        self.model = load_learned_for(self, game) if evaluation == "learned" else \
+            load_network_for(self, game, network) if evaluation == "net" else None
         self.network = network
         if evaluation == "learned" and self.rollout_depth < 0:
             raise ValueError("evaluation=learned judges the cut-offs of rollouts: give rollout_depth >= 0 (0: at the "
@@ -325,7 +324,7 @@ class MCTSPlayer(_SearchPlayer):
         self._configure_search(game, cast(str, settings["rollout"]), cast(int, settings["rollout_depth"]),
                                cast(float, settings["margin"]), temperature, style, kinds, evaluation, network)
         if prior == "net":
-            self.model = network_model(game, network)
+            self.model = load_network_for(self, game, network)
 
     def _search(self, state: GameState, legal: list[int], options: SearchOptions) -> SearchResult:
         return _search.run_mcts(state.search_handles(), state.current_player, iterations=self.iterations,

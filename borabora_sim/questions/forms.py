@@ -63,6 +63,19 @@ def active_rungs(question: Question, size: Size) -> list[str]:
     return rungs or [named[0]]
 
 
+def played_specs(question: Question, size: Size) -> list[str]:
+    """The player specs of the games a question (not of parts) plays at this size, each once: the rungs played, with
+    each arm's options in a policy question, and the game's opponents except in a setup question (every seat
+    played by the rung). Choices are judged by heuristic rollouts, which play by no other spec."""
+    vocabulary = question.vocabulary
+    options = [str(arm.value) for arm in question.arms] if question.form == "policy" else [""]
+    specs = [vocabulary.rung(label).with_options(option) for label in active_rungs(question, size)
+             for option in options]
+    if question.form != "setup":
+        specs.append(vocabulary.opponent)
+    return list(dict.fromkeys(specs))
+
+
 def studied_players(question: Question, spec: str, players: int | None = None) -> list[str]:
     """The studied player first, then the game's opponents."""
     count = question.players if players is None else players
