@@ -7,6 +7,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -97,6 +98,9 @@ class Game(Protocol):
     weight_names: tuple[str, ...]               # the heuristic's weight vector, by name
     styles: Mapping[str, Mapping[str, float]]   # heuristic styles: a value for every weight name
     default_style: str                          # the style of a heuristic given none
+    style_files: Mapping[str, Path]             # each style whose weights are read from a data file (a tuned
+    #                                             style), with that file; a style written in code is not in it.
+    #                                             A heuristic of such a style records the file (files_read)
     action_kinds: Mapping[str, ActionKind]      # named kinds of action players may avoid or prefer
     search_defaults: Mapping[str, object]       # options of the mcts player that its spec leaves out (c, rollout,
     #                                             rollout_depth, margin, temperature); the library's defaults fill

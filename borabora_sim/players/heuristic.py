@@ -68,6 +68,18 @@ def weights_for(style: str | None = None, /, *settings: str, game: Game | None =
     return np.array([values[name] for name in game.weight_names], dtype=np.float64)
 
 
+def load_style_for(player: SeededPlayer, game: Game, style: str | None = None, /, *settings: str,
+                   **overrides: object) -> np.ndarray:
+    """The weights of `weights_for(style, *settings, game=game, **overrides)` for `player`, the data file the style
+    is read from (a tuned style's, Game.style_files) recorded on it as for a network
+    (borabora_sim.players.models): a style written in code records none."""
+    weights = weights_for(style, *settings, game=game, **overrides)
+    path = game.style_files.get(game.default_style if style is None else style)
+    if path is not None:
+        player.record_file(path)
+    return weights
+
+
 @dataclass(frozen=True)
 class OptionValue:
     """One legal action of the last decision with the evaluation the heuristic gave it (score units)."""
@@ -79,7 +91,8 @@ class OptionValue:
 
 class HeuristicPlayer(SeededPlayer):
     """A greedy player on the compiled evaluation. A decision takes tens of microseconds. Options: `style`,
-    `thorough`, a setting per action kind of the game (`fishing="never"`) and weights as `w_<name>`.
+    `thorough`, a setting per action kind of the game (`fishing="never"`) and weights as `w_<name>`. A style read
+    from a data file (`style=tuned`) is among the files the player reads (`files_read`).
 
     >>> from borabora_sim import new_game
     >>> player = HeuristicPlayer(style="builder", fishing="never", seed=1)
@@ -120,7 +133,7 @@ class HeuristicPlayer(SeededPlayer):
         self.thorough = thorough
         self.kind_settings = kind_settings(kinds, {key: value for key, value in options.items() if key in kinds})
         self.overrides = {key.removeprefix("w_"): value for key, value in options.items() if key.startswith("w_")}
-        self.weights = weights_for(self.style, *self.kind_settings.values(), game=game, **self.overrides)
+        self.weights = load_style_for(self, game, self.style, *self.kind_settings.values(), **self.overrides)
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
@@ -177,4 +190,4 @@ class HeuristicPlayer(SeededPlayer):
         return f"{self.name}:{','.join(options)}"
 
 
-__all__ = ["STYLES", "WEIGHT_NAMES", "HeuristicPlayer", "weights_for"]
+__all__ = ["STYLES", "WEIGHT_NAMES", "HeuristicPlayer", "load_style_for", "weights_for"]

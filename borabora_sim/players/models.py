@@ -5,7 +5,8 @@ A player loads such a model only through the functions here, given itself: each 
 (`SeededPlayer.record_file`) as it loads the model, so that `files_read` names every file a player's moves depend
 on and a run can record their contents (borabora_sim.players.files_fingerprint). A player that loaded a model
 some other way would play by a file its runs do not record: a changed network would then be mixed into the games
-it had already played.
+it had already played. The weights of a heuristic style read from a data file (a tuned style, Game.style_files)
+are obtained the same way, through borabora_sim.players.heuristic.load_style_for.
 """
 
 from __future__ import annotations

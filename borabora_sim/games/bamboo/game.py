@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import Any, ClassVar
 
@@ -76,8 +77,8 @@ BALANCED = MappingProxyType({
     "night_space": 0.7, "balance_met": 0.95, "balance_near": 0.3, "spirit_kind": 0.8, "spirit_awake": 1.0,
     "majority": 0.6, "pending": 1.0,
 })
-TUNED_STYLES: dict[str, Any] = read_json(BUILTIN_FILE.with_name("tuned_styles.json"), "the tuned styles of Bamboo",
-                                         "reinstall borabora_sim")
+TUNED_STYLES_FILE = BUILTIN_FILE.with_name("tuned_styles.json")
+TUNED_STYLES: dict[str, Any] = read_json(TUNED_STYLES_FILE, "the tuned styles of Bamboo", "reinstall borabora_sim")
 STYLES = MappingProxyType({
     "balanced": BALANCED,
     "builder": MappingProxyType({**BALANCED, "comfort": 0.6, "coin": 0.7, "shoot_improve": 1.4, "harmony": 0.4,
@@ -87,6 +88,9 @@ STYLES = MappingProxyType({
     # Styles found by `borabora tune --game bamboo` (docs/tuning.md), each with the record of how it was obtained.
     **{name: MappingProxyType(entry["weights"]) for name, entry in TUNED_STYLES.items()},
 })
+# A heuristic of a tuned style plays by the file it is read from and records it (Game.style_files), so that runs
+# and questions of it follow the file when the style is tuned again.
+STYLE_FILES: Mapping[str, Path] = MappingProxyType(dict.fromkeys(TUNED_STYLES, TUNED_STYLES_FILE))
 
 
 class Bamboo(CompiledGame):
@@ -113,6 +117,7 @@ class Bamboo(CompiledGame):
     weight_names: tuple[str, ...] = tuple(_bamboo.WEIGHT_NAMES)
     styles = STYLES
     default_style = "balanced"
+    style_files = STYLE_FILES
     action_kinds: Mapping[str, ActionKind] = MappingProxyType({})     # no kind of action to avoid or prefer yet
     # mcts: random rollouts cut off at the end of the turn 25 decisions in (four turns or so), judged by the
     # evaluation at 4 HP per e-fold (benchmarks/README_players.md, "Bamboo: the search's settings")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import Any, ClassVar
 
@@ -69,8 +70,8 @@ BALANCED = MappingProxyType({
     "material": 1.2, "material_beside": 0.6, "person": 0.6, "symbol": 0.3, "free_space": 0.5, "region": 0.3,
     "fish": 0.6, "task": 1.0, "goal": 1.0, "pending": 0.8, "fishing": 0.0,
 })
-TUNED_STYLES: dict[str, Any] = read_json(BUILTIN_FILE.with_name("tuned_styles.json"), "the tuned styles of Bora Bora",
-                                         "reinstall borabora_sim")
+TUNED_STYLES_FILE = BUILTIN_FILE.with_name("tuned_styles.json")
+TUNED_STYLES: dict[str, Any] = read_json(TUNED_STYLES_FILE, "the tuned styles of Bora Bora", "reinstall borabora_sim")
 STYLES = MappingProxyType({
     "balanced": BALANCED,
     "temple": MappingProxyType({**BALANCED, "priest": 1.5, "status": 1.2, "material": 0.8}),
@@ -79,6 +80,9 @@ STYLES = MappingProxyType({
     # Styles found by `borabora tune` (docs/tuning.md), each with the record of how it was obtained.
     **{name: MappingProxyType(entry["weights"]) for name, entry in TUNED_STYLES.items()},
 })
+# A heuristic of a tuned style plays by the file it is read from and records it (Game.style_files), so that runs
+# and questions of it follow the file when the style is tuned again.
+STYLE_FILES: Mapping[str, Path] = MappingProxyType(dict.fromkeys(TUNED_STYLES, TUNED_STYLES_FILE))
 
 
 class BoraBora(CompiledGame):
@@ -102,6 +106,7 @@ class BoraBora(CompiledGame):
     weight_names: tuple[str, ...] = tuple(_engine.WEIGHT_NAMES)
     styles = STYLES
     default_style = "balanced"
+    style_files = STYLE_FILES
     # fishing=never keeps a heuristic's dice off fishing unless nothing else is legal; prefer values each fishing die
     # at 3 VP more than its rewards.
     action_kinds = MappingProxyType({"fishing": ActionKind(is_fishing, weight="fishing", never=-1000.0, prefer=3.0)})

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import Any, ClassVar
 
@@ -48,11 +49,14 @@ def new_game(players: int = 2, seed: int | None = None, components: ComponentSou
 # | race_within | once a seat is this close to the goal, the target is the goal itself (0: never) |
 #
 # A bank that reaches the goal wins at once, so the target is never more than the points the mover lacks.
-STYLE_SOURCES: dict[str, Any] = read_json(BUILTIN_FILE.with_name("styles.json"), "the styles of Pig's heuristic",
-                                          "reinstall borabora_sim")
+STYLES_FILE = BUILTIN_FILE.with_name("styles.json")
+STYLE_SOURCES: dict[str, Any] = read_json(STYLES_FILE, "the styles of Pig's heuristic", "reinstall borabora_sim")
 STYLES: Mapping[str, Mapping[str, float]] = MappingProxyType({
     name: MappingProxyType({key: float(value) for key, value in entry["weights"].items()})
     for name, entry in STYLE_SOURCES.items()})
+# Every style is read from that file, so a heuristic plays by it and records it (Game.style_files): runs and
+# questions of it follow the file when a style in it changes.
+STYLE_FILES: Mapping[str, Path] = MappingProxyType(dict.fromkeys(STYLES, STYLES_FILE))
 
 
 class Pig(CompiledGame):
@@ -76,6 +80,7 @@ class Pig(CompiledGame):
     weight_names: tuple[str, ...] = tuple(_pig.WEIGHT_NAMES)
     styles = STYLES
     default_style = "keep_pace"
+    style_files = STYLE_FILES
     action_kinds: Mapping[str, ActionKind] = MappingProxyType({})     # no kind of action to avoid or prefer
     # mcts: rollouts by the heuristic, to the end of the game (a game of Pig is a few dozen decisions)
     search_defaults: Mapping[str, object] = MappingProxyType({"rollout": "heuristic"})
