@@ -38,6 +38,8 @@ COUNTERS: tuple[str, ...] = counter_columns(get_game())
 MANIFEST = "manifest.json"
 TABLES = ("players", "games")      # the folders of a run directory, one Parquet table each
 FILE_GAMES = 5000               # chunks smaller than this are merged into files of about this many games
+# What the files a run's players read are, as a refused resume words them (borabora_sim.players.player_files).
+FILES_WORDS = "network, weights or style files"
 
 
 # =============================================================================
@@ -56,7 +58,8 @@ class RunConfig:
     components: str | None = None           # a component file (None: the built-in data)
     components_fingerprint: str = ""        # its content hash: a resumed run must use the same data
     player_files_fingerprint: str = ""      # the content hash of the files its players read (borabora_sim.players:
-    #                                         a network, learned weights); "" when they read none
+    #                                         a network, learned weights, a heuristic style's data file); "" when
+    #                                         they read none
     schema_version: int = SCHEMA_VERSION
 
     @property
@@ -273,8 +276,8 @@ class RunDirectory:
                 if not differences:
                     raise ValueError(self._files_changed(existing, config))
                 if old[files_key] != new[files_key] and old["players"] == new["players"]:
-                    differences += ("; the network or weights files its players read have changed" if old[files_key]
-                                    else "; it did not record the network or weights files its players read")
+                    differences += (f"; the {FILES_WORDS} its players read have changed" if old[files_key]
+                                    else f"; it did not record the {FILES_WORDS} its players read")
                 raise ValueError(f"{self.path} holds a different run ({differences}); resume it with the same "
                                  "settings, or choose a new directory")
             self.recover(config.fingerprint)
@@ -293,8 +296,9 @@ class RunDirectory:
         return self.done_chunks()
 
     def _files_changed(self, existing: RunConfig, config: RunConfig) -> str:
-        """Why a run whose settings are the same but whose players' files are not cannot be resumed, in one line:
-        its games and new ones would be played by different networks under the same player specs."""
+        """Why a run whose settings are the same but whose players' files are not cannot be resumed, in one line
+        naming the files its players read: its games and new ones would be played by different versions of those
+        files (a network, learned weights, a heuristic style's data file) under the same player specs."""
         from borabora_sim.players import player_files
 
         game = get_game(config.game, config.components)
@@ -302,14 +306,16 @@ class RunDirectory:
         named = f" ({', '.join(read)})" if read else ""
         remedy = "start the run afresh in a new output folder"
         if not existing.player_files_fingerprint:
-            return (f"{self.path} holds games played before runs recorded the network or weights files their players "
-                    f"read{named}, so it cannot be known which network played them; {remedy}")
+            return (f"{self.path} holds games played before runs recorded the {FILES_WORDS} their players read"
+                    f"{named}, so it cannot be known which version of those files played them; {remedy}")
         if not config.player_files_fingerprint:
-            return (f"{self.path} holds games whose players read a network or weights file, and the same players "
-                    f"read none now, so new games would not match them; {remedy}")
-        return (f"{self.path} holds games played with another version of the network or weights file its players "
-                f"read{named}: the file has changed since those games were played, so new games would not match "
-                f"them; {remedy}, or put the old file back to finish this run")
+            return (f"{self.path} holds games whose players read a network, weights or style file, and the same "
+                    f"players read none now, so new games would not match them; {remedy}")
+        changed, old = ("the file has changed", "the old file") if len(read) == 1 else \
+            ("one or more of these files have changed", "the old files")
+        return (f"{self.path} holds games played with another version of the {FILES_WORDS} its players read"
+                f"{named}: {changed} since those games were played, so new games would not match them; {remedy}, "
+                f"or put {old} back to finish this run")
 
     def recover(self, fingerprint: str) -> None:
         """Repairs what an interrupted write left: removes hidden temporaries, undoes a merge whose players file

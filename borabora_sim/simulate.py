@@ -326,8 +326,8 @@ def check_config(games: int, players: Sequence[str], seed: int, n_jobs: int, bac
     """The run configuration, or a ValueError that says which argument is wrong and what is allowed. `game` is
     a game spec ("bamboo:mode=advanced"); `players` given as DEFAULT_PLAYERS (not named) means the game's own
     default players, and a preset ("strong") is recorded as the player spec it stands for in the game. The contents
-    of the files the players read (a network, learned weights) are recorded as a hash, so that a resume after such
-    a file changed is refused."""
+    of the files the players read (a network, learned weights, a heuristic style's data file) are recorded as a
+    hash, so that a resume after such a file changed is refused."""
     if isinstance(games, bool) or not isinstance(games, int) or games <= 0:
         raise ValueError(f"games must be a positive integer, got {games!r}")
     if isinstance(players, str):
@@ -337,7 +337,7 @@ def check_config(games: int, players: Sequence[str], seed: int, n_jobs: int, bac
     if len(specs) not in played.player_counts:
         raise ValueError(f"players must list {player_counts_text(played)} player specs (one per seat), got "
                          f"{len(specs)}: {list(specs)}")
-    files_read = []                     # by seat: the network or weights files the player reads
+    files_read = []                     # by seat: the network, weights or style files the player reads
     for spec in specs:
         if not isinstance(spec, str):
             raise ValueError(f"each player must be a spec string such as 'heuristic' or 'random', got {spec!r}")

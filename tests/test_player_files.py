@@ -1,8 +1,9 @@
-"""The files players read (a network, learned weights, the data file of a heuristic style such as `tuned`) and what
-runs and questions make of them: each player names the files its moves depend on; a run records their contents, so
-that a resume after such a file changed is refused instead of mixing games of two networks under one spec; a
-question keeps its games under a name that changes with them. Players that read no file keep the fingerprints and
-question keys they had before files were recorded."""
+"""The files players read (a network, learned weights, the data file of a heuristic style such as `tuned`, whether a
+heuristic, a search's rollouts or the learned player plays by it) and what runs and questions make of them: each
+player names the files its moves depend on; a run records their contents, so that a resume after such a file
+changed is refused instead of mixing games of two versions of it under one spec; a question keeps its games under a
+name that changes with them and with the file of the style its choices are judged by. Players and judges that read
+no file keep the fingerprints and question keys they had before files were recorded."""
 
 from __future__ import annotations
 
@@ -22,7 +23,6 @@ from borabora_sim.games import get_game
 from borabora_sim.learned import DEFAULT_WEIGHTS, load_weights
 from borabora_sim.network import load_network, network_path
 from borabora_sim.players import (
-    HeuristicPlayer,
     LearnedPlayer,
     files_fingerprint,
     make_player,
@@ -30,6 +30,7 @@ from borabora_sim.players import (
     player_files_fingerprint,
 )
 from borabora_sim.questions import games_key, load_question
+from borabora_sim.questions.forms import judge_files, played_specs
 from borabora_sim.runs import RunDirectory
 from borabora_sim.simulate import check_config, simulate
 
@@ -45,6 +46,22 @@ def data_file(game_name: str, name: str) -> Path:
 
 TUNED = {"bora_bora": data_file("bora_bora", "tuned_styles.json"), "bamboo": data_file("bamboo", "tuned_styles.json")}
 PIG_STYLES = data_file("pig", "styles.json")
+
+
+def style_file_copy(game, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy in `tmp_path` of the data file the game's styles are read from, which the game names instead of its own
+    for the test (Game.style_files): its tuned style (Bora Bora, Bamboo), or every style (Pig)."""
+    copy = tmp_path / f"{game.name}_styles.json"
+    shutil.copyfile(PIG_STYLES if game is PIG else TUNED[game.name], copy)
+    monkeypatch.setattr(type(game), "style_files", MappingProxyType(dict.fromkeys(game.style_files, copy)))
+    return copy
+
+
+def retune(copy: Path, game, style: str) -> None:
+    """Writes the style file `copy` again with one weight of `style` moved, as a new tuning would."""
+    styles = json.loads(copy.read_text())
+    styles[style]["weights"][game.weight_names[0]] += 0.25
+    copy.write_text(json.dumps(styles))
 
 
 def network_copy(game_name: str, path: Path) -> Path:
@@ -92,14 +109,33 @@ def play(out: Path, players: list[str], resume: bool = False, games: int = 4) ->
     ("mcts:iterations=10,rollout=heuristic,rollout_depth=0", BORA_BORA, []),
     ("flatmc:rollouts=2", BAMBOO, []),
     ("strong", BORA_BORA, []),                              # a search by rollouts in Bora Bora
+    ("best", BORA_BORA, []),
+    # A search or learned player that plays by a style read from a data file: its rollouts, its cut-offs, its
+    # finish of the turn. The same search with a style written in code reads none.
+    ("mcts:iterations=10,rollout=heuristic,style=tuned", BORA_BORA, [TUNED["bora_bora"]]),
+    ("mcts:iterations=10,rollout=heuristic,style=balanced", BORA_BORA, []),
+    ("mcts:iterations=10,rollout_depth=0,style=tuned", BORA_BORA, [TUNED["bora_bora"]]),    # cut-offs judged by it
+    ("mcts:iterations=10,style=tuned", BAMBOO, [TUNED["bamboo"]]),    # Bamboo's search cuts rollouts off by default
+    ("mcts:iterations=10,style=builder", BAMBOO, []),
+    ("mcts:iterations=10,rollout=heuristic,style=tuned,prior=net", BORA_BORA, [TUNED["bora_bora"], NETWORK]),
+    ("flatmc:rollouts=2,rollout=heuristic,style=tuned", BAMBOO, [TUNED["bamboo"]]),
+    ("flatmc:rollouts=2,rollout=heuristic,style=balanced", BAMBOO, []),
+    ("strong:style=tuned", BORA_BORA, [TUNED["bora_bora"]]),       # a preset with the options of its search
+    ("mcts:iterations=10", PIG, [PIG_STYLES]),              # Pig's search rolls out by its keep_pace heuristic
+    ("mcts:iterations=10,rollout=random", PIG, []),
+    ("flatmc:rollouts=2", PIG, []),                         # flat MC rolls out at random unless told
+    ("flatmc:rollouts=2,rollout=heuristic,style=hold20", PIG, [PIG_STYLES]),
+    ("learned:style=tuned", BORA_BORA, [LEARNED, TUNED["bora_bora"]]),    # finishes its turn by the tuned style
+    ("learned:style=temple", BORA_BORA, [LEARNED]),
+    ("expert", PIG, [network_path(PIG)]),                   # its finishing weights are inside the network file
 ])
 def test_each_player_names_the_files_it_plays_by(spec: str, game, read: list[Path]) -> None:
     assert list(player_files(spec, game)) == read
     player = make_player(spec, 1, game)
-    style_read = isinstance(player, HeuristicPlayer) and player.style in game.style_files
+    style_read = getattr(player, "weights", None) is not None and getattr(player, "style", None) in game.style_files
     assert (getattr(player, "model", None) is not None or style_read) == bool(player.files_read()), \
-        "a player holding a model, or a style read from a data file, obtained it without recording the file " \
-        "(borabora_sim.players.models, players.heuristic.load_style_for)"
+        "a player holding a model, or weights of a style read from a data file, obtained it without recording " \
+        "the file (borabora_sim.players.models, players.heuristic.load_style_for)"
 
 
 def test_a_file_named_by_the_player_is_read_instead_of_the_shipped_one(tmp_path: Path) -> None:
@@ -169,6 +205,23 @@ def test_the_fingerprint_follows_the_file_of_the_tuned_style(game, tmp_path: Pat
     assert games_key(question, "quick") == key
 
 
+@pytest.mark.parametrize(("spec", "game", "style"), [
+    ("mcts:iterations=10,rollout=heuristic,style=tuned", BORA_BORA, "tuned"),       # rollouts by it
+    ("strong:style=tuned", BORA_BORA, "tuned"),                                     # a preset's search
+    ("flatmc:rollouts=2,rollout_depth=5,style=tuned", BAMBOO, "tuned"),             # cut-offs judged by it
+    ("learned:style=tuned", BORA_BORA, "tuned"),                                    # its turn finished by it
+    ("mcts:iterations=10", PIG, "keep_pace"),                                       # Pig's search by default
+])
+def test_a_search_or_learned_player_follows_the_file_of_its_style(spec: str, game, style: str, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    shipped = player_files_fingerprint([spec, "random"], game)
+    copy = style_file_copy(game, tmp_path, monkeypatch)
+    assert copy in player_files(spec, game)
+    assert player_files_fingerprint([spec, "random"], game) == shipped              # the same bytes
+    retune(copy, game, style)
+    assert player_files_fingerprint([spec, "random"], game) != shipped
+
+
 def test_the_fingerprint_follows_the_learned_weights(tmp_path: Path) -> None:
     path = tmp_path / "weights.npz"
     shutil.copyfile(LEARNED, path)
@@ -198,18 +251,39 @@ def test_a_resume_with_the_same_file_finishes_the_run_and_one_after_it_changed_i
                                   whole.drop(columns="wall_time"))
 
     change_network(network)
-    changed = (rf"{out} holds games played with another version of the network or weights file its players read "
-               rf"\({network}\): the file has changed since those games were played, so new games would not match "
-               r"them; start the run afresh in a new output folder, or put the old file back")
+    changed = (rf"{out} holds games played with another version of the network, weights or style files its players "
+               rf"read \({network}\): the file has changed since those games were played, so new games would not "
+               r"match them; start the run afresh in a new output folder, or put the old file back")
     with pytest.raises(ValueError, match=changed):
         play(out, players, resume=True)
     status = main(["simulate", "--out", str(out), "--resume", "--jobs", "1", "--quiet"])
     err = capsys.readouterr().err
     assert status == 2 and err.count("\n") == 1 and "the file has changed since those games were played" in err
-    with pytest.raises(ValueError, match=r"holds a different run \(seed 3 there, 4 asked; the network or weights "
-                                         r"files its players read have changed\)"):
+    with pytest.raises(ValueError, match=r"holds a different run \(seed 3 there, 4 asked; the network, weights or "
+                                         r"style files its players read have changed\)"):
         simulate(4, players, seed=4, n_jobs=1, chunk_size=2, out=out, resume=True, game="pig")
     assert play(tmp_path / "afresh", players)["spec"].astype(str).tolist() == whole["spec"].astype(str).tolist()
+
+
+def test_a_resume_after_the_style_file_of_a_search_changed_is_refused(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pig's search rolls out by its keep_pace heuristic, whose weights are read from data/styles.json (here a
+    copy): a run of it is refused on resume once that file changed, and the refusal names the file; with a network
+    read too, it names both, as it cannot tell which of them changed."""
+    copy = style_file_copy(PIG, tmp_path, monkeypatch)
+    network = network_copy("pig", tmp_path / "net.npz")
+    players, both = ["mcts:iterations=5", "random"], ["mcts:iterations=5", f"expert:network={network}"]
+    play(tmp_path / "search", players, games=2)
+    play(tmp_path / "both", both, games=2)
+    retune(copy, PIG, "keep_pace")
+    with pytest.raises(ValueError, match=rf"holds games played with another version of the network, weights or "
+                                         rf"style files its players read \({copy}\): the file has changed since "
+                                         r"those games were played, .*, or put the old file back"):
+        play(tmp_path / "search", players, resume=True, games=2)
+    with pytest.raises(ValueError, match=rf"its players read \({network}, {copy}\): one or more of these files "
+                                         r"have changed since those games were played, .*, or put the old files "
+                                         r"back"):
+        play(tmp_path / "both", both, resume=True, games=2)
 
 
 def test_a_run_written_before_files_were_recorded_resumes_only_if_its_players_read_none(tmp_path: Path) -> None:
@@ -227,12 +301,13 @@ def test_a_run_written_before_files_were_recorded_resumes_only_if_its_players_re
     expert = ["expert", PIG_OPPONENT]
     play(tmp_path / "expert", expert)
     recorded_before(tmp_path / "expert")
-    with pytest.raises(ValueError, match=r"holds games played before runs recorded the network or weights files "
-                                         rf"their players read \({network_path(PIG)}\), so it cannot be known which "
-                                         r"network played them; start the run afresh in a new output folder"):
+    with pytest.raises(ValueError, match=r"holds games played before runs recorded the network, weights or style "
+                                         rf"files their players read \({network_path(PIG)}\), so it cannot be "
+                                         r"known which version of those files played them; start the run afresh "
+                                         r"in a new output folder"):
         play(tmp_path / "expert", expert, resume=True)
     with pytest.raises(ValueError, match=r"holds a different run \(seed 3 there, 4 asked; it did not record the "
-                                         r"network or weights files its players read\)"):
+                                         r"network, weights or style files its players read\)"):
         simulate(4, expert, seed=4, n_jobs=1, chunk_size=2, out=tmp_path / "expert", resume=True, game="pig")
 
 
@@ -294,3 +369,69 @@ def test_questions_of_players_that_read_no_file_keep_their_games_key() -> None:
     expert = load_question({"title": "Does the expert fish?", "game": "bora_bora", "form": "policy",
                             "rungs": ["expert"], "arms": {"normal": "", "never": "fishing=never"}})
     assert games_key(expert, "quick") != "dffb239fc559"      # its key before: its games' network is not known
+
+
+def choice_question(game, judge: str | None = None, second_judge: str | None = None):
+    """A choice question of `game` played by players that read no file in Bora Bora and Bamboo (the balanced
+    heuristic), judged by `judge` (default: the game's, tuned) and `second_judge`."""
+    group = {"bora_bora": "man", "bamboo": "ramen", "pig": "hold"}[game.name]
+    judges = {"judge": judge} if judge else {}
+    judges |= {"second_judge": second_judge} if second_judge else {}
+    return load_question({"title": "When is it the best move?", "game": game.name, "form": "choice", "group": group,
+                          "rungs": ["keep_pace" if game is PIG else "heuristic"], **judges})
+
+
+@pytest.mark.parametrize("game", [BORA_BORA, BAMBOO])
+def test_the_games_key_of_a_choice_follows_the_file_of_its_judge(game, tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A choice's options are judged by rollouts of the judge's style, tuned by default in Bora Bora and Bamboo: its
+    judged rows are kept under a key that follows the style's file, though no seat plays by it."""
+    tuned, balanced = choice_question(game), choice_question(game, "balanced")
+    assert tuned.judge == "tuned" and all(not player_files(spec, game) for spec in played_specs(tuned,
+                                                                                              tuned.size("quick")))
+    keys = {question.judge: games_key(question, "quick") for question in (tuned, balanced)}
+    copy = style_file_copy(game, tmp_path, monkeypatch)
+    assert judge_files(tuned, tuned.size("quick")) == [(copy,)] and judge_files(balanced, balanced.size("quick")) == []
+    assert games_key(tuned, "quick") == keys["tuned"]                       # the same bytes
+    retune(copy, game, "tuned")
+    assert games_key(tuned, "quick") != keys["tuned"]
+    assert games_key(balanced, "quick") == keys["balanced"]                 # its judge reads no file
+    shutil.copyfile(TUNED[game.name], copy)                 # the file as it was: its judged rows are found again
+    assert games_key(tuned, "quick") == keys["tuned"]
+
+
+def test_a_second_judge_counts_where_the_size_has_it_judge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    question = choice_question(BORA_BORA, "balanced", "tuned")
+    size = dataclasses.replace(question.size("quick"), second_judge_games=1)
+    copy = style_file_copy(BORA_BORA, tmp_path, monkeypatch)
+    assert judge_files(question, size) == [(copy,)]
+    assert judge_files(question, dataclasses.replace(size, second_judge_games=0)) == []
+    assert judge_files(dataclasses.replace(question, judge="tuned"), size) == [(copy,), (copy,)]
+    assert judge_files(dataclasses.replace(question, judge="none", second_judge=""), size) == []    # counted
+
+
+def test_the_judge_of_a_choice_of_pig_reads_its_styles_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    question = choice_question(PIG)
+    assert question.judge == "keep_pace" and judge_files(question, question.size("quick")) == [(PIG_STYLES,)]
+    key = games_key(question, "quick")
+    copy = style_file_copy(PIG, tmp_path, monkeypatch)
+    assert judge_files(question, question.size("quick")) == [(copy,)] and games_key(question, "quick") == key
+    retune(copy, PIG, "keep_pace")
+    assert games_key(question, "quick") != key
+
+
+def test_choices_whose_judges_read_no_file_keep_their_games_key() -> None:
+    """A judge of a style written in code adds nothing to what the key fingerprints, so its choice keeps the key it
+    had before the files of judges counted and its kept games are still found. The fallbacks of Bamboo's spirits
+    question are judged by the balanced style and played by players that read no file: its key is pinned as it was.
+    The man die question judged by the balanced style has the expert among its players, which reads the network:
+    its judge adds no entry beside the network's, so its key is still the one its players' files give (not pinned
+    here, as it follows the shipped network).
+
+    A choice judged by a style read from a data file has a new key: every built-in choice of Bora Bora and Bamboo
+    (judged by the tuned style, data/tuned_styles.json) and every choice of Pig (data/styles.json)."""
+    fallbacks = load_question("spirits").parts[1]
+    assert fallbacks.judge == "balanced" and games_key(fallbacks, "quick") == "0219f70e6e34"
+    man_die = dataclasses.replace(load_question("man_die"), judge="balanced")
+    assert judge_files(man_die, man_die.size("default")) == []
+    assert any(player_files(spec, BORA_BORA) for spec in played_specs(man_die, man_die.size("default")))

@@ -74,10 +74,11 @@ def _make_player(spec: str, seed: int | None, game: Game | None) -> SeededPlayer
 
 def player_files(spec: str, game: Game) -> tuple[Path, ...]:
     """The files a player of `spec` (a preset too) reads in `game`: the network or learned weights its moves depend
-    on, or the data file of its heuristic style (a tuned style's, Game.style_files), as the player records them
-    while it loads them (SeededPlayer.files_read, borabora_sim.players.models). Empty for random players, heuristics
-    of a style written in code and searches without a network. A spec that is no player is a ValueError, as for
-    make_player."""
+    on, or the data file of the heuristic style it plays or rolls out by (a tuned style's, Game.style_files), as the
+    player records them while it loads them (SeededPlayer.files_read, borabora_sim.players.models,
+    players.heuristic.load_style_for). Empty for random players, heuristics of a style written in code and searches
+    without a network whose rollouts are random or play a style written in code. A spec that is no player is a
+    ValueError, as for make_player."""
     return make_player(spec, 0, game).files_read()
 
 

@@ -77,9 +77,10 @@ class SeededPlayer:
         """Sets the player's settings from its options (`settings` and `game_options` by name) as `game` makes of
         them; an option or value the game does not allow is a one-line TypeError or ValueError saying what is
         allowed. Players with options override it with their own parameters; one that plays by a model read from a
-        file loads it through borabora_sim.players.models, which records the file (`files_read`), and a heuristic
-        obtains the weights of its style through players.heuristic.load_style_for, which records the file of a style
-        read from one."""
+        file loads it through borabora_sim.players.models, which records the file (`files_read`), and one that
+        plays by a heuristic style (a heuristic; a search's heuristic rollouts or cut-offs; the learned player's
+        finish of its turn) obtains its weights through players.heuristic.load_style_for, which records the file of
+        a style read from one."""
 
     def _configure_for(self, game: Game) -> None:
         """Configures the player for `game` from the options it was given, the files it reads recorded anew."""
@@ -95,11 +96,12 @@ class SeededPlayer:
 
     def files_read(self) -> tuple[Path, ...]:
         """The files the player's moves depend on besides its spec and seed: the network or learned weights it
-        plays by (its game's shipped file, or the one its options name), or the data file its heuristic style is
-        read from (a tuned style's, Game.style_files), in the order it read them. A run records their contents
-        (borabora_sim.players.files_fingerprint), so that games played after such a file changed are never mixed
-        with games played before. Empty for players that read none (random, a heuristic of a style written in
-        code, a search without a network)."""
+        plays by (its game's shipped file, or the one its options name), or the data file of the heuristic style it
+        plays or rolls out by (a tuned style's, every style of Pig: Game.style_files), in the order it read them. A
+        run records their contents (borabora_sim.players.files_fingerprint), so that games played after such a file
+        changed are never mixed with games played before. Empty for players that read none (random, a heuristic of
+        a style written in code, a search without a network whose rollouts are random or play a style written in
+        code)."""
         return tuple(self._files)
 
     def _first_fitting_game(self) -> Game:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -68,13 +69,20 @@ def weights_for(style: str | None = None, /, *settings: str, game: Game | None =
     return np.array([values[name] for name in game.weight_names], dtype=np.float64)
 
 
+def style_file(game: Game, style: str | None = None) -> Path | None:
+    """The data file the weights of `style` (default: the game's default style) of `game`'s heuristic are read from
+    (a tuned style's, every style of Pig: Game.style_files), or None for a style written in code."""
+    return game.style_files.get(game.default_style if style is None else style)
+
+
 def load_style_for(player: SeededPlayer, game: Game, style: str | None = None, /, *settings: str,
                    **overrides: object) -> np.ndarray:
     """The weights of `weights_for(style, *settings, game=game, **overrides)` for `player`, the data file the style
-    is read from (a tuned style's, Game.style_files) recorded on it as for a network
-    (borabora_sim.players.models): a style written in code records none."""
+    is read from (`style_file`) recorded on it as for a network (borabora_sim.players.models): a style written in
+    code records none. Every player that plays by a style obtains its weights here: a heuristic, and the rollouts
+    or cut-offs of a search or the learned player's finish of its turn."""
     weights = weights_for(style, *settings, game=game, **overrides)
-    path = game.style_files.get(game.default_style if style is None else style)
+    path = style_file(game, style)
     if path is not None:
         player.record_file(path)
     return weights
@@ -190,4 +198,4 @@ class HeuristicPlayer(SeededPlayer):
         return f"{self.name}:{','.join(options)}"
 
 
-__all__ = ["STYLES", "WEIGHT_NAMES", "HeuristicPlayer", "load_style_for", "weights_for"]
+__all__ = ["STYLES", "WEIGHT_NAMES", "HeuristicPlayer", "load_style_for", "style_file", "weights_for"]

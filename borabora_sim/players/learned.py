@@ -17,7 +17,7 @@ from borabora_sim.players.base import (
     parse_choice,
     parse_positive_int,
 )
-from borabora_sim.players.heuristic import weights_for
+from borabora_sim.players.heuristic import load_style_for
 from borabora_sim.players.models import load_learned_for
 from borabora_sim.protocol import Game, GameState
 
@@ -60,7 +60,7 @@ class LearnedPlayer(OptionRatingPlayer):
         if style is not None and style not in game.styles:
             raise ValueError(f"unknown style {style!r}; styles: {', '.join(game.styles)}")
         self.style = game.default_style if style is None else style
-        self.weights = weights_for(self.style, game=game)
+        self.weights = load_style_for(self, game, self.style)        # a tuned style's file recorded
         self.weights_file = weights_file
 
     def option_values(self, state: GameState, seed: int) -> list[RatedOption]:

@@ -6,7 +6,8 @@ A player loads such a model only through the functions here, given itself: each 
 on and a run can record their contents (borabora_sim.players.files_fingerprint). A player that loaded a model
 some other way would play by a file its runs do not record: a changed network would then be mixed into the games
 it had already played. The weights of a heuristic style read from a data file (a tuned style, Game.style_files)
-are obtained the same way, through borabora_sim.players.heuristic.load_style_for.
+are obtained the same way by every player that plays by one (a heuristic, a search's heuristic rollouts or
+cut-offs, the learned player's finish of its turn), through borabora_sim.players.heuristic.load_style_for.
 """
 
 from __future__ import annotations

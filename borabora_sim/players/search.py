@@ -25,7 +25,7 @@ from borabora_sim.players.base import (
     parse_int,
     parse_positive_int,
 )
-from borabora_sim.players.heuristic import weights_for
+from borabora_sim.players.heuristic import load_style_for
 from borabora_sim.players.models import load_learned_for, load_network_for
 from borabora_sim.players.reasons import COUNT, PERCENT, Column, Option, Reasons, top_options
 from borabora_sim.protocol import Game, GameState
@@ -123,6 +123,9 @@ class _SearchPlayer(ValuedKindChoices, SeededPlayer):
                              "give one of those")
         self.rollout = rollout
         self.style = game.default_style if style is None else style
+        # The weights of the rollouts and cut-offs, obtained once: a style read from a data file (a tuned style,
+        # Pig's keep_pace of its heuristic rollouts) is among the files the search reads.
+        self.weights = load_style_for(self, game, self.style) if self._uses_weights() else None
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
@@ -150,7 +153,7 @@ class _SearchPlayer(ValuedKindChoices, SeededPlayer):
         options: SearchOptions = {"heuristic_rollout": self.rollout == "heuristic", "rollout_depth": self.rollout_depth,
                                    "margin_weight": self.margin, "temperature": self.temperature,
                                    "seed": self.next_seed(),
-                                   "weights": weights_for(self.style, game=self.game) if self._uses_weights() else None,
+                                   "weights": self.weights,
                                    "model": self.model}
         allowed, why_forced = self._without_avoided(legal)
         if len(allowed) == 1 and len(legal) > 1:

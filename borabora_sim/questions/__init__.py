@@ -28,8 +28,8 @@ import pandas as pd
 
 from borabora_sim import files, stats
 from borabora_sim.games import get_game
-from borabora_sim.players import player_files_fingerprint
-from borabora_sim.questions.forms import FORM_RUNNERS, Findings, played_specs
+from borabora_sim.players import files_fingerprint, player_files
+from borabora_sim.questions.forms import FORM_RUNNERS, Findings, judge_files, played_specs
 from borabora_sim.questions.question import (
     FORMS,
     PARTS,
@@ -150,16 +150,20 @@ def _time_words(answer: Answer, jobs: int, played_wall: int | None) -> str:
 def games_key(question: Question, size: str) -> str:
     """The name of the folder a question's games are kept in: a digest of what decides them (its fields and its
     size's, those left at their defaults out, so that a field added to the library later keeps old games), and
-    the contents of the network or weights files its players read (left out when they read none), so that games
-    played before such a file changed are never mixed with games played after."""
+    the contents of the files its players and a choice's judges read (a network, learned weights, a style's data
+    file; left out when they read none), so that games played before such a file changed are never mixed with games
+    played after. A judge that reads no file adds nothing, so that its question keeps its key."""
     def decisive(item: Question) -> dict[str, object]:
         fields = {f.name: getattr(item, f.name) for f in dataclass_fields(item)
                   if f.name not in ("title", "source", "sizes", "parts") and getattr(item, f.name) != f.default}
         chosen = item.size(size) if item.form != PARTS else None
         sized = {f.name: getattr(chosen, f.name) for f in dataclass_fields(chosen)
                  if getattr(chosen, f.name) != f.default} if chosen is not None else {}
-        read = player_files_fingerprint(played_specs(item, chosen), get_game(item.game)) \
-            if chosen is not None else ""
+        read = ""
+        if chosen is not None:
+            game = get_game(item.game)
+            read = files_fingerprint([*(player_files(spec, game) for spec in played_specs(item, chosen)),
+                                      *judge_files(item, chosen)])
         return {**fields, "size": size, **sized, **({"player_files": read} if read else {}),
                 "parts": [decisive(part) for part in item.parts]}
 

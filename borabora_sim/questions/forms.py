@@ -66,7 +66,7 @@ def active_rungs(question: Question, size: Size) -> list[str]:
 def played_specs(question: Question, size: Size) -> list[str]:
     """The player specs of the games a question (not of parts) plays at this size, each once: the rungs played, with
     each arm's options in a policy question, and the game's opponents except in a setup question (every seat
-    played by the rung). Choices are judged by heuristic rollouts, which play by no other spec."""
+    played by the rung). A choice's judges play no seat; `judge_files` names the files they read."""
     vocabulary = question.vocabulary
     options = [str(arm.value) for arm in question.arms] if question.form == "policy" else [""]
     specs = [vocabulary.rung(label).with_options(option) for label in active_rungs(question, size)
@@ -74,6 +74,25 @@ def played_specs(question: Question, size: Size) -> list[str]:
     if question.form != "setup":
         specs.append(vocabulary.opponent)
     return list(dict.fromkeys(specs))
+
+
+def choice_judge(style: str, rollouts: int = RolloutJudge.rollouts) -> RolloutJudge:
+    """The judge of a choice question's options: `rollouts` paired rollouts, played to the end by the heuristic of
+    `style`."""
+    return RolloutJudge(rollouts=rollouts, rollout="heuristic", style=style)
+
+
+def judge_files(question: Question, size: Size) -> list[tuple[Path, ...]]:
+    """The files the judges of a choice question (not of parts) read at this size (RolloutJudge.files_read): one
+    entry for each judge that reads any, its judge first, then its second judge where the size has it judge
+    games. A judge's style read from a data file (a tuned style, every style of Pig) is one; a style written in code,
+    a choice counted (judge none) and the other forms read none."""
+    if question.form != "choice" or question.judge == NO_JUDGE:
+        return []
+    judges = [question.judge, *([question.second_judge] if question.second_judge and size.second_judge_games else [])]
+    game = get_game(question.game)
+    read = [choice_judge(style).files_read(game) for style in judges]
+    return [files for files in read if files]
 
 
 def studied_players(question: Question, spec: str, players: int | None = None) -> list[str]:
@@ -451,9 +470,8 @@ def _choice_task(question: Question, label: str, game_id: int, rollouts: int, st
         alternatives = frozenset().union(*(group.alternative_actions(game) for group in groups))
         return [{**extra, **row} for row in _counted(game, question, game_id, specs, focus, studied, alternatives,
                                                     situation)]
-    judge = RolloutJudge(rollouts=rollouts, rollout="heuristic", style=style)
     rows = judge_game(game, game_id, specs, question.seed, studied.__contains__, situation, focus=focus,
-                      judge=judge, recheck=True)
+                      judge=choice_judge(style, rollouts), recheck=True)
     return [{**extra, **row, "best": row["advantage"] > 0, "tied": row["advantage"] == 0,
              "confirmed": row["advantage"] > 0 and row["recheck_advantage"] > 0} for row in rows]
 
