@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import re
 from pathlib import Path
 
 import numpy as np
@@ -314,6 +315,15 @@ def test_the_network_is_an_option_of_the_spec(game: Game, network_file: Path) ->
         make_player("mcts:network=x.npz")
     with pytest.raises(ValueError, match=r"the network file missing\.npz cannot be read: No such file"):
         make_player("expert:network=missing.npz")
+
+
+def test_a_network_without_a_policy_head_is_refused_for_the_expert(game: Game, network_file: Path,
+                                                                   tmp_path: Path) -> None:
+    value_only = tmp_path / "value_only.npz"
+    dataclasses.replace(load_network(network_file), policy=None, policy_linear=None).save(value_only)
+    with pytest.raises(ValueError, match=re.escape(f"the network {value_only} has no policy head: the expert player "
+                                                   "needs one; give network=FILE")):
+        make_player(f"expert:network={value_only}", game=game)
 
 
 def test_a_game_without_a_network_is_refused_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:

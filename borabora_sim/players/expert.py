@@ -44,7 +44,8 @@ class ExpertPlayer(OptionRatingPlayer):
         self._set_kinds(game, kinds)
         self.model = load_network_for(self, game, network)
         if self.model.num_actions == 0:
-            raise ValueError(f"the network {network} has no policy head: the expert player needs one")
+            raise ValueError(f"the network {network or f'{game.name} ships'} has no policy head: the expert player "
+                             "needs one; give network=FILE with a network written by borabora train")
         self.network = network
 
     def policy(self, state: GameState, seed: int = 0) -> list[RatedOption]:
