@@ -412,3 +412,14 @@ def test_a_gift_pooled_over_rounds_lists_its_players_in_the_ladders_order() -> N
     answer = ask(fields, None, size="quick", jobs=1, progress=False)
     players = list(dict.fromkeys(answer.tables["effects"]["rung"]))
     assert players == ["tuned", "expert"]                                      # by name, expert would come first
+
+
+def test_a_gift_by_round_lists_each_players_rounds_in_order_whatever_order_its_batches_were_kept_in() -> None:
+    """A later batch of a player's games may hold an earlier round than the batch before it (the priest report
+    once listed rounds 1, 2, 3, 5, 6, 4): the table's rows follow the ladder's players, then the rounds."""
+    pairs = pd.DataFrame({"rung": ["tuned", "tuned", "expert", "expert", "expert", "tuned"],
+                          "round": ["2", "1", "1", "5", "4", "1"], "game_id": [0, 0, 0, 0, 1_000_000, 1]})
+    ordered = question_forms._in_round_order(pairs)
+    assert list(zip(ordered["rung"], ordered["round"], ordered["game_id"], strict=True)) == [
+        ("tuned", "1", 0), ("tuned", "1", 1), ("tuned", "2", 0),
+        ("expert", "1", 0), ("expert", "4", 1_000_000), ("expert", "5", 0)]

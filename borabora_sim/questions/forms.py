@@ -976,6 +976,14 @@ def _in_kind_order(pairs: pd.DataFrame, kinds: Sequence[str], first: Sequence[st
         .drop(columns=list(order)).reset_index(drop=True)
 
 
+def _in_round_order(pairs: pd.DataFrame) -> pd.DataFrame:
+    """The pairs ordered by player (in their order of appearance, the ladder's), then round: the row order of a
+    table by round, whatever order the batches of a player's games were kept in."""
+    return pairs.assign(_rung=pd.factorize(pairs["rung"])[0], _round=pd.to_numeric(pairs["round"])) \
+        .sort_values(["_rung", "_round", "game_id"], kind="stable") \
+        .drop(columns=["_rung", "_round"]).reset_index(drop=True)
+
+
 def _pooled(pairs: pd.DataFrame, within: Sequence[str]) -> pd.DataFrame:
     """One pair per game and kind (the earliest moment's) within each group of `within`, so that the pairs of a
     row pooled over moments are independent. The groups keep their order of appearance (the players the ladder's)."""
@@ -1074,7 +1082,7 @@ def _round_findings(question: Question, pairs: pd.DataFrame, rungs: Sequence[str
     """A single edit: its value by round for each player (one Holm family), how it moves with strength."""
     unit = unit_words(question)
     edit = question.vocabulary.edits[question.edit]
-    table = findings.tables["effects"] = _gift_verdicts(question, pairs, unit, ("rung", "round"))
+    table = findings.tables["effects"] = _gift_verdicts(question, _in_round_order(pairs), unit, ("rung", "round"))
     view = _with_without(paired_view(table, ("player", "round"), unit))
     if "direct" in table:
         view.insert(3, edit.direct_words, table["direct"].map("{:g}".format))
