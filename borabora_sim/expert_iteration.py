@@ -155,18 +155,15 @@ class ExpertConfig:
                              f"empty, got {self.finish_style!r}")
         if self.gate_field:
             make_player(self.gate_field, game=game)
-        if self.teacher != "heuristic":
-            _teachers(self.teacher, game)
+        teachers = 1 if self.teacher == "heuristic" else len(_teachers(self.teacher, game))
         if self.later_teacher and (self.teacher == "heuristic" or not isinstance(
                 make_player(self.later_teacher, game=game), (MCTSPlayer, FlatMCPlayer))):
             raise ValueError(f"later_teacher must be a search player's spec (mcts:..., flatmc:...) and needs a search "
                              f"or learned teacher, got {self.later_teacher!r} with teacher {self.teacher!r}")
-        if isinstance(self.sharpen, tuple):
-            teachers = 1 if self.teacher == "heuristic" else len(_teachers(self.teacher, game))
-            if teachers < 2 or len(self.sharpen) != teachers or self.later_teacher:
-                raise ValueError(f"sharpen is one power, or one per teacher of a teacher setting of several without "
-                                 f"a later teacher; got {len(self.sharpen)} powers for {teachers} teacher(s)"
-                                 + (f" and later teacher {self.later_teacher!r}" if self.later_teacher else ""))
+        if isinstance(self.sharpen, tuple) and (teachers < 2 or len(self.sharpen) != teachers or self.later_teacher):
+            raise ValueError(f"sharpen is one power, or one per teacher of a teacher setting of several without a "
+                             f"later teacher; got {len(self.sharpen)} powers for {teachers} teacher(s)"
+                             + (f" and later teacher {self.later_teacher!r}" if self.later_teacher else ""))
         return game
 
     @property
