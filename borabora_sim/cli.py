@@ -605,9 +605,9 @@ def build_parser() -> argparse.ArgumentParser:
                           "(learned:...) whose win chances after each move are; several joined by ' + ' give the "
                           "mean of their targets (default %(default)s)")
     net.add_argument("--later-teacher", default=expert.later_teacher, metavar="SPEC",
-                     help="with a search or learned teacher, the search that labels the later generations' "
-                          "positions; one with evaluation=net or prior=net searches with the best network so far "
-                          "(default: the teacher)")
+                     help="with a search or learned teacher, the teacher that labels the later generations' "
+                          "positions, or several joined by ' + ' as --teacher; a search with evaluation=net or "
+                          "prior=net searches with the best network so far (default: the teacher)")
     net.add_argument("--keep", type=float, default=expert.keep,
                      help="share of generation 0's decisions kept as samples (default %(default)s)")
     net.add_argument("--sharpen", type=_powers, default=expert.sharpen, metavar="POWER[,POWER...]",

@@ -12,10 +12,11 @@ later generation lets a search guided by the best network so far (PUCT, `mcts:ev
 Dirichlet noise at the root and the first moves drawn in proportion to the visits: the visit shares become the policy
 targets (the search is stronger than the network alone, so the network learns to play as the search does), the results
 the value targets. With a search teacher, a later generation seats the best network's expert in half the seats of
-heuristic games, and the teacher labels the positions (or `later_teacher`, which may search with the best network so
-far). The network is refitted on the last generations' data, and kept only if it is detectably stronger than the best so
-far: in games where it plays in one seat against the best network in the others, rotated over the seats on the same
-deals, its win rate's Wilson 95% interval must lie above the seat's fair share. Or, with a gate field (`gate_field`, a
+heuristic games, and the teacher labels the positions (or `later_teacher`, one teacher or several as `teacher`, whose
+searches may use the best network so far). The network is refitted on the last generations' data, and kept only if
+it is detectably stronger than the best so far: in games where it plays in one seat against the best network in the
+others, rotated over the seats on the same deals, its win rate's Wilson 95% interval must lie above the seat's fair
+share. Or, with a gate field (`gate_field`, a
 player spec), the new network and the best each play one seat against that field on the same deals and seats, and the
 paired interval of the difference of their win rates must lie above 0. With `final_hidden`, the run ends with one more
 fit: a network of those (larger) layers on the window's data of every generation, gated against the best like a
@@ -82,9 +83,9 @@ class ExpertConfig:
     #                                               shares of this search player (a spec) at the positions kept, or
     #                                               the win chances a rating player (learned:...) gives each move;
     #                                               several joined by " + ": the mean of their targets
-    later_teacher: str = ""                       # with a search teacher, the search labelling later generations
-    #                                               ("": the teacher); with evaluation=net or prior=net it uses the
-    #                                               best network
+    later_teacher: str = ""                       # with a search or rating teacher, the teacher(s) labelling later
+    #                                               generations ("": the teacher); a search with evaluation=net or
+    #                                               prior=net uses the best network
     finish_style: str = ""                        # the heuristic style whose greedy play finishes the mover's turn
     #                                               before the policy judges it ("": the state a move leads to at once)
     keep: float = 0.025                           # share of generation 0's decisions kept as samples: few per game,
@@ -156,14 +157,18 @@ class ExpertConfig:
         if self.gate_field:
             make_player(self.gate_field, game=game)
         teachers = 1 if self.teacher == "heuristic" else len(_teachers(self.teacher, game))
-        if self.later_teacher and (self.teacher == "heuristic" or not isinstance(
-                make_player(self.later_teacher, game=game), (MCTSPlayer, FlatMCPlayer))):
-            raise ValueError(f"later_teacher must be a search player's spec (mcts:..., flatmc:...) and needs a search "
-                             f"or learned teacher, got {self.later_teacher!r} with teacher {self.teacher!r}")
-        if isinstance(self.sharpen, tuple) and (teachers < 2 or len(self.sharpen) != teachers or self.later_teacher):
-            raise ValueError(f"sharpen is one power, or one per teacher of a teacher setting of several without a "
-                             f"later teacher; got {len(self.sharpen)} powers for {teachers} teacher(s)"
-                             + (f" and later teacher {self.later_teacher!r}" if self.later_teacher else ""))
+        later = teachers
+        if self.later_teacher:
+            if self.teacher == "heuristic" or any(not isinstance(make_player(spec.strip(), game=game), TEACHERS)
+                                                  for spec in self.later_teacher.split("+")):
+                raise ValueError(f"later_teacher must be a search or rating teacher (mcts:..., flatmc:..., "
+                                 f"learned:...), or several joined by ' + ', and needs a search or learned teacher, "
+                                 f"got {self.later_teacher!r} with teacher {self.teacher!r}")
+            later = len(self.later_teacher.split("+"))
+        if isinstance(self.sharpen, tuple) and (teachers < 2 or not len(self.sharpen) == teachers == later):
+            raise ValueError(f"sharpen is one power, or one per teacher of a teacher setting of several (and of the "
+                             f"later teacher's, as many); got {len(self.sharpen)} powers for {teachers} teacher(s)"
+                             + (f" and {later} later teacher(s)" if self.later_teacher else ""))
         return game
 
     @property
@@ -172,13 +177,17 @@ class ExpertConfig:
         return self.sharpen if isinstance(self.sharpen, tuple) else (self.sharpen,)
 
     def teacher_of(self, network: str | None) -> str:
-        """The spec of the search labelling a generation whose games seat `network` (None: generation 0); a later
-        teacher guided by a network (its evaluation or its priors) uses that one."""
+        """The teacher setting labelling a generation whose games seat `network` (None: generation 0); a later
+        teacher's search guided by a network (its evaluation or its priors) uses that one."""
         if network is None or not self.later_teacher:
             return self.teacher
-        options = split_spec(self.later_teacher)[1]
-        uses_network = options.get("evaluation") == "net" or options.get("prior") == "net"
-        return with_options(self.later_teacher, f"network={network}") if uses_network else self.later_teacher
+
+        def guided(spec: str) -> str:
+            options = split_spec(spec)[1]
+            uses_network = options.get("evaluation") == "net" or options.get("prior") == "net"
+            return with_options(spec, f"network={network}") if uses_network else spec
+
+        return " + ".join(guided(spec.strip()) for spec in self.later_teacher.split("+"))
 
     def finish_weights(self, game: Game) -> np.ndarray | None:
         """The heuristic weights that finish the mover's turn before the policy judges it, or None."""

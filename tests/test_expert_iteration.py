@@ -3,18 +3,20 @@ refusal of a changed configuration, a damaged chunk and a game without features.
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from borabora_sim import new_game
+from borabora_sim import expert_iteration, new_game
 from borabora_sim.cli import main
 from borabora_sim.expert_iteration import RATED_TEMPERATURE, ExpertConfig, _teacher_targets, read_chunk, train_network
 from borabora_sim.network import load_network, raised
 from borabora_sim.players import make_player
 from borabora_sim.players.heuristic import weights_for
+from borabora_sim.players.search import MCTSPlayer
 
 TINY = ExpertConfig(imitation_games=20, generations=1, games=4, iterations=8, gate_games=4, epochs=1, hidden=(8,))
 
@@ -199,7 +201,9 @@ def test_a_lost_chunk_is_played_again_the_same(tiny_run: Path, tmp_path: Path) -
     (["--sharpen", "10,x"], "must be a power in (0, 100], or one per teacher"),
     (["--teacher", "mcts:iterations=10", "--sharpen", "10,30"], "got 2 powers for 1 teacher(s)"),
     (["--teacher", "mcts:iterations=10 + learned", "--later-teacher", "mcts:iterations=10", "--sharpen", "10,30"],
-     "without a later teacher"),
+     "got 2 powers for 2 teacher(s) and 1 later teacher(s)"),
+    (["--teacher", "mcts:iterations=10 + learned", "--later-teacher", "mcts:iterations=10 + heuristic"],
+     "later_teacher must be a search or rating teacher"),
 ])
 def test_the_command_refuses_bad_arguments_in_one_line(arguments: list[str], message: str, tmp_path: Path,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
@@ -260,6 +264,42 @@ def test_a_later_teacher_with_the_networks_priors_searches_with_the_best_network
         "mcts:iterations=10,rollout_depth=5,prior=net,network=runs/gen00/network.npz"
     assert ExpertConfig(**{**TAUGHT.__dict__, "later_teacher": "mcts:iterations=10"}).teacher_of(
         "runs/gen00/network.npz") == "mcts:iterations=10"
+
+
+def test_several_later_teachers_label_a_later_generation_each_with_its_own_power(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A later teacher of several, joined by ' + ' like the teacher, labels the later generations: its search with
+    the network's priors searches with the best network, and each teacher's targets are raised to its own power,
+    in the order given, before they are averaged. The teachers' targets are stood in for by fixed shares (rising
+    over the moves for a search, falling for `learned`) so that the mean can be computed here."""
+    asked: list[str] = []
+
+    def fixed_shares(teacher: expert_iteration.Teacher, state: object, actions: list[int], seed: int) -> np.ndarray:
+        asked.append(teacher.spec())
+        rising = np.arange(1, len(actions) + 1, dtype=np.float64)
+        shares: np.ndarray = rising if isinstance(teacher, MCTSPlayer) else rising[::-1]
+        return (shares / shares.sum()).astype(np.float32)
+
+    monkeypatch.setattr(expert_iteration, "_teacher_targets", fixed_shares)
+    later = "mcts:iterations=10,rollout_depth=5,prior=net + learned:samples=2"
+    config = ExpertConfig(**{**TAUGHT.__dict__, "teacher": "mcts:iterations=20 + learned:samples=2",
+                             "later_teacher": later, "sharpen": (2.0, 3.0)})
+    assert config.teacher_of("runs/gen00/network.npz") == \
+        "mcts:iterations=10,rollout_depth=5,prior=net,network=runs/gen00/network.npz + learned:samples=2"
+    train_network(config, work=tmp_path, out=tmp_path / "best.npz", log=lambda line: None)
+    manifest = json.loads((tmp_path / "gen01" / "manifest.json").read_text())
+    assert manifest["teacher"].startswith("mcts:iterations=10,rollout_depth=5,prior=net,network=gen00 + "
+                                          "learned:samples=2 at positions of games")
+    assert f"--later-teacher '{later}'" in json.loads((tmp_path / "best.json").read_text())["command"]
+    assert any("iterations=10" in spec and "prior=net" in spec and "gen00" in spec for spec in asked)
+    assert any("iterations=20" in spec for spec in asked)
+    chunk = read_chunk(tmp_path / "gen01" / "chunk-0000000.npz", 0, 4)
+    first = chunk["first"]
+    assert len(first) > 1
+    for start, stop in itertools.pairwise(first):
+        rising = np.arange(1, stop - start + 1, dtype=np.float64)
+        search, rating = rising**2 / (rising**2).sum(), rising[::-1]**3 / (rising[::-1]**3).sum()
+        assert np.allclose(chunk["target"][start:stop], (search + rating) / 2, atol=1e-6)
 
 
 def test_a_later_teacher_needs_a_search_teacher_and_a_search() -> None:
