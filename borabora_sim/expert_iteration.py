@@ -47,7 +47,7 @@ from borabora_sim.errors import check_int
 from borabora_sim.files import npz_bytes, read_arrays, read_json, write_bytes
 from borabora_sim.games import get_game
 from borabora_sim.network import FitConfig, Network, Samples, fit, load_network, raised
-from borabora_sim.players import make_player
+from borabora_sim.players import make_player, player_files, player_files_fingerprint
 from borabora_sim.players.heuristic import weights_for
 from borabora_sim.players.learned import LearnedPlayer
 from borabora_sim.players.search import FlatMCPlayer, MCTSPlayer
@@ -70,6 +70,7 @@ CHUNK_FILE = "a chunk of expert-iteration games"
 CHUNK_REMEDY = "delete it and run the same command again: its games are played again"
 Progress = Callable[[str], object]
 GROWABLE = ("generations", "final_hidden")     # the settings a run may be continued with, changed
+FILES_KEY = "player_files_fingerprint"          # in config.json: the files the run's players read, hashed
 
 
 @dataclass(frozen=True)
@@ -480,7 +481,7 @@ def train_network(config: ExpertConfig | None = None, work: str | Path = "runs/e
                          "the networks in specs); choose another directory")
     work = Path(work)
     record = asdict(config)
-    _open_work(work, record)
+    _open_work(work, record, _files_specs(config, game), game)
     started = time.time()
     history: list[dict[str, Any]] = []
     data: list[tuple[Samples, np.ndarray]] = []
@@ -595,12 +596,36 @@ def _teacher(config: ExpertConfig, best: Path | None) -> str:
     return f"{teacher} at positions of {where}"
 
 
-def _open_work(work: Path, record: dict[str, Any]) -> None:
+def _files_specs(config: ExpertConfig, game: Game) -> list[str]:
+    """The specs of the players a run plays or asks besides its own networks' (whose files are in the work
+    directory): the heuristic seats of every style, the turn's finishing style, the teachers and the gate field. A
+    later teacher's search guided by a network searches with the run's best network, not the game's, so it counts
+    here for the other files it reads (a rollout style's) only."""
+    specs = [f"heuristic:style={style}" for style in game.styles]
+    if config.finish_style:
+        specs.append(f"heuristic:style={config.finish_style}")
+    if config.teacher != "heuristic":
+        specs += [spec.strip() for spec in config.teacher.split("+")]
+    for spec in filter(None, (part.strip() for part in config.later_teacher.split("+"))):
+        name, options = split_spec(spec)
+        if options.get("evaluation") == "net" or options.get("prior") == "net":
+            kept = [f"{key}={value}" for key, value in options.items() if key not in ("evaluation", "prior", "network")]
+            spec = f"{name}:{','.join(kept)}" if kept else name
+        specs.append(spec)
+    if config.gate_field:
+        specs.append(config.gate_field)
+    return specs
+
+
+def _open_work(work: Path, record: dict[str, Any], files_specs: list[str], game: Game) -> None:
     """Starts the work directory of a run with the settings `record`, or checks that the run it holds has them. Only
     the number of generations and the final fit's layers may differ: a run is continued with more generations (or
-    stopped at fewer), or given another final fit, as it is. A setting
-    the saved configuration lacks (one added to the library since) counts as its default."""
+    stopped at fewer), or given another final fit, as it is. A setting the saved configuration lacks (one added to
+    the library since) counts as its default. The directory also records a fingerprint of the files the players of
+    `files_specs` read (a network, learned weights, a style's data file): a run is not continued after one of them
+    changed, as its generations would mix games played by two versions of them."""
     saved = work / "config.json"
+    files = player_files_fingerprint(files_specs, game)
     as_json = json.loads(json.dumps(record))
     if saved.exists():
         found = read_json(saved, "the configuration of an expert-iteration run", "use another --work directory")
@@ -613,10 +638,18 @@ def _open_work(work: Path, record: dict[str, Any]) -> None:
             raise ValueError(f"{work} holds a run with other settings ({changed}); use another --work directory or "
                              "the same settings (only --generations and --final-hidden may change, to continue a "
                              "run)")
-        if found == as_json:
+        if found.get(FILES_KEY, "") != files:
+            read = sorted({str(path) for spec in dict.fromkeys(files_specs) for path in player_files(spec, game)})
+            named = f" ({', '.join(read)})" if read else ""
+            why = (f"was started before runs recorded the files their players read{named}, so it cannot be known "
+                   "which version of them played its games" if FILES_KEY not in found else
+                   f"was played with another version of the files its players read{named}")
+            raise ValueError(f"{work} holds a run that {why}; use another --work directory, or put the old files "
+                             "back to continue it")
+        if found == {**as_json, FILES_KEY: files}:
             return
     work.mkdir(parents=True, exist_ok=True)
-    write_bytes(saved, (json.dumps(as_json, indent=1) + "\n").encode())
+    write_bytes(saved, (json.dumps({**as_json, FILES_KEY: files}, indent=1) + "\n").encode())
 
 
 __all__ = ["ExpertConfig", "gate", "gate_words", "play_generation", "train_network"]

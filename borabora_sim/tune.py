@@ -57,7 +57,7 @@ from borabora_sim.errors import check_int
 from borabora_sim.files import read_json, write_bytes
 from borabora_sim.games import DEFAULT_GAME, game_spec, get_game
 from borabora_sim.match import play_game
-from borabora_sim.players import HeuristicPlayer, make_player, weights_for
+from borabora_sim.players import HeuristicPlayer, make_player, player_files, player_files_fingerprint, weights_for
 from borabora_sim.protocol import Game
 from borabora_sim.simulate import check_n_jobs, check_out_directory, player_seed
 from borabora_sim.studies.progress import step_bar
@@ -65,6 +65,7 @@ from borabora_sim.studies.progress import step_bar
 PLAYERS = 4                     # the goal is stated for 4-player games
 CONFIG, EVALUATIONS, STATE, RESULT, STYLE = "config.json", "evaluations.jsonl", "state.json", "result.json", \
     "tuned_style.json"
+FILES_KEY = "player_files_fingerprint"
 OLD_STATE = "state.pkl"         # the state as earlier versions wrote it, a pickle: never read
 STATE_FORMAT, STATE_VERSION = "borabora_sim tuning state", 1
 STATE_KEYS = ("format", "version", "cma", "games", "log_size", "incumbent", "challenger", "history", "told", "asked")
@@ -91,6 +92,7 @@ class TuneConfig:
     sigma0: float
     seed: int
     validation_games: int
+    player_files_fingerprint: str = ""      # the files its opponents and start style read (players.files_fingerprint)
 
 
 @dataclass
@@ -245,9 +247,11 @@ def _json(value: object) -> bytes:
     return (json.dumps(value, indent=2) + "\n").encode()
 
 
-def _open_directory(directory: Path, config: TuneConfig, resume: bool, start: np.ndarray) -> RunState | None:
+def _open_directory(directory: Path, config: TuneConfig, resume: bool, start: np.ndarray,
+                    files: Sequence[Path] = ()) -> RunState | None:
     """Checks the directory against the run's arguments; the state of the run to continue (`start`: the start
-    weights), or None for a run to begin."""
+    weights), or None for a run to begin. `files` are those the run's players read, which a refusal names: a run is
+    not continued after one of them changed, nor if it was started before runs recorded them and one is read."""
     config_file = directory / CONFIG
     if not config_file.exists():
         if directory.exists() and any(directory.iterdir()):
@@ -260,11 +264,21 @@ def _open_directory(directory: Path, config: TuneConfig, resume: bool, start: np
                          "another directory")
     saved = read_json(config_file, "the configuration of a tuning run", "choose another directory")
     wanted = json.loads(json.dumps(asdict(config)))
+    named = f" ({', '.join(map(str, files))})" if files else ""
+    if isinstance(saved, dict) and FILES_KEY not in saved:
+        if wanted[FILES_KEY]:
+            raise ValueError(f"out {directory} holds a tuning run started before runs recorded the files their players "
+                             f"read{named}, so it cannot be known which version of them played it; choose another "
+                             "directory")
+        saved = {**saved, FILES_KEY: ""}
     if not isinstance(saved, dict) or set(saved) != set(wanted):
         found = sorted(saved) if isinstance(saved, dict) else f"a JSON {type(saved).__name__}"
         raise ValueError(f"{config_file} is not the configuration of a tuning run (it holds {found}, not the keys "
                          f"{', '.join(wanted)}); choose another directory")
     changed = [key for key in wanted if saved[key] != wanted[key]]
+    if changed == [FILES_KEY]:
+        raise ValueError(f"out {directory} holds a tuning run played with another version of the files its players "
+                         f"read{named}; choose another directory, or put the old files back to continue it")
     if changed:
         was = ", ".join(f"{key}={saved[key]!r}" for key in changed)
         raise ValueError(f"out {directory} holds a tuning run with other arguments ({was}); resume it with the same "
@@ -554,11 +568,14 @@ def tune(game: str | Game = DEFAULT_GAME, opponents: str | Sequence[str] = "heur
     if not isinstance(resume, bool):
         raise ValueError(f"resume must be true or false, got {resume!r}")
     n_jobs = check_n_jobs(n_jobs)
+    read = [*specs, f"heuristic:style={start}"]
     config = TuneConfig(game=game_spec(played), components_fingerprint=played.fingerprint, opponents=tuple(specs),
                         start=start, games_per_eval=games_per_eval, popsize=popsize, sigma0=float(sigma0),
-                        seed=check_int(seed, "seed", 0, 2**64 - 1), validation_games=validation_games)
+                        seed=check_int(seed, "seed", 0, 2**64 - 1), validation_games=validation_games,
+                        player_files_fingerprint=player_files_fingerprint(read, played))
     directory = check_out_directory(out)
-    state = _open_directory(directory, config, resume, start_weights)
+    files = sorted({path for spec in dict.fromkeys(read) for path in player_files(spec, played)})
+    state = _open_directory(directory, config, resume, start_weights, files)
     state = optimise(games_evaluator(played, specs, n_jobs), start_weights, names, config, budget, directory, state,
                      progress, lambda first, count: deal_seeds(played, config.seed, TUNING_STREAM, first, count))
     validation = validate(played, state.incumbent, start_weights, specs,

@@ -19,6 +19,7 @@ import pytest
 
 import borabora_sim.runs as runs
 from borabora_sim.cli import main
+from borabora_sim.expert_iteration import ExpertConfig, _files_specs, train_network
 from borabora_sim.games import get_game
 from borabora_sim.learned import DEFAULT_WEIGHTS, load_weights
 from borabora_sim.network import load_network, network_path
@@ -33,6 +34,7 @@ from borabora_sim.questions import games_key, load_question
 from borabora_sim.questions.forms import judge_files, played_specs
 from borabora_sim.runs import RunDirectory
 from borabora_sim.simulate import check_config, simulate
+from borabora_sim.tune import tune
 
 BORA_BORA, BAMBOO, PIG = get_game("bora_bora"), get_game("bamboo"), get_game("pig")
 NETWORK, LEARNED = network_path(BORA_BORA), DEFAULT_WEIGHTS
@@ -435,3 +437,77 @@ def test_choices_whose_judges_read_no_file_keep_their_games_key() -> None:
     man_die = dataclasses.replace(load_question("man_die"), judge="balanced")
     assert judge_files(man_die, man_die.size("default")) == []
     assert any(player_files(spec, BORA_BORA) for spec in played_specs(man_die, man_die.size("default")))
+
+
+# =============================================================================
+# Expert iteration and tuning
+# =============================================================================
+def expert_run(work: Path, gate_field: str) -> None:
+    config = ExpertConfig(game="pig", players=(2,), imitation_games=4, generations=0, epochs=1, hidden=(8,),
+                          gate_field=gate_field)
+    train_network(config, work=work, log=lambda line: None)
+
+
+def test_an_expert_iteration_run_records_the_files_its_players_read_and_is_not_continued_after_one_changed(
+        tmp_path: Path) -> None:
+    """The work directory records a fingerprint of the files the run's players read (here Pig's styles, which its
+    heuristic seats play, and the network of the gate field's expert): continued with the same files it goes on;
+    after one of them changed it is refused in one line naming the files, and with the old file back it goes on."""
+    network = network_copy("pig", tmp_path / "net.npz")
+    work, field = tmp_path / "work", f"expert:network={network}"
+    expert_run(work, field)
+    recorded = json.loads((work / "config.json").read_text())["player_files_fingerprint"]
+    assert recorded == player_files_fingerprint(["heuristic:style=hold20", "heuristic:style=keep_pace", field], PIG)
+    expert_run(work, field)
+    original = network.read_bytes()
+    change_network(network)
+    with pytest.raises(ValueError, match=rf"{work} holds a run that was played with another version of the files "
+                                         rf"its players read \(.*{network}.*\); use another --work directory, or "
+                                         r"put the old files back to continue it"):
+        expert_run(work, field)
+    network.write_bytes(original)
+    expert_run(work, field)
+
+
+def test_an_expert_iteration_run_started_before_files_were_recorded_is_not_continued(tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    expert_run(work, "")
+    saved = json.loads((work / "config.json").read_text())
+    del saved["player_files_fingerprint"]                   # as written before runs recorded the files
+    (work / "config.json").write_text(json.dumps(saved))
+    with pytest.raises(ValueError, match=rf"{work} holds a run that was started before runs recorded the files "
+                                         rf"their players read \({PIG_STYLES}\), so it cannot be known which version "
+                                         r"of them played its games"):
+        expert_run(work, "")
+
+
+def test_a_later_teacher_guided_by_the_network_counts_for_its_other_files_only() -> None:
+    """A later teacher that searches with the run's best network reads that network from the work directory, not
+    the game's shipped one: only the files of the rest of its search (its rollouts' style) count."""
+    config = ExpertConfig(teacher="mcts:iterations=10", later_teacher="mcts:iterations=10,rollout=heuristic,"
+                                                                      "style=tuned,prior=net")
+    specs = _files_specs(config, BORA_BORA)
+    assert specs[-1] == "mcts:iterations=10,rollout=heuristic,style=tuned"
+    assert NETWORK not in {path for spec in specs for path in player_files(spec, BORA_BORA)}
+
+
+def test_a_tuning_run_is_not_continued_after_a_file_its_opponents_read_changed(tmp_path: Path) -> None:
+    """A tuning run records the fingerprint of the files its opponents and start style read; a resume after one of
+    them changed is refused naming it, and so is the resume of a run started before the files were recorded."""
+    network = network_copy("bora_bora", tmp_path / "net.npz")
+    out, tiny = tmp_path / "tuning", {"budget": 8, "games_per_eval": 4, "popsize": 2, "validation_games": 4,
+                                      "progress": False, "seed": 3, "opponents": f"expert:network={network}"}
+    tune(out=out, **tiny)
+    recorded = json.loads((out / "config.json").read_text())["player_files_fingerprint"]
+    assert recorded == player_files_fingerprint([f"expert:network={network}"] * 3 + ["heuristic:style=balanced"],
+                                                BORA_BORA) != ""
+    change_network(network)
+    with pytest.raises(ValueError, match=rf"holds a tuning run played with another version of the files its players "
+                                         rf"read \({network}\); choose another directory, or put the old files back"):
+        tune(out=out, resume=True, **{**tiny, "budget": 16})
+    saved = json.loads((out / "config.json").read_text())
+    del saved["player_files_fingerprint"]                   # as written before runs recorded the files
+    (out / "config.json").write_text(json.dumps(saved))
+    with pytest.raises(ValueError, match=r"holds a tuning run started before runs recorded the files their players "
+                                         rf"read \({network}\), so it cannot be known which version"):
+        tune(out=out, resume=True, **{**tiny, "budget": 16})
