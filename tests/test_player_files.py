@@ -147,6 +147,9 @@ def test_a_file_named_by_the_player_is_read_instead_of_the_shipped_one(tmp_path:
     shutil.copyfile(LEARNED, tmp_path / "weights.npz")
     assert LearnedPlayer(game=BORA_BORA, weights_file=str(tmp_path / "weights.npz")).files_read() == \
         (tmp_path / "weights.npz",)
+    named = f"learned:samples=2,weights_file={tmp_path / 'weights.npz'}"
+    assert player_files(named, BORA_BORA) == (tmp_path / "weights.npz",)
+    assert make_player(named, game=BORA_BORA).spec() == named      # the spec names the file it plays by
 
 
 def test_a_player_made_without_a_game_names_the_file_of_the_game_it_plays() -> None:

@@ -45,6 +45,8 @@ class LearnedPlayer(OptionRatingPlayer):
         return {
             "samples": Param(parse_positive_int, "determinizations each action is judged on (default 1)"),
             "style": Param(parse_choice(*game.styles), "the heuristic that finishes the turn (default balanced)"),
+            "weights_file": Param(str, "a learned-weights file (.npz, written by borabora train-learned) instead "
+                                       "of the shipped one"),
             **cls.kind_params(game),
         }
 
@@ -76,6 +78,7 @@ class LearnedPlayer(OptionRatingPlayer):
     def spec(self) -> str:
         options = [f"samples={self.samples}"] if self.samples != 1 else []
         options += [f"style={self.style}"] if self.style != self.game.default_style else []
+        options += [f"weights_file={self.weights_file}"] if self.weights_file else []
         options += [f"{kind}={setting}" for kind, setting in self.kind_settings.items() if setting != "normal"]
         return self.name + (":" + ",".join(options) if options else "")
 
