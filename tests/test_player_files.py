@@ -106,6 +106,7 @@ def play(out: Path, players: list[str], resume: bool = False, games: int = 4) ->
     ("heuristic:style=tuned", BAMBOO, [TUNED["bamboo"]]),
     ("heuristic", PIG, [PIG_STYLES]),                       # Pig's styles are all read from its data file
     ("heuristic:style=hold20", PIG, [PIG_STYLES]),
+    ("heuristic:style=hold20,w_hold_at=25,w_pace=0,w_race_within=0", PIG, []),   # every weight given: no file
     ("random", PIG, []),
     ("mcts:iterations=10", BORA_BORA, []),
     ("mcts:iterations=10,rollout=heuristic,rollout_depth=0", BORA_BORA, []),
@@ -134,7 +135,8 @@ def play(out: Path, players: list[str], resume: bool = False, games: int = 4) ->
 def test_each_player_names_the_files_it_plays_by(spec: str, game, read: list[Path]) -> None:
     assert list(player_files(spec, game)) == read
     player = make_player(spec, 1, game)
-    style_read = getattr(player, "weights", None) is not None and getattr(player, "style", None) in game.style_files
+    style_read = getattr(player, "weights", None) is not None and getattr(player, "style", None) in game.style_files \
+        and not set(game.weight_names) <= set(getattr(player, "overrides", {}))       # every weight given
     assert (getattr(player, "model", None) is not None or style_read) == bool(player.files_read()), \
         "a player holding a model, or weights of a style read from a data file, obtained it without recording " \
         "the file (borabora_sim.players.models, players.heuristic.load_style_for)"

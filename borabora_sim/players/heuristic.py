@@ -80,10 +80,11 @@ def load_style_for(player: SeededPlayer, game: Game, style: str | None = None, /
     """The weights of `weights_for(style, *settings, game=game, **overrides)` for `player`, the data file the style
     is read from (`style_file`) recorded on it as for a network (borabora_sim.players.models): a style written in
     code records none. Every player that plays by a style obtains its weights here: a heuristic, and the rollouts
-    or cut-offs of a search or the learned player's finish of its turn."""
+    or cut-offs of a search or the learned player's finish of its turn. Weights that override every one of the
+    style's play by none of its file, which is then not recorded."""
     weights = weights_for(style, *settings, game=game, **overrides)
     path = style_file(game, style)
-    if path is not None:
+    if path is not None and not set(game.weight_names) <= set(overrides):
         player.record_file(path)
     return weights
 
