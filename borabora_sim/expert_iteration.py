@@ -47,7 +47,7 @@ from borabora_sim.errors import check_int
 from borabora_sim.files import npz_bytes, read_arrays, read_json, write_bytes
 from borabora_sim.games import get_game
 from borabora_sim.network import FitConfig, Network, Samples, fit, load_network, raised
-from borabora_sim.players import make_player, player_files, player_files_fingerprint
+from borabora_sim.players import files_named, make_player, player_files_fingerprint
 from borabora_sim.players.heuristic import weights_for
 from borabora_sim.players.learned import LearnedPlayer
 from borabora_sim.players.search import FlatMCPlayer, MCTSPlayer
@@ -639,7 +639,7 @@ def _open_work(work: Path, record: dict[str, Any], files_specs: list[str], game:
                              "the same settings (only --generations and --final-hidden may change, to continue a "
                              "run)")
         if found.get(FILES_KEY, "") != files:
-            read = sorted({str(path) for spec in dict.fromkeys(files_specs) for path in player_files(spec, game)})
+            read = files_named(files_specs, game)
             named = f" ({', '.join(read)})" if read else ""
             why = (f"was started before runs recorded the files their players read{named}, so it cannot be known "
                    "which version of them played its games" if FILES_KEY not in found else

@@ -299,10 +299,10 @@ class RunDirectory:
         """Why a run whose settings are the same but whose players' files are not cannot be resumed, in one line
         naming the files its players read: its games and new ones would be played by different versions of those
         files (a network, learned weights, a heuristic style's data file) under the same player specs."""
-        from borabora_sim.players import player_files
+        from borabora_sim.players import files_named
 
         game = get_game(config.game, config.components)
-        read = sorted({str(path) for spec in dict.fromkeys(config.players) for path in player_files(spec, game)})
+        read = files_named(config.players, game)
         named = f" ({', '.join(read)})" if read else ""
         remedy = "start the run afresh in a new output folder"
         if not existing.player_files_fingerprint:

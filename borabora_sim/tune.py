@@ -57,7 +57,7 @@ from borabora_sim.errors import check_int
 from borabora_sim.files import read_json, write_bytes
 from borabora_sim.games import DEFAULT_GAME, game_spec, get_game
 from borabora_sim.match import play_game
-from borabora_sim.players import HeuristicPlayer, make_player, player_files, player_files_fingerprint, weights_for
+from borabora_sim.players import HeuristicPlayer, files_named, make_player, player_files_fingerprint, weights_for
 from borabora_sim.protocol import Game
 from borabora_sim.simulate import check_n_jobs, check_out_directory, player_seed
 from borabora_sim.studies.progress import step_bar
@@ -248,7 +248,7 @@ def _json(value: object) -> bytes:
 
 
 def _open_directory(directory: Path, config: TuneConfig, resume: bool, start: np.ndarray,
-                    files: Sequence[Path] = ()) -> RunState | None:
+                    files: Sequence[str] = ()) -> RunState | None:
     """Checks the directory against the run's arguments; the state of the run to continue (`start`: the start
     weights), or None for a run to begin. `files` are those the run's players read, which a refusal names: a run is
     not continued after one of them changed, nor if it was started before runs recorded them and one is read."""
@@ -264,7 +264,7 @@ def _open_directory(directory: Path, config: TuneConfig, resume: bool, start: np
                          "another directory")
     saved = read_json(config_file, "the configuration of a tuning run", "choose another directory")
     wanted = json.loads(json.dumps(asdict(config)))
-    named = f" ({', '.join(map(str, files))})" if files else ""
+    named = f" ({', '.join(files)})" if files else ""
     if isinstance(saved, dict) and FILES_KEY not in saved:
         if wanted[FILES_KEY]:
             raise ValueError(f"out {directory} holds a tuning run started before runs recorded the files their players "
@@ -574,8 +574,7 @@ def tune(game: str | Game = DEFAULT_GAME, opponents: str | Sequence[str] = "heur
                         seed=check_int(seed, "seed", 0, 2**64 - 1), validation_games=validation_games,
                         player_files_fingerprint=player_files_fingerprint(read, played))
     directory = check_out_directory(out)
-    files = sorted({path for spec in dict.fromkeys(read) for path in player_files(spec, played)})
-    state = _open_directory(directory, config, resume, start_weights, files)
+    state = _open_directory(directory, config, resume, start_weights, files_named(read, played))
     state = optimise(games_evaluator(played, specs, n_jobs), start_weights, names, config, budget, directory, state,
                      progress, lambda first, count: deal_seeds(played, config.seed, TUNING_STREAM, first, count))
     validation = validate(played, state.incumbent, start_weights, specs,

@@ -82,6 +82,11 @@ def player_files(spec: str, game: Game) -> tuple[Path, ...]:
     return make_player(spec, 0, game).files_read()
 
 
+def files_named(specs: Sequence[str], game: Game) -> list[str]:
+    """Every file the players of `specs` read in `game`, each once, sorted: what a refusal names."""
+    return sorted({str(path) for spec in dict.fromkeys(specs) for path in player_files(spec, game)})
+
+
 def player_files_fingerprint(specs: Sequence[str], game: Game) -> str:
     """A short hash of the contents of the files the players of `specs` read in `game` (files_fingerprint): it
     changes when such a file does, and is "" when none of them reads a file."""
@@ -118,6 +123,7 @@ __all__ = [
     "Player",
     "RandomPlayer",
     "files_fingerprint",
+    "files_named",
     "make_player",
     "player_files",
     "player_files_fingerprint",
