@@ -16,12 +16,11 @@ heuristic games, and the teacher labels the positions (or `later_teacher`, one t
 searches may use the best network so far). The network is refitted on the last generations' data, and kept only if
 it is detectably stronger than the best so far: in games where it plays in one seat against the best network in the
 others, rotated over the seats on the same deals, its win rate's Wilson 95% interval must lie above the seat's fair
-share. Or, with a gate field (`gate_field`, a
-player spec), the new network and the best each play one seat against that field on the same deals and seats, and the
-paired interval of the difference of their win rates must lie above 0. With `final_hidden`, the run ends with one more
-fit: a network of those (larger) layers on the window's data of every generation, gated against the best like a
-generation. The generations iterate with a network small enough to learn from one generation's data; the larger one
-learns more only from all of it (docs/expert.md).
+share. Or, with a gate field (`gate_field`, a player spec), the new network and the best each play one seat against
+that field on the same deals and seats, and the paired interval of the difference of their win rates must lie above
+0. With `final_hidden`, the run ends with one more fit: a network of those (larger) layers on the window's data of
+every generation, gated against the best like a generation. The generations iterate with a network small enough to
+learn from one generation's data; the larger one learns more only from all of it (docs/expert.md).
 
 A work directory holds everything as it goes: `config.json`, per generation `genNN/` with its chunks of games, its
 network and its manifest (data, seeds, commit, time, strength), and `final-genNN-SIZES/` with the final fit's. An
@@ -160,12 +159,12 @@ class ExpertConfig:
         teachers = 1 if self.teacher == "heuristic" else len(_teachers(self.teacher, game))
         later = teachers
         if self.later_teacher:
-            if self.teacher == "heuristic" or any(not isinstance(make_player(spec.strip(), game=game), TEACHERS)
-                                                  for spec in self.later_teacher.split("+")):
+            if self.teacher == "heuristic" or any(not isinstance(make_player(spec, game=game), TEACHERS)
+                                                  for spec in _specs(self.later_teacher)):
                 raise ValueError(f"later_teacher must be a search or rating teacher (mcts:..., flatmc:..., "
                                  f"learned:...), or several joined by ' + ', and needs a search or learned teacher, "
                                  f"got {self.later_teacher!r} with teacher {self.teacher!r}")
-            later = len(self.later_teacher.split("+"))
+            later = len(_specs(self.later_teacher))
         if isinstance(self.sharpen, tuple) and (teachers < 2 or not len(self.sharpen) == teachers == later):
             raise ValueError(f"sharpen is one power, or one per teacher of a teacher setting of several (and of the "
                              f"later teacher's, as many); got {len(self.sharpen)} powers for {teachers} teacher(s)"
@@ -182,13 +181,8 @@ class ExpertConfig:
         teacher's search guided by a network (its evaluation or its priors) uses that one."""
         if network is None or not self.later_teacher:
             return self.teacher
-
-        def guided(spec: str) -> str:
-            options = split_spec(spec)[1]
-            uses_network = options.get("evaluation") == "net" or options.get("prior") == "net"
-            return with_options(spec, f"network={network}") if uses_network else spec
-
-        return " + ".join(guided(spec.strip()) for spec in self.later_teacher.split("+"))
+        return " + ".join(with_options(spec, f"network={network}") if _guided_by_network(spec) else spec
+                          for spec in _specs(self.later_teacher))
 
     def finish_weights(self, game: Game) -> np.ndarray | None:
         """The heuristic weights that finish the mover's turn before the policy judges it, or None."""
@@ -296,10 +290,21 @@ def teacher_game(game: Game, config: ExpertConfig, generation: int, index: int, 
     return samples.finish(state)
 
 
+def _specs(setting: str) -> list[str]:
+    """The player specs of a teacher setting: one, or several joined by " + " ("": none)."""
+    return [spec.strip() for spec in setting.split("+")] if setting else []
+
+
+def _guided_by_network(spec: str) -> bool:
+    """Whether a search spec searches with a network (its value or its priors)."""
+    options = split_spec(spec)[1]
+    return options.get("evaluation") == "net" or options.get("prior") == "net"
+
+
 def _teachers(teacher: str, game: Game) -> list[Teacher]:
     """The players of a `teacher` setting other than 'heuristic': one spec, or several joined by " + "; a
     ValueError says what a teacher may be."""
-    players = [make_player(spec.strip(), game=game) for spec in teacher.split("+")]
+    players = [make_player(spec, game=game) for spec in _specs(teacher)]
     teachers = [player for player in players if isinstance(player, TEACHERS)]
     if len(teachers) != len(players):
         raise ValueError(f"teacher must be 'heuristic', or a search player's spec (mcts:..., flatmc:...) or a "
@@ -605,10 +610,10 @@ def _files_specs(config: ExpertConfig, game: Game) -> list[str]:
     if config.finish_style:
         specs.append(f"heuristic:style={config.finish_style}")
     if config.teacher != "heuristic":
-        specs += [spec.strip() for spec in config.teacher.split("+")]
-    for spec in filter(None, (part.strip() for part in config.later_teacher.split("+"))):
+        specs += _specs(config.teacher)
+    for spec in _specs(config.later_teacher):
         name, options = split_spec(spec)
-        if options.get("evaluation") == "net" or options.get("prior") == "net":
+        if _guided_by_network(spec):
             kept = [f"{key}={value}" for key, value in options.items() if key not in ("evaluation", "prior", "network")]
             spec = f"{name}:{','.join(kept)}" if kept else name
         specs.append(spec)
