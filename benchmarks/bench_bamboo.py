@@ -45,7 +45,7 @@ from borabora_sim import _bamboo, _engine
 from borabora_sim.games.bamboo import new_game, rules_for
 
 from machine import machine_info
-from timing import best_of, time_calls
+from timing import best_of, random_games, time_calls
 
 DEFAULT_GAMES = 20_000
 SEED = 20240601
@@ -88,22 +88,7 @@ class SteppingRun(NamedTuple):
 
 def stepper(make: Callable[[int], object]) -> Callable[[int], SteppingRun]:
     def run(step_budget: int) -> SteppingRun:
-        """Plays whole games (same seeds every call) until `step_budget` steps."""
-        elapsed, steps, games, seed = 0.0, 0, 0, SEED
-        while steps < step_budget:
-            s = make(seed)
-            rng = random.Random(seed)
-            n = 0
-            t0 = time.perf_counter()
-            while not s.is_terminal():
-                legal = s.legal_actions()
-                s.apply(legal[rng.randrange(len(legal))])
-                n += 1
-            elapsed += time.perf_counter() - t0
-            steps += n
-            games += 1
-            seed += 1
-        return SteppingRun(elapsed, steps, games)
+        return SteppingRun(*random_games(make, step_budget, SEED))
     return run
 
 

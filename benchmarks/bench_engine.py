@@ -44,7 +44,7 @@ import borabora_sim
 from borabora_sim import _engine
 
 from machine import machine_info
-from timing import best_of, time_calls
+from timing import best_of, random_games, time_calls
 
 try:
     import pyspiel
@@ -107,22 +107,8 @@ def bora_stepper(players: int) -> Stepper:
     game = borabora_sim.BoraBora()
 
     def run(step_budget: int) -> SteppingRun:
-        """Plays whole games (same seeds every call) until `step_budget` steps."""
-        elapsed, steps, games, seed = 0.0, 0, 0, SEED
-        while steps < step_budget:
-            s = game.new_initial_state(players, seed)
-            rng = random.Random(seed)
-            n = 0
-            t0 = time.perf_counter()
-            while not s.is_terminal():
-                legal = s.legal_actions()
-                s.apply(legal[rng.randrange(len(legal))])
-                n += 1
-            elapsed += time.perf_counter() - t0
-            steps += n
-            games += 1
-            seed += 1
-        return SteppingRun(elapsed, 0.0, steps, steps, games)
+        seconds, steps, games = random_games(lambda seed: game.new_initial_state(players, seed), step_budget, SEED)
+        return SteppingRun(seconds, 0.0, steps, steps, games)
 
     return run
 
