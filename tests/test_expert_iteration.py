@@ -161,6 +161,23 @@ def test_a_finished_run_goes_on_with_more_generations(tmp_path: Path) -> None:
     assert np.array_equal(again.layers[0][0], load_network(tmp_path / "gen00" / "network.npz").layers[0][0])
 
 
+def test_a_run_continued_after_a_final_fit_makes_the_generations_of_a_run_made_in_one_go(
+        tiny_run: Path, tmp_path: Path) -> None:
+    """What lets one command reproduce a network whose run was stopped, given a final fit and continued (Bamboo's):
+    the final fit between two generations changes neither, so every generation's network holds the same arrays as
+    the run made in one go (`tiny_run`)."""
+    with_final = {**TINY.__dict__, "final_hidden": (12,)}
+    train_network(ExpertConfig(**{**with_final, "generations": 0}), work=tmp_path, log=lambda line: None)
+    assert (tmp_path / "final-gen00-12" / "manifest.json").exists()
+    train_network(ExpertConfig(**with_final), work=tmp_path, log=lambda line: None)
+    for generation in ("gen00", "gen01"):
+        with np.load(tiny_run / generation / "network.npz") as made, \
+                np.load(tmp_path / generation / "network.npz") as again:
+            assert sorted(made.files) == sorted(again.files)
+            for name in made.files:
+                assert np.array_equal(made[name], again[name]), (generation, name)
+
+
 def test_a_work_directory_a_spec_cannot_name_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="has a comma in its name"):
         train_network(TINY, work=tmp_path / "a,b", log=lambda line: None)
