@@ -28,7 +28,6 @@ import argparse
 import ctypes
 import json
 import os
-import random
 import sys
 import time
 from collections.abc import Callable
@@ -45,7 +44,7 @@ from borabora_sim import _bamboo, _engine
 from borabora_sim.games.bamboo import new_game, rules_for
 
 from machine import machine_info
-from timing import best_of, random_games, time_calls
+from timing import best_of, random_games, random_walk, time_calls
 
 DEFAULT_GAMES = 20_000
 SEED = 20240601
@@ -123,15 +122,6 @@ def bench_python_stepping(step_budget: int, repeats: int) -> list[dict]:
 # ---------------------------------------------------------------------------
 # 3. clone cost
 # ---------------------------------------------------------------------------
-def midgame(make: Callable[[], object], steps: int = 150):
-    s = make()
-    rng = random.Random(SEED)
-    for _ in range(steps):
-        legal = s.legal_actions()
-        s.apply(legal[rng.randrange(len(legal))])
-    return s
-
-
 def state_bytes_view(state: _bamboo.State) -> np.ndarray:
     """The C state's bytes, read through the capsule `search_handles()` exposes (a copy, owned by numpy)."""
     capsule = state.search_handles()[2]
@@ -161,8 +151,8 @@ def raw_copy_us(state: _bamboo.State, repeats: int, rows: int, passes: int) -> f
 
 
 def bench_clone(count: int, repeats: int) -> list[dict]:
-    s = midgame(lambda: new_game(4, SEED))
-    b = midgame(lambda: borabora_sim.new_game(4, SEED))
+    s = random_walk(new_game(4, SEED), 150, SEED)
+    b = random_walk(borabora_sim.new_game(4, SEED), 150, SEED)
     # the two engines' clones are timed in alternation, so that load elsewhere hits both alike (their ratio)
     bamboo_us = borabora_us = float("inf")
     for _ in range(repeats):

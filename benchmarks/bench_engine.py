@@ -44,7 +44,7 @@ import borabora_sim
 from borabora_sim import _engine
 
 from machine import machine_info
-from timing import best_of, random_games, time_calls
+from timing import best_of, random_games, random_walk, time_calls
 
 try:
     import pyspiel
@@ -204,12 +204,7 @@ def bench_python_stepping(step_budget: int, repeats: int) -> tuple[list[dict], s
 # 3. clone cost
 # ---------------------------------------------------------------------------
 def midgame_state(players: int = 4, steps: int = 100):
-    s = borabora_sim.new_game(players, SEED)
-    rng = random.Random(SEED)
-    for _ in range(steps):
-        legal = s.legal_actions()
-        s.apply(legal[rng.randrange(len(legal))])
-    return s
+    return random_walk(borabora_sim.new_game(players, SEED), steps, SEED)
 
 
 def midgame_openspiel(name: str, steps: int = 60):

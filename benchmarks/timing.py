@@ -42,3 +42,12 @@ def random_games(make: Callable[[int], Any], step_budget: int, seed: int) -> tup
         elapsed += time.perf_counter() - start
         games += 1
     return elapsed, steps, games
+
+
+def random_walk(state: Any, steps: int, seed: int) -> Any:
+    """`state` after `steps` uniformly random legal moves drawn from `random.Random(seed)`: a position to time from."""
+    rng = random.Random(seed)
+    for _ in range(steps):
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    return state
