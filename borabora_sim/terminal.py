@@ -140,13 +140,13 @@ class TerminalGame:
         state = self.state
         self.write(f"\nYour decision, seat {state.current_player}: {self.game.describe_decision(state)} "
                    f"({self.game.describe_phase(state)})")
-        for i, (action, text) in enumerate(zip(legal, words, strict=True)):
-            self.write(f"  {i:>2}: {text}" + ("   <- hint" if action == hinted else ""))
+        for number, (action, text) in enumerate(zip(legal, words, strict=True), start=1):
+            self.write(f"  {number:>2}: {text}" + ("   <- hint" if action == hinted else ""))
 
     def _choice(self, answer: str, legal: list[int], words: list[str]) -> int | None:
-        """The legal action `answer` names: its number in the list, its words or the engine's name of it."""
-        if answer.isdecimal() and int(answer) < len(legal):
-            return legal[int(answer)]
+        """The legal action `answer` names: its number in the list (from 1), its words or the engine's name of it."""
+        if answer.isdecimal() and 1 <= int(answer) <= len(legal):
+            return legal[int(answer) - 1]
         folded = answer.casefold()
         for action, text in zip(legal, words, strict=True):
             if text.casefold() == folded:

@@ -382,7 +382,7 @@ def test_play_accepts_a_number_or_an_action_name() -> None:
 
     def by_number(written: list[str]) -> str:
         chosen.append(choices_shown(written)[0])
-        return "0"
+        return "1"
 
     script = Script([by_name, by_number, by_name])
     cmd_play(play_args(seed=5), read=script.read, write=script.write)
@@ -392,7 +392,7 @@ def test_play_accepts_a_number_or_an_action_name() -> None:
 
 
 def test_play_a_whole_game_against_the_heuristic_to_the_final_scores() -> None:
-    script = Script(iter(lambda: "0", None))
+    script = Script(iter(lambda: "1", None))
     cmd_play(play_args("heuristic,human", seed=8), read=script.read, write=script.write)
     assert script.written[0] == "game seed 8; seats: 0: heuristic, 1: human"
     assert any(line.startswith("seat 0 (heuristic): ") for line in script.written)
@@ -403,7 +403,7 @@ def test_play_a_whole_game_against_the_heuristic_to_the_final_scores() -> None:
 
 def test_play_through_main_reads_standard_input_and_q_abandons(capsys: pytest.CaptureFixture[str],
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("sys.stdin", io.StringIO("nonsense\n0\nq\n"))
+    monkeypatch.setattr("sys.stdin", io.StringIO("nonsense\n1\nq\n"))
     status, stdout, stderr = borabora(capsys, "play", "--players", "human,heuristic,random", "--seed", "2")
     assert status == 0, stderr
     assert "'nonsense' is not one of the legal choices below; help lists the commands." in stdout

@@ -163,7 +163,7 @@ class Typist:
         self.written.append(text)
         match = re.match(r"^\s+(\d+): ", text)
         if match:
-            self.choices = int(match[1]) + 1
+            self.choices = int(match[1])
         elif text.startswith("\nYour decision"):
             self.choices = 0
 
@@ -174,7 +174,7 @@ class Typist:
             return self.COMMANDS[self.asked // 2]
         if self.asked % 9 == 0:
             return self.COMMANDS[(self.asked // 9) % len(self.COMMANDS)]
-        return str(self.rng.randrange(self.choices))
+        return str(self.rng.randrange(self.choices) + 1)
 
     @property
     def text(self) -> str:
@@ -198,7 +198,7 @@ def test_the_terminal_game_of_a_whole_game_shows_no_engine_identifier(game: Game
 def test_undo_in_the_terminal_replays_the_same_ai_moves() -> None:
     """Three decisions taken back and taken again give the same AI moves after them; undo with no decision of one's
     own to take back says so."""
-    answers = iter(["undo", "0", "0", "0", "undo", "undo", "undo", "0", "0", "0", "q"])
+    answers = iter(["undo", "1", "1", "1", "undo", "undo", "undo", "1", "1", "1", "q"])
     before_undo: list[list[int]] = []
 
     def read(_: str) -> str:
@@ -224,7 +224,7 @@ def test_undo_in_the_terminal_replays_the_same_ai_moves() -> None:
 def test_a_move_is_chosen_by_its_number_its_words_or_its_engine_name() -> None:
     game = get_game("pig")
     start = game.new_initial_state(players=2, seed=2)
-    answers = iter([game.describe_action(start, 0).upper(), "roll", "1", "q"])
+    answers = iter([game.describe_action(start, 0).upper(), "roll", "2", "q"])
     written: list[str] = []
     played = TerminalGame(game, [HUMAN, HUMAN], 2, lambda _: next(answers), written.append)
     played.play()
@@ -297,14 +297,14 @@ def test_the_terminal_commands_through_a_pseudo_terminal() -> None:
         assert len(re.findall(r"<- hint$", hinted, re.M)) == 1
         board = terminal.type("board")
         assert "Pig to 100, round 1" in board
-        after = terminal.type("1")                      # hold: the heuristic plays its turn, then ours again
+        after = terminal.type("2")                      # hold: the heuristic plays its turn, then ours again
         assert "seat 1 (heuristic): " in after and "Changed since your last decision:" in after
         why = terminal.type("why")
         assert why.startswith("Why seat 1 (heuristic) played ") and "legend: " in why
         undone = terminal.type("undo")
         assert "Undone: back to before seat 0's move: Hold: bank" in undone
         assert "Your decision, seat 0: Roll again or hold?" in undone
-        again = terminal.type("1")
+        again = terminal.type("2")
         assert [line for line in again.splitlines() if line.startswith("seat 1 ")] == \
             [line for line in after.splitlines() if line.startswith("seat 1 ")]
         check([screen, helped, hinted, board, after, why, undone, again], game, "the terminal game of pig")
