@@ -517,7 +517,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--no-browser", action="store_true", help="with --web: do not open a browser")
     play.set_defaults(handler=cmd_play)
 
-    rp = sub("replay", "print one game as a readable log")
+    rp = sub("replay", "print one game as a readable log, or write it as an HTML replay page (--html) or its "
+                       "board as a PNG picture (--png)")
     rp.add_argument("--seed", type=_seed, help="game seed")
     rp.add_argument("--players", help="player specs by seat")
     rp.add_argument("--run", help="a simulation directory (with --game-id)")

@@ -1,10 +1,12 @@
-"""The terminal game numbers a decision's moves from 1, as a person counts, and reads a typed number the same way:
-1 is the first move listed, the last number the last one, and 0 is no move."""
+"""What a person at the terminal reads: the terminal game numbers a decision's moves from 1, as a person counts,
+and reads a typed number the same way (1 is the first move listed, the last number the last one, and 0 is no
+move); `borabora --help` names everything each command makes, `replay`'s HTML page and PNG picture too."""
 
 from __future__ import annotations
 
 import re
 
+from borabora_sim.cli import build_parser
 from borabora_sim.games import get_game
 from borabora_sim.terminal import HUMAN, TerminalGame
 
@@ -58,3 +60,9 @@ def test_0_and_one_past_the_last_number_are_refused() -> None:
     assert not played.moves
     for bad in ("0", str(last + 1)):
         assert f"'{bad}' is not one of the legal choices below; help lists the commands." in said
+
+
+def test_the_overview_of_the_commands_names_the_replay_page_and_picture() -> None:
+    overview = " ".join(build_parser().format_help().split())
+    replay = overview.split(" replay ", 1)[1].split(" analyze ", 1)[0]
+    assert "HTML replay page (--html)" in replay and "PNG picture (--png)" in replay
