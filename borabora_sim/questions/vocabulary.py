@@ -14,7 +14,7 @@ from types import MappingProxyType
 
 from borabora_sim.errors import StateFormatError
 from borabora_sim.protocol import Game, GameState
-from borabora_sim.specs import with_options
+from borabora_sim.specs import split_spec, with_options
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,13 @@ class Rung:
         """The spec with more options ("fishing=never"), an option of the same name replaced ("style=keep_pace"
         on a heuristic of another style), or as it is for none."""
         return with_options(self.spec, options) if options else self.spec
+
+    def changed_options(self, options: str) -> dict[str, tuple[str, str]]:
+        """The options of the rung's own spec that `options` would give another value: name -> (the rung's
+        value, the new one); `{"style": ("tuned", "expansion")}` for "style=expansion" on the tuned heuristic."""
+        name, own = split_spec(self.spec)
+        given = split_spec(f"{name}:{options}")[1]
+        return {key: (own[key], value) for key, value in given.items() if key in own and own[key] != value}
 
 
 @dataclass(frozen=True)
@@ -68,13 +75,60 @@ def _matching(game: Game, pattern: str) -> frozenset[int]:
 _MATCHING: dict[tuple[str, str], frozenset[int]] = {}
 
 
+Wording = str | Callable[[float], str]
+"""How a condition on a situation reads after "when": a template of the value ("the die shows {}") or a function of
+it (for a gap, whose sign changes the words: "you lead by at least 3 VP", "you trail by at most 2 VP")."""
+
+
 @dataclass(frozen=True)
 class Situation:
     """A column that describes a decision at which an option of a group is legal: its words ("die value") and its
-    value for the state and the option."""
+    value for the state and the option. Only what the deciding player sees at the table goes into a value.
+
+    `at_least`, `at_most` and `equal` word a condition on it as a clause after "when" (`condition_words`), `{s}`
+    in a template being "s" unless the value is 1 ("you hold at least {} shell{s}"); left empty, they read "the die
+    value is at least 5", "... is at most 5", "... is 5"."""
 
     words: str
     of: Callable[[GameState, int], object]
+    at_least: Wording = ""
+    at_most: Wording = ""
+    equal: Wording = ""
+
+    def condition_words(self, op: str, value: float | str) -> str:
+        """The clause of a condition `op` (">=", "<=" or "==") on this situation's `value`, a whole number shown
+        without its ".0"."""
+        wordings = {">=": (self.at_least, "is at least"), "<=": (self.at_most, "is at most"), "==": (self.equal, "is")}
+        if op not in wordings:
+            raise ValueError(f"a condition is >=, <= or ==, not {op!r}")
+        wording, verb = wordings[op]
+        text = value_text(value)
+        if callable(wording):
+            return wording(float(value))
+        return wording.format(text, s="" if text == "1" else "s") if wording else f"the {self.words} {verb} {text}"
+
+
+def value_text(value: object) -> str:
+    """A situation's value as a person reads it: a whole number without its ".0"."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def lead_words(unit: str) -> tuple[Callable[[float], str], Callable[[float], str]]:
+    """The `at_least` and `at_most` wordings of a score gap (own score minus the best other player's) in `unit`:
+    "you lead by at least 3 VP" / "you trail by at most 2 VP", "you are level or ahead"."""
+    def at_least(gap: float) -> str:
+        if gap > 0:
+            return f"you lead by at least {value_text(gap)} {unit}"
+        return "you are level or ahead" if gap == 0 else f"you trail by at most {value_text(-gap)} {unit}"
+
+    def at_most(gap: float) -> str:
+        if gap < 0:
+            return f"you trail by at least {value_text(-gap)} {unit}"
+        return "you are level or behind" if gap == 0 else f"you lead by at most {value_text(gap)} {unit}"
+
+    return at_least, at_most
 
 
 @dataclass(frozen=True)
@@ -177,4 +231,5 @@ class Vocabulary:
         return tuple(rung.label for rung in self.rungs)
 
 
-__all__ = ["ActionGroup", "Edit", "Moment", "Rung", "Situation", "Vocabulary", "one_more"]
+__all__ = ["ActionGroup", "Edit", "Moment", "Rung", "Situation", "Vocabulary", "Wording", "lead_words", "one_more",
+           "value_text"]

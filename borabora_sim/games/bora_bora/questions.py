@@ -5,6 +5,7 @@ its component variants. The built-in questions are the TOML files beside this mo
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from types import MappingProxyType
 from typing import cast
 
@@ -12,10 +13,20 @@ import numpy as np
 
 from borabora_sim import _engine
 from borabora_sim.counterfactual import score_gap
-from borabora_sim.games.bora_bora.situations import blocked_tiles
+from borabora_sim.games.bora_bora.situations import blocked_tiles, dice_left, god_cards, own_view, priests, regions
 from borabora_sim.games.bora_bora.variants import VARIANTS, write_variant
 from borabora_sim.protocol import GameState
-from borabora_sim.questions.vocabulary import ActionGroup, Edit, Moment, Rung, Situation, Vocabulary, one_more
+from borabora_sim.questions.vocabulary import (
+    ActionGroup,
+    Edit,
+    Moment,
+    Rung,
+    Situation,
+    Vocabulary,
+    lead_words,
+    one_more,
+    value_text,
+)
 
 RUNGS = (
     Rung("heuristic", "heuristic", "the balanced heuristic"),
@@ -53,14 +64,65 @@ def _blocked(state: GameState, action: int) -> int:
     return len(blocked_tiles(_state(state), die)) if die is not None else 0
 
 
+def _held(field: str) -> Callable[[GameState, int], int]:
+    """A situation's value: a counter of the deciding seat's own record ("shells", "offerings", "n_persons")."""
+    return lambda state, action: int(own_view(_state(state))[field])
+
+
+def _counted_words(at: str, one: str, many: str) -> Callable[[float], str]:
+    """The wording of a condition (`at`: "at least", "at most" or "") on a count named `one` or `many`: "you have
+    at least 2 {many}"."""
+    return lambda count: " ".join(["you have", *([at] if at else []), value_text(count), one if count == 1 else many])
+
+
+def _dice_left(at: str) -> Callable[[float], str]:
+    counted = _counted_words(at, "die left to place", "dice left to place")
+    return lambda dice: "it is your last die of the round" if dice == 1 and at != "at least" else counted(dice)
+
+
+def _people(at: str) -> Callable[[float], str]:
+    return _counted_words(at, "man or woman on your board", "men and women on your board")
+
+
+VP_LEAD = lead_words("VP")
+
 SITUATIONS = MappingProxyType({
-    "round": Situation("round", lambda state, action: state.round),
-    "die": Situation("die value", _die),
-    "blocked": Situation("action tiles that die may not use", _blocked),
+    "round": Situation("round", lambda state, action: state.round, at_least="it is round {} or later",
+                       at_most="it is round {} or earlier", equal="it is round {}"),
+    "die": Situation("die value", _die, at_least="the die shows {} or more", at_most="the die shows {} or less",
+                     equal="the die shows {}"),
+    "blocked": Situation("action tiles that die may not use", _blocked,
+                         at_least="that die is barred from at least {} action tile{s}",
+                         at_most="that die is barred from at most {} action tile{s}",
+                         equal="that die is barred from {} action tile{s}"),
     "vp_gap": Situation("VP ahead of the best other player", lambda state, action: score_gap(state,
-                                                                                             state.current_player)),
+                                                                                             state.current_player),
+                        at_least=VP_LEAD[0], at_most=VP_LEAD[1]),
     "turn_order": Situation("place in the turn order (1 = first)", lambda state, action:
-                            _state(state).first_turn_order.index(state.current_player) + 1),
+                            _state(state).first_turn_order.index(state.current_player) + 1,
+                            at_least="you are at place {} or later in the turn order",
+                            at_most="you are at place {} or earlier in the turn order",
+                            equal="you are at place {} in the turn order"),
+    "dice_left": Situation("dice left to place this round", lambda state, action: dice_left(_state(state)),
+                           at_least=_dice_left("at least"), at_most=_dice_left("at most"),
+                           equal=_dice_left("")),
+    "shells": Situation("shells held", _held("shells"), at_least="you hold at least {} shell{s}",
+                        at_most="you hold at most {} shell{s}", equal="you hold {} shell{s}"),
+    "offerings": Situation("offering tokens held", _held("offerings"),
+                           at_least="you hold at least {} offering token{s}",
+                           at_most="you hold at most {} offering token{s}", equal="you hold {} offering token{s}"),
+    "priests": Situation("your priests in the temple", lambda state, action: priests(_state(state)),
+                         at_least="you have at least {} priest{s} in the temple",
+                         at_most="you have at most {} priest{s} in the temple",
+                         equal="you have {} priest{s} in the temple"),
+    "god_cards": Situation("God cards in hand", lambda state, action: god_cards(_state(state)),
+                           at_least="you hold at least {} God card{s}", at_most="you hold at most {} God card{s}",
+                           equal="you hold {} God card{s}"),
+    "people": Situation("men and women on your board", _held("n_persons"), at_least=_people("at least"),
+                        at_most=_people("at most"), equal=_people("")),
+    "regions": Situation("regions with your huts", lambda state, action: regions(_state(state)),
+                         at_least="your huts are in at least {} region{s}",
+                         at_most="your huts are in at most {} region{s}", equal="your huts are in {} region{s}"),
 })
 
 
