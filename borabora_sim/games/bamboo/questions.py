@@ -12,9 +12,20 @@ from typing import TYPE_CHECKING, cast
 from borabora_sim.counterfactual import score_gap
 from borabora_sim.errors import StateFormatError
 from borabora_sim.games import game_of
+from borabora_sim.games.bamboo.situations import balance_tiles_held, food_held, home_tiles, own_record, spirit_kinds
 from borabora_sim.games.bamboo.variants import VARIANTS, write_variant
 from borabora_sim.protocol import Game, GameState
-from borabora_sim.questions.vocabulary import ActionGroup, Edit, Moment, Rung, Situation, Vocabulary, one_more
+from borabora_sim.questions.vocabulary import (
+    ActionGroup,
+    Edit,
+    Moment,
+    Rung,
+    Situation,
+    Vocabulary,
+    lead_words,
+    one_more,
+    value_text,
+)
 
 if TYPE_CHECKING:
     from borabora_sim.games.bamboo.game import Bamboo
@@ -40,18 +51,41 @@ GROUPS = MappingProxyType({
 })
 
 
-def _player(state: GameState) -> dict[str, object]:
-    player: dict[str, object] = state.to_dict()["state"]["pl"][state.current_player]
-    return player
+def _counted(at: str, one: str, many: str) -> Callable[[float], str]:
+    """The wording of a condition (`at`: "at least", "at most" or "") on a count of the seat's pieces named `one`
+    or `many`: "you have at least 2 {many}"."""
+    return lambda count: " ".join(["you have", *([at] if at else []), value_text(count), one if count == 1 else many])
 
+
+def _counts(one: str, many: str) -> dict[str, Callable[[float], str]]:
+    return {"at_least": _counted("at least", one, many), "at_most": _counted("at most", one, many),
+            "equal": _counted("", one, many)}
+
+
+HP_LEAD = lead_words("HP")
 
 SITUATIONS = MappingProxyType({
-    "round": Situation("round", lambda state, action: state.round),
-    "coins": Situation("coins held", lambda state, action: _player(state)["coins"]),
+    "round": Situation("round", lambda state, action: state.round, at_least="it is round {} or later",
+                       at_most="it is round {} or earlier", equal="it is round {}"),
+    "coins": Situation("coins held", lambda state, action: own_record(state)["coins"],
+                       **_counts("coin", "coins")),
     "hp_gap": Situation("HP ahead of the best other player", lambda state, action: score_gap(state,
-                                                                                             state.current_player)),
-    "decision": Situation("the decision", lambda state, action: game_of(state).describe_decision(state)),
-    "fallback": Situation("what else the decision offers", lambda state, action: _fallback_situation(state)),
+                                                                                             state.current_player),
+                        at_least=HP_LEAD[0], at_most=HP_LEAD[1]),
+    "decision": Situation("the decision", lambda state, action: game_of(state).describe_decision(state),
+                          equal="the decision is: {}"),
+    "fallback": Situation("what else the decision offers", lambda state, action: _fallback_situation(state),
+                          equal="the decision offers: {}"),
+    "incense": Situation("incense sticks in your reserve", lambda state, action: own_record(state)["incense"],
+                         **_counts("incense stick in your reserve", "incense sticks in your reserve")),
+    "food": Situation("food counters held", lambda state, action: food_held(state),
+                      **_counts("food counter", "food counters")),
+    "home_tiles": Situation("home tiles in your home", lambda state, action: home_tiles(state),
+                            **_counts("home tile in your home", "home tiles in your home")),
+    "balance_tiles": Situation("balance tiles held, not yet scored", lambda state, action: balance_tiles_held(state),
+                               **_counts("balance tile waiting to be scored", "balance tiles waiting to be scored")),
+    "spirit_kinds": Situation("kinds of Spirits of the Forest held", lambda state, action: spirit_kinds(state),
+                              **_counts("kind of Spirit of the Forest", "kinds of Spirits of the Forest")),
 })
 
 
