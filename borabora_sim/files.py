@@ -9,20 +9,27 @@ under its final name or absent, and what is left over is a hidden temporary that
 changing operations (`write_temporary`, `rename`, `remove`) are module functions so that a test can interrupt a
 run at each of them in turn.
 
-Reading: .npz and JSON files are read without pickle, and an empty, truncated, foreign or hostile file is one
-ValueError line naming the file and what to do.
+Checking: a directory whose finished files are read back (a simulation run, a training or tuning work directory)
+records the sha256 of each as it is written (`Digests`), before it is renamed into place, and checks it on every
+read: a file changed since, by a flipped bit on a disk or a hand, is named in one line instead of being used.
+
+Reading: .npz and JSON files are read without pickle, only from regular files (a FIFO or a device could block or
+never end), an .npz file only once the sizes of its arrays are known to fit `MAX_ARRAY_BYTES`; an empty, truncated,
+foreign or hostile file is one ValueError line naming the file and what to do.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import os
+import stat
 import zipfile
 import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 
@@ -32,6 +39,10 @@ ZIP_MAGIC = b"PK\x03\x04"      # an .npz file is a zip archive
 # deflated as announced, a compression or encryption zipfile does not read, a header announcing a huge array
 NPZ_ERRORS = (ValueError, EOFError, OSError, zipfile.BadZipFile, zlib.error, NotImplementedError, RuntimeError,
               MemoryError)
+# The most an .npz file's arrays may take once unpacked: the largest file the library writes (a chunk of ten
+# self-play games of Bora Bora, every decision kept) takes about 100 MB, and a small compressed file can announce
+# gigabytes.
+MAX_ARRAY_BYTES = 512 * 2**20
 
 
 def temporary_name(final: Path) -> Path:
@@ -100,6 +111,93 @@ def remove_temporaries(folder: Path) -> None:
             remove(path)
 
 
+def sha256(path: Path) -> str:
+    """The sha256 of the bytes of the file `path`, in hex."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as file:
+        for block in iter(lambda: file.read(2**20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def is_sha256(value: object) -> bool:
+    return isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
+
+
+class Digests:
+    """The sha256 of every finished file of a directory (`root`), by its path relative to it, as the directory's
+    record of them holds it; `save` writes that record (whole or not at all). A file's digest is recorded before the
+    file is renamed into place, so that every file in place has one: a kill in between leaves a digest of a file
+    that is absent, which is harmless. A digest is never recorded over a file in place (finished files are never
+    replaced), and `forget` drops the digests of files deleted."""
+
+    def __init__(self, root: Path, recorded: dict[str, str], save: Callable[[dict[str, str]], None],
+                 remedy: str) -> None:
+        self.root = root
+        self.recorded = dict(recorded)
+        self._save = save
+        self.remedy = remedy            # what to do with a damaged file, for the refusal
+
+    def name(self, path: Path) -> str:
+        return path.relative_to(self.root).as_posix()
+
+    def write_file(self, final: Path, write: Callable[[Path], None]) -> None:
+        """Writes `final` whole or not at all (as `write_file`), its digest recorded before it is in place."""
+        temporary = temporary_name(final)
+        write_temporary(temporary, write)
+        self.recorded[self.name(final)] = sha256(temporary)
+        self.save()
+        rename(temporary, final)
+
+    def write_bytes(self, final: Path, data: bytes) -> None:
+        def write(path: Path) -> None:
+            path.write_bytes(data)
+
+        self.write_file(final, write)
+
+    def forget(self, paths: Sequence[Path]) -> None:
+        """Drops the digests of files that were deleted."""
+        dropped = [self.recorded.pop(self.name(path), None) for path in paths]
+        if any(dropped):
+            self.save()
+
+    def save(self) -> None:
+        self._save(dict(sorted(self.recorded.items())))
+
+    def record_unrecorded(self, paths: Sequence[Path]) -> None:
+        """Records the digests of files a directory held before it recorded them (one written by an earlier
+        version of the library), taken as they are now."""
+        missing = {self.name(path): sha256(path) for path in paths if self.name(path) not in self.recorded}
+        if missing:
+            self.recorded.update(missing)
+            self.save()
+
+    def check(self, path: Path) -> None:
+        """A ValueError naming `path` unless its bytes are those whose digest was recorded."""
+        recorded = self.recorded.get(self.name(path))
+        if recorded is None:
+            raise ValueError(f"{path} is not one of the finished files recorded in {self.root}, so it was not "
+                             f"written there; {self.remedy}")
+        if sha256(path) != recorded:
+            raise ValueError(f"{path} is damaged (its bytes differ from those recorded when it was written: its "
+                             f"sha256 has changed); {self.remedy}")
+
+
+def read_digests(path: Path, what: str, remedy: str) -> dict[str, str]:
+    """The record of a directory's finished files in the JSON file `path` (none: {}), or a ValueError naming it."""
+    if not path.exists():
+        return {}
+    found = read_json(path, what, remedy)
+    if not isinstance(found, dict) or not all(is_sha256(value) for value in found.values()):
+        raise ValueError(f"{path} is not {what}: it must hold a JSON object of file names and their sha256 (64 hex "
+                         f"digits); {remedy}")
+    return found
+
+
+def json_bytes(value: object) -> bytes:
+    return (json.dumps(value, indent=1) + "\n").encode()
+
+
 # =============================================================================
 # Reading without running code
 # =============================================================================
@@ -117,19 +215,27 @@ def read_arrays(path: str | os.PathLike[str], names: Sequence[str], what: str, r
                 optional: Sequence[str] = ()) -> dict[str, np.ndarray]:
     """The arrays `names` of the .npz file `path`, exactly those (and those of `optional` it holds) and each of real
     numbers, read without pickle.
-    An empty, truncated or foreign file, or one with other arrays or an object array, is a ValueError
+    An empty, truncated or foreign file, one with other arrays or an object array, one whose arrays would take more
+    than MAX_ARRAY_BYTES once unpacked, or a path that is not a regular file, is a ValueError
     `{path} is not {what}: {problem}; {remedy}`; a missing or unreadable file is the OSError of opening it."""
+    check_regular(path, what, remedy)
     with open(path, "rb") as file:
         head = file.read(len(ZIP_MAGIC))
     if head != ZIP_MAGIC:
         raise ValueError(f"{path} is not {what}: {'the file is empty' if not head else 'not an .npz file'}; {remedy}")
     arrays: dict[str, np.ndarray] = {}
     try:
+        unpacked = _unpacked_bytes(path)
+        if unpacked > MAX_ARRAY_BYTES:
+            raise ValueError(f"{path} is not {what}: its arrays would take {unpacked / 2**20:,.0f} MiB once "
+                             f"unpacked, more than the {MAX_ARRAY_BYTES // 2**20} MiB allowed; {remedy}")
         with np.load(path, allow_pickle=False) as data:
             files = list(data.files)
             if set(names) <= set(files) <= set(names) | set(optional):
                 arrays = {name: data[name] for name in files}
     except NPZ_ERRORS as exc:
+        if str(exc).startswith(f"{path} is not {what}"):
+            raise
         problem = " ".join(str(exc).splitlines()) or type(exc).__name__
         raise ValueError(f"{path} is not {what}: truncated, damaged or unsafe ({problem}); {remedy}") from None
     if not arrays:
@@ -144,10 +250,49 @@ def read_arrays(path: str | os.PathLike[str], names: Sequence[str], what: str, r
     return arrays
 
 
+def check_regular(path: str | os.PathLike[str], what: str, remedy: str) -> None:
+    """A ValueError unless `path` is a regular file (or a link to one), checked without opening it: opening a FIFO
+    waits for a writer, and a device or /proc file can be endless; a missing or unreadable path is the OSError of
+    looking it up."""
+    mode = os.stat(path).st_mode
+    if not stat.S_ISREG(mode):
+        kind = "a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else \
+            "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else \
+            "not a regular file"
+        raise ValueError(f"{path} is not {what}: it is {kind}, not a file; {remedy}")
+
+
+def _unpacked_bytes(path: str | os.PathLike[str]) -> int:
+    """What the arrays of the .npz file `path` take once unpacked, from its zip directory and each array's header,
+    read without unpacking any: the larger of the sizes the two announce, member by member."""
+    total = 0
+    with zipfile.ZipFile(path) as archive:
+        for member in archive.infolist():
+            with archive.open(member) as stream:
+                total += max(member.file_size, _npy_bytes(stream))
+    return total
+
+
+def _npy_bytes(stream: IO[bytes]) -> int:
+    """The bytes of the array whose .npy header starts `stream` (0 for a member that is not an .npy array)."""
+    try:
+        version = np.lib.format.read_magic(stream)
+        read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else \
+            np.lib.format.read_array_header_2_0
+        shape, _, dtype = read_header(stream)
+    except ValueError:
+        return 0
+    count = 1
+    for length in shape:
+        count *= length
+    return count * dtype.itemsize
+
+
 def read_json(path: str | os.PathLike[str], what: str, remedy: str) -> Any:
     """The JSON value in the file `path`. An empty file, one that is not UTF-8 JSON or one with NaN or Infinity
-    is a ValueError `{path} is not {what}: {problem}; {remedy}`; a missing or unreadable file is the OSError of
-    reading it."""
+    is a ValueError `{path} is not {what}: {problem}; {remedy}`, and so is a path that is not a regular file; a
+    missing or unreadable file is the OSError of reading it."""
+    check_regular(path, what, remedy)
     data = Path(path).read_bytes()
     try:
         return json.loads(data.decode("utf-8"), parse_constant=_refuse_constant)
@@ -164,4 +309,5 @@ def _refuse_constant(name: str) -> None:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
-__all__ = ["make_directory", "read_arrays", "read_json", "remove", "rename", "write_bytes", "write_file"]
+__all__ = ["Digests", "check_regular", "make_directory", "read_arrays", "read_digests", "read_json", "remove",
+           "rename", "sha256", "write_bytes", "write_file"]

@@ -1,7 +1,8 @@
 """A simulation run on disk: its configuration (`RunConfig`, written as the run's `manifest.json` and read back
 by `config_from_manifest`), the Parquet schemas of its player and game tables, and its directory (`RunDirectory`):
 one file per chunk of games, small chunks merged into files of about `FILE_GAMES` games, every file marked with
-the run's fingerprint, every change crash-safe (borabora_sim.files). `borabora_sim.simulate` plays the games that
+the run's fingerprint and its sha256 recorded in the manifest (checked on every read), every change crash-safe
+(borabora_sim.files). `borabora_sim.simulate` plays the games that
 fill it.
 """
 
@@ -20,6 +21,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from borabora_sim import files
+from borabora_sim.files import Digests
 from borabora_sim.games import DEFAULT_GAME, canonical_game_spec, game_names, get_game
 from borabora_sim.protocol import Game
 
@@ -36,6 +38,7 @@ def counter_columns(game: Game) -> tuple[str, ...]:
 SOURCES: tuple[str, ...] = get_game().sources
 COUNTERS: tuple[str, ...] = counter_columns(get_game())
 MANIFEST = "manifest.json"
+FILES_KEY = "files"             # in the manifest, besides the configuration: the sha256 of every finished file
 TABLES = ("players", "games")      # the folders of a run directory, one Parquet table each
 FILE_GAMES = 5000               # chunks smaller than this are merged into files of about this many games
 # What the files a run's players read are, as a refused resume words them (borabora_sim.players.player_files).
@@ -216,6 +219,8 @@ class RunDirectory:
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
+        self._digests: Digests | None = None     # set as the manifest is read: None, a run written before
+        #                                                 manifests recorded the digests of its files (not checked)
 
     def chunk_file(self, table: str, first: int, last: int | None = None) -> Path:
         name = f"chunk-{first:07d}" if last is None or last == first else f"chunk-{first:07d}-{last:07d}"
@@ -249,17 +254,34 @@ class RunDirectory:
 
     def read_manifest(self) -> RunConfig | None:
         """The run's configuration, or None where no run was started; a ValueError for a path that is a file
-        or a manifest that is not one."""
+        or a manifest that is not one. The digests of its finished files are kept for the reads that follow."""
         if self.path.exists() and not self.path.is_dir():
             raise ValueError(f"{self.path} is a file, not a run directory (one holds {MANIFEST}, players/ and "
                              "games/)")
         manifest = self.path / MANIFEST
+        remedy = "it is damaged: move the run directory aside and start the run again in a new one"
         try:
-            data = files.read_json(manifest, "the manifest of a simulation run", "it is damaged: move the run "
-                                   "directory aside and start the run again in a new one")
+            data = files.read_json(manifest, "the manifest of a simulation run", remedy)
         except FileNotFoundError:
             return None
-        return config_from_manifest(data, str(manifest))
+        digests = data.pop(FILES_KEY, None) if isinstance(data, dict) else None
+        config = config_from_manifest(data, str(manifest))
+        if digests is not None and not (isinstance(digests, dict)
+                                        and all(files.is_sha256(value) for value in digests.values())):
+            raise ValueError(f"{manifest}: {FILES_KEY} must be an object of file names and their sha256 (64 hex "
+                             f"digits); {remedy}")
+        self._digests = None if digests is None else self._new_digests(config, digests)
+        return config
+
+    def _new_digests(self, config: RunConfig, recorded: dict[str, str]) -> Digests:
+        def save(digests: dict[str, str]) -> None:
+            self._write_manifest(config, digests)
+
+        return Digests(self.path, recorded, save, f"delete it and resume the run (simulate --resume --out "
+                                                         f"{self.path}): its games are played again")
+
+    def _write_manifest(self, config: RunConfig, digests: dict[str, str]) -> None:
+        files.write_bytes(self.path / MANIFEST, json.dumps({**asdict(config), FILES_KEY: digests}, indent=2).encode())
 
     def start(self, config: RunConfig, resume: bool) -> set[int]:
         """Prepares the directory; returns the chunks already done (resume) or refuses to overwrite."""
@@ -281,6 +303,11 @@ class RunDirectory:
                 raise ValueError(f"{self.path} holds a different run ({differences}); resume it with the same "
                                  "settings, or choose a new directory")
             self.recover(config.fingerprint)
+            self._digests = self._new_digests(config, {} if self._digests is None else self._digests.recorded)
+            in_place = [path for table in TABLES for _, _, path in self._all_files(table)]
+            self._digests.forget([self.path / name for name in self._digests.recorded
+                                  if not (self.path / name).exists()])     # deleted by a kill or by hand
+            self._digests.record_unrecorded(in_place)      # a run written before manifests recorded them
         else:
             others = sorted(path.name for path in self.path.iterdir() if not files.is_temporary(path)) \
                 if self.path.is_dir() else []
@@ -290,7 +317,8 @@ class RunDirectory:
                                       "or empty directory")
             files.make_directory(self.path)
             files.remove_temporaries(self.path)
-            files.write_bytes(self.path / MANIFEST, json.dumps(asdict(config), indent=2).encode())
+            self._digests = self._new_digests(config, {})
+            self._digests.save()
         for table in TABLES:
             files.make_directory(self.path / table)
         return self.done_chunks()
@@ -347,8 +375,11 @@ class RunDirectory:
                                  "and resume again: its games are played again")
 
     def _read(self, path: Path, read: Callable[[Path], T]) -> T:
-        """`read(path)`, or a ValueError naming a damaged file and what to do."""
+        """`read(path)`, its bytes first checked against the digest the manifest records, or a ValueError naming a
+        damaged file and what to do."""
         try:
+            if self._digests is not None:
+                self._digests.check(path)
             return read(path)
         except (OSError, pa.ArrowException) as exc:
             reason = " ".join(str(exc).splitlines()) or type(exc).__name__
@@ -361,9 +392,9 @@ class RunDirectory:
             raise ValueError(f"{path} belongs to another run (its run fingerprint is {found or 'missing'}, this "
                              f"run's {fingerprint}); move it out of {self.path}")
 
-    @staticmethod
-    def _write(table: pa.Table, final: Path) -> None:
-        files.write_file(final, lambda path: pq.write_table(table, path))
+    def _write(self, table: pa.Table, final: Path) -> None:
+        assert self._digests is not None, "start() has read or written the manifest"
+        self._digests.write_file(final, lambda path: pq.write_table(table, path))
 
     def write_chunk(self, index: int, players: pa.Table, games: pa.Table) -> None:
         """Writes both files of a chunk (players last: the chunk is done once that file is in place)."""
@@ -376,9 +407,11 @@ class RunDirectory:
         for table in ("games", "players"):
             parts = [self._read(self.chunk_file(table, k), pq.read_table) for k in chunks]
             self._write(pa.concat_tables(parts), self.chunk_file(table, chunks[0], chunks[-1]))
-        for table in ("games", "players"):
-            for k in chunks:
-                files.remove(self.chunk_file(table, k))
+        merged = [self.chunk_file(table, k) for table in ("games", "players") for k in chunks]
+        for path in merged:
+            files.remove(path)
+        assert self._digests is not None, "start() has read or written the manifest"
+        self._digests.forget(merged)
 
     def merge_if_complete(self, config: RunConfig, done: set[int], index: int) -> None:
         """Merges the group of small chunks holding chunk `index` (`config.merge_group`) once every chunk of it is

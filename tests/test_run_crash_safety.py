@@ -6,6 +6,7 @@ merge's steps, and damaged files named in one line by a resume and by `borabora 
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -58,13 +59,18 @@ class Interrupter:
 
 def contents(out: Path) -> dict[str, pa.Table | bytes]:
     """Every file of a run directory by relative path: Parquet files as tables without the timing column (the
-    only column that differs between two runs of the same games), the manifest as bytes."""
+    only column that differs between two runs of the same games), the manifest as bytes, except the digests of the
+    files it records (of their timing column too): the names of the files recorded."""
     found: dict[str, pa.Table | bytes] = {}
     for path in sorted(out.rglob("*")):
         if path.is_file():
             name = str(path.relative_to(out))
             found[name] = (pq.read_table(path).drop_columns(["wall_time"]) if path.suffix == ".parquet"
                            else path.read_bytes())
+    if runs.MANIFEST in found:
+        manifest = json.loads(found[runs.MANIFEST])       # type: ignore[arg-type]
+        manifest[runs.FILES_KEY] = sorted(manifest[runs.FILES_KEY])
+        found[runs.MANIFEST] = json.dumps(manifest).encode()
     return found
 
 
@@ -191,8 +197,9 @@ def test_a_real_sigkill_after_each_rename_of_a_merge_resumes_to_the_uninterrupte
     reference = contents(tmp_path / "whole")
     script = KILLED_RUN.format(file_games=2 * CHUNK, games=GAMES, players=players, chunk=CHUNK)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
-    # renames: 1 the manifest, 2-5 chunks 0 and 1, 6 the merged games file of chunks 0-1, 7 its players file
-    for renames in (6, 7):
+    # renames: 1 the manifest, 2-9 chunks 0 and 1 (each file's digest recorded in the manifest before it), 10 and
+    # 11 the merged games file of chunks 0-1, 12 and 13 its players file
+    for renames in (11, 13):
         out = tmp_path / f"killed-after-rename-{renames}"
         done = subprocess.run([sys.executable, "-c", script, str(out), str(renames)], env=env, cwd=tmp_path,
                               capture_output=True, timeout=120)
