@@ -86,6 +86,72 @@ def mcnemar_exact(a_only: int, b_only: int) -> float:
     return float(min(1.0, 2 * _sps().binom.cdf(min(a_only, b_only), n, 0.5)))
 
 
+def clopper_pearson(successes: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Exact (Clopper-Pearson) interval of a binomial proportion. It excludes a value p0 exactly when the central
+    two-sided exact binomial test (`exact_binomial_p`) rejects p0 at 1 - confidence: the interval is that test
+    inverted, so a verdict read from either agrees with the other.
+
+    >>> lo, hi = clopper_pearson(5, 10)
+    >>> round(lo, 3), round(hi, 3)
+    (0.187, 0.813)
+    """
+    if n <= 0:
+        raise ValueError(f"n must be positive, got {n}")
+    if not 0 <= successes <= n:
+        raise ValueError(f"successes must be in 0..{n}, got {successes}")
+    tail = (1 - confidence) / 2
+    beta = _sps().beta
+    low = 0.0 if successes == 0 else float(beta.ppf(tail, successes, n - successes + 1))
+    high = 1.0 if successes == n else float(beta.ppf(1 - tail, successes + 1, n - successes))
+    return low, high
+
+
+def exact_binomial_p(successes: int, n: int, p: float) -> float:
+    """Central two-sided exact binomial test of `successes` in `n` trials against probability `p`: twice the smaller
+    tail, at most 1 (1.0 when n is 0). The test that `clopper_pearson` inverts."""
+    if n == 0:
+        return 1.0
+    binom = _sps().binom
+    lower = float(binom.cdf(successes, n, p))
+    upper = float(binom.sf(successes - 1, n, p))
+    return min(1.0, 2 * min(lower, upper))
+
+
+def paired_win_interval(a_only: int, b_only: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Exact interval of a paired difference of win rates, (a_only - b_only) / n, given its discordant pairs: the
+    Clopper-Pearson interval of the share of discordant pairs that A won, mapped onto the difference. It excludes 0
+    exactly when the exact McNemar test (`mcnemar_exact`) rejects at 1 - confidence. No discordant pair: (0, 0).
+
+    >>> low, high = paired_win_interval(30, 10, 200)
+    >>> round(low, 3), round(high, 3)
+    (0.035, 0.149)
+    """
+    discordant = a_only + b_only
+    if n <= 0 or discordant > n:
+        raise ValueError(f"need 0 < pairs and discordant pairs <= pairs, got {discordant} of {n}")
+    if discordant == 0:
+        return 0.0, 0.0
+    low, high = clopper_pearson(a_only, discordant, confidence)
+    scale = discordant / n
+    return scale * (2 * low - 1), scale * (2 * high - 1)
+
+
+def mean_test(values: Sequence[float] | np.ndarray | pd.Series, confidence: float = 0.95
+              ) -> tuple[float, float, float, float]:
+    """Mean, Student t interval and two-sided one-sample t-test p-value against 0: (mean, low, high, p). The
+    interval excludes 0 exactly when p < 1 - confidence. Values that are all equal: a zero-width interval, and p
+    0 or 1 by whether they are 0."""
+    x = np.asarray(values, dtype=float)
+    mean, low, high = mean_interval(x, confidence)
+    if x.size < 2:
+        return mean, low, high, 1.0
+    spread = float(x.std(ddof=1))
+    if spread == 0:
+        return mean, mean, mean, 1.0 if mean == 0 else 0.0
+    t = abs(mean) / (spread / math.sqrt(x.size))
+    return mean, low, high, float(min(1.0, 2 * _sps().t.sf(t, x.size - 1)))
+
+
 def paired_proportion_difference(both: int, a_only: int, b_only: int, neither: int,
                                  z: float = Z95) -> tuple[float, float, float]:
     """Difference p_A - p_B of two paired proportions with Newcombe's hybrid score interval (Newcombe 1998,
@@ -348,7 +414,7 @@ class PairedResult:
     vp_diff: float
     vp_diff_ci: tuple[float, float]
     sd_vp_diff: float
-    wilcoxon_p: float
+    vp_p: float                     # one-sample t-test of the score differences (the test of vp_diff_ci)
     vp_diff_bootstrap_ci: tuple[float, float] | None
     confidence: float
     looks: int = 1
@@ -374,7 +440,7 @@ class PairedResult:
             {"effect": "win rate A - B", "estimate": self.win_diff, "ci_low": self.win_diff_ci[0],
              "ci_high": self.win_diff_ci[1], "p_value": self.mcnemar_p, "test": "exact McNemar"},
             {"effect": f"mean {self.unit} A - B", "estimate": self.vp_diff, "ci_low": self.vp_diff_ci[0],
-             "ci_high": self.vp_diff_ci[1], "p_value": self.wilcoxon_p, "test": "Wilcoxon signed-rank"},
+             "ci_high": self.vp_diff_ci[1], "p_value": self.vp_p, "test": "paired t"},
         ]).set_index("effect")
 
     def summary(self) -> str:
@@ -388,7 +454,7 @@ class PairedResult:
             f"discordant games A only {self.a_only}, B only {self.b_only}, exact McNemar p = {self.mcnemar_p:.3g}",
             f"mean {self.unit} A {self.vp_a:.2f}, B {self.vp_b:.2f}: difference {self.vp_diff:+.2f} "
             f"({pct:.0f}% CI {self.vp_diff_ci[0]:+.2f} to {self.vp_diff_ci[1]:+.2f}); "
-            f"Wilcoxon signed-rank p = {self.wilcoxon_p:.3g}",
+            f"paired t-test p = {self.vp_p:.3g}",
         ]
         if self.vp_diff_bootstrap_ci is not None:
             lo, hi = self.vp_diff_bootstrap_ci
@@ -434,9 +500,10 @@ def paired_compare(frame_a: pd.DataFrame, frame_b: pd.DataFrame, focus: Sequence
     The focus seats are, by default, those whose spec differs between the runs. Or name them: `focus` as indices
     into the players list (turned into seats with the run's rotation), or `focus_a` / `focus_b` as the specs
     under study (the rows of that spec in each run, which must sit in the same seats). Games are matched by
-    game_id and must have the same game_seed. Wins: exact McNemar test and Newcombe's paired interval of the
-    difference. VP: Student t interval of the mean difference, Wilcoxon signed-rank test, and with `bootstrap`
-    > 0 a paired bootstrap interval with that many resamples.
+    game_id and must have the same game_seed. Wins: exact McNemar test and the exact interval of the difference
+    that inverts it (`paired_win_interval`). VP: Student t interval of the mean difference and the t-test it
+    inverts, and with `bootstrap` > 0 a paired bootstrap interval with that many resamples. Each interval
+    excludes 0 exactly when its test rejects at 1 - confidence.
     """
     a = frame_a.sort_values(["game_id", "seat"], ignore_index=True)
     b = frame_b.sort_values(["game_id", "seat"], ignore_index=True)
@@ -505,38 +572,63 @@ def paired_outcomes(per_game: pd.DataFrame, label_a: str, label_b: str, baseline
 
 
 def _paired_from_outcomes(per_game: pd.DataFrame, confidence: float, bootstrap: int, seed: int) -> dict[str, Any]:
-    z = z_value(confidence)
     wa, wb = per_game["win_a"].to_numpy(), per_game["win_b"].to_numpy()
     both, a_only = int(((wa == 1) & (wb == 1)).sum()), int(((wa == 1) & (wb == 0)).sum())
     b_only, neither = int(((wa == 0) & (wb == 1)).sum()), int(((wa == 0) & (wb == 0)).sum())
     n = len(per_game)
-    diff, lo, hi = paired_proportion_difference(both, a_only, b_only, neither, z)
+    lo, hi = paired_win_interval(a_only, b_only, n, confidence)
     vd = per_game["vp_diff"].to_numpy(dtype=float)
-    mean, vlo, vhi = mean_interval(vd, confidence)
+    mean, vlo, vhi, vp_p = mean_test(vd, confidence)
     wd = per_game["win_diff"].to_numpy(dtype=float)
     return {
         "games": n, "both": both, "a_only": a_only, "b_only": b_only, "neither": neither,
-        "win_a": float(wa.mean()), "win_b": float(wb.mean()), "win_diff": diff, "win_diff_ci": (lo, hi),
+        "win_a": float(wa.mean()), "win_b": float(wb.mean()), "win_diff": (a_only - b_only) / n,
+        "win_diff_ci": (lo, hi),
         "sd_win_diff": float(wd.std(ddof=1)) if n > 1 else math.nan, "mcnemar_p": mcnemar_exact(a_only, b_only),
         "vp_a": float(per_game["vp_a"].mean()), "vp_b": float(per_game["vp_b"].mean()), "vp_diff": mean,
         "vp_diff_ci": (vlo, vhi), "sd_vp_diff": float(vd.std(ddof=1)) if n > 1 else math.nan,
-        "wilcoxon_p": wilcoxon_signed_rank(vd),
+        "vp_p": vp_p,
         "vp_diff_bootstrap_ci": paired_bootstrap_ci(vd, bootstrap, seed, confidence) if bootstrap > 0 else None,
         "confidence": confidence,
     }
 
 
 # =============================================================================
-# Many comparisons: Holm-adjusted verdicts and how an effect changes
+# Many comparisons: one decision rule per effect, shared by its verdict and its printed interval
 # =============================================================================
 VERDICTS = ("A better", "A worse", "no detectable difference")
 
 
+def family_confidence(alpha: float, comparisons: int) -> float:
+    """The confidence of each interval of a family of `comparisons` so that all of them hold together with
+    probability at least 1 - alpha (Bonferroni): 1 - alpha / comparisons."""
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+    if comparisons < 1:
+        raise ValueError(f"a family needs at least one comparison, got {comparisons}")
+    return 1 - alpha / comparisons
+
+
+def interval_verdict(low: float, high: float, reference: float = 0.0) -> int:
+    """The one decision rule of every verdict: +1 when the interval lies above `reference`, -1 when below, 0 when it
+    holds it (not detectable)."""
+    return 1 if low > reference else -1 if high < reference else 0
+
+
+def adjusted_p(p: float, comparisons: int) -> float:
+    """A p-value adjusted for a family of `comparisons` (Bonferroni): below alpha exactly when the interval at
+    `family_confidence(alpha, comparisons)` of the test it belongs to excludes the tested value."""
+    return min(1.0, comparisons * p)
+
+
 def paired_table(results: Sequence[PairedResult] | pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
-    """Paired results as one table (one row per comparison, the fields of `PairedResult`), with Holm-adjusted
-    p-values over the rows, `mcnemar_p_holm` and `wilcoxon_p_holm` (each test is its own family), and the verdict
-    of each effect at level `alpha` after that correction, `win_verdict` and `vp_verdict` (one of VERDICTS), with
-    `alpha` itself. Reports, sentences and answers read their verdicts from this one table."""
+    """Paired results as one table (one row per comparison, the fields of `PairedResult`), judged as one family:
+    every interval is recomputed at `family_confidence(alpha, rows)` (simultaneous intervals: all of them cover
+    their effects together with probability 1 - alpha), the verdict of each effect, `win_verdict` and `vp_verdict`
+    (one of VERDICTS), is whether that interval excludes 0, and `win_p_adjusted` / `vp_p_adjusted` are the p-values
+    of the same tests (exact McNemar, paired t) adjusted alike, below alpha exactly when the interval excludes 0.
+    `confidence` is the intervals' level, `family` the number of rows and `alpha` the level of the family.
+    Reports, sentences and answers read their verdicts and intervals from this one table."""
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must be in (0, 1), got {alpha}")
     if isinstance(results, pd.DataFrame):
@@ -544,20 +636,32 @@ def paired_table(results: Sequence[PairedResult] | pd.DataFrame, alpha: float = 
     else:
         table = pd.DataFrame([asdict(r) for r in results])
     if len(table):
-        table["mcnemar_p_holm"] = holm(table["mcnemar_p"].to_numpy(dtype=float))
-        table["wilcoxon_p_holm"] = holm(table["wilcoxon_p"].to_numpy(dtype=float))
-        table["win_verdict"] = [_direction(d, p, alpha) for d, p in zip(table["win_diff"], table["mcnemar_p_holm"],
-                                                                         strict=True)]
-        table["vp_verdict"] = [_direction(d, p, alpha) for d, p in zip(table["vp_diff"], table["wilcoxon_p_holm"],
-                                                                        strict=True)]
+        family = len(table)
+        level = family_confidence(alpha, family)
+        table["win_diff_ci"] = [paired_win_interval(int(a), int(b), int(n), level)
+                                for a, b, n in zip(table["a_only"], table["b_only"], table["games"], strict=True)]
+        table["vp_diff_ci"] = [_t_interval(m, sd, int(n), level)
+                               for m, sd, n in zip(table["vp_diff"], table["sd_vp_diff"], table["games"], strict=True)]
+        table["win_p_adjusted"] = [adjusted_p(p, family) for p in table["mcnemar_p"]]
+        table["vp_p_adjusted"] = [adjusted_p(p, family) for p in table["vp_p"]]
+        table["win_verdict"] = [_paired_verdict(*ci) for ci in table["win_diff_ci"]]
+        table["vp_verdict"] = [_paired_verdict(*ci) for ci in table["vp_diff_ci"]]
+        table["confidence"] = level
+        table["family"] = family
         table["alpha"] = alpha
     return table
 
 
-def _direction(estimate: float, p: float, alpha: float) -> str:
-    if p >= alpha:
-        return VERDICTS[2]
-    return VERDICTS[0] if estimate > 0 else VERDICTS[1]
+def _t_interval(mean: float, sd: float, n: int, confidence: float) -> tuple[float, float]:
+    """The Student t interval of a mean from its summary (that of `mean_test`, without the values)."""
+    if n < 2 or not math.isfinite(sd):
+        return -math.inf, math.inf
+    half = float(_sps().t.ppf(0.5 + confidence / 2, n - 1)) * sd / math.sqrt(n)
+    return mean - half, mean + half
+
+
+def _paired_verdict(low: float, high: float) -> str:
+    return {1: VERDICTS[0], -1: VERDICTS[1], 0: VERDICTS[2]}[interval_verdict(low, high)]
 
 
 CHANGE_VERDICTS = ("higher", "lower", "no detectable change")
@@ -569,14 +673,14 @@ def effect_changes(table: pd.DataFrame, by: str, reference: object, within: Sequ
     row of the same `within` group (e.g. a fishing comparison measured for players of rising strength,
     `by="rung"`, `within=("comparison",)`).
 
-    One row per changed row: its labels, `reference_effect`, `effect`, `change` (effect - reference effect),
-    a normal `change_ci` (at the rows' confidence) and two-sided `change_p`, `change_p_holm` over all the rows
-    returned, `holm_family` (their number) and `change_verdict` at level `alpha` after that correction
-    (CHANGE_VERDICTS). Each row's standard error is read from its own interval (half-width over z): Newcombe's
-    score interval of a win-rate difference stays honest for a few dozen pairs that a change never turns, where
-    the plain standard deviation of the paired differences would be 0 and make any change from it look certain;
-    for large rows both give the same. The two rows are treated as independent samples. `metric` is "win"
-    (win-rate points as fractions) or "vp" (points)."""
+    One row per changed row: its labels, `reference_effect`, `effect`, `change` (effect - reference effect), and,
+    the changes returned being one family (`family`, their number), a normal `change_ci` at
+    `family_confidence(alpha, family)`, the two-sided `change_p` and `change_p_adjusted`, and `change_verdict`
+    (CHANGE_VERDICTS), whether `change_ci` excludes 0. Each row's standard error is read from its own interval
+    (half-width over z at the table's `confidence`): an exact interval of a win-rate difference stays honest for a
+    few dozen pairs that a change never turns, where the plain standard deviation of the paired differences would
+    be 0 and make any change from it look certain; for large rows both give the same. The two rows are treated as
+    independent samples. `metric` is "win" (win-rate points as fractions) or "vp" (points)."""
     if metric not in ("win", "vp"):
         raise ValueError(f"metric must be win or vp, got {metric!r}")
     if not 0 < alpha < 1:
@@ -605,14 +709,19 @@ def effect_changes(table: pd.DataFrame, by: str, reference: object, within: Sequ
             p = float(2 * _sps().norm.sf(abs(change) / se)) if se > 0 else exact
             rows.append({**{c: row[c] for c in within}, by: row[by], "reference": reference,
                          "reference_effect": float(ref[f"{metric}_diff"]), "effect": float(row[f"{metric}_diff"]),
-                         "change": change, "change_ci": (change - z * se, change + z * se), "change_p": p})
+                         "change": change, "se": se, "change_p": p})
     result = pd.DataFrame(rows)
     if len(result):
-        result["change_p_holm"] = holm(result["change_p"].to_numpy(dtype=float))
-        result["holm_family"] = len(result)
-        result["change_verdict"] = [CHANGE_VERDICTS[2] if p >= alpha else CHANGE_VERDICTS[0 if d > 0 else 1]
-                                    for d, p in zip(result["change"], result["change_p_holm"], strict=True)]
+        family = len(result)
+        family_z = z_value(family_confidence(alpha, family))
+        result["change_ci"] = [(c - family_z * se, c + family_z * se)
+                               for c, se in zip(result["change"], result["se"], strict=True)]
+        result["change_p_adjusted"] = [adjusted_p(p, family) for p in result["change_p"]]
+        result["change_verdict"] = [{1: CHANGE_VERDICTS[0], -1: CHANGE_VERDICTS[1], 0: CHANGE_VERDICTS[2]}[
+            interval_verdict(*ci)] for ci in result["change_ci"]]
+        result["family"] = family
         result["alpha"] = alpha
+        result = result.drop(columns="se")
     return result
 
 
@@ -725,18 +834,25 @@ __all__ = [
     "VERDICTS",
     "HeadToHead",
     "PairedResult",
+    "adjusted_p",
     "binomial_test",
+    "clopper_pearson",
     "effect_table",
+    "exact_binomial_p",
+    "family_confidence",
     "head_to_head",
     "holm",
     "interval_columns",
+    "interval_verdict",
     "mcnemar_exact",
     "mean_interval",
+    "mean_test",
     "paired_bootstrap_ci",
     "paired_compare",
     "paired_outcomes",
     "paired_proportion_difference",
     "paired_table",
+    "paired_win_interval",
     "player_positions",
     "sample_size_for_paired",
     "sample_size_for_paired_proportions",

@@ -1,5 +1,5 @@
-"""Verdicts in words: one plain sentence per paired comparison, with its effects, intervals and whether each is
-detectable after Holm's correction (the numbers and verdicts of `borabora_sim.stats.paired_table`)."""
+"""Verdicts in words: one plain sentence per paired comparison, with its effects, the intervals that decide them and
+whether each is detectable (the numbers and verdicts of `borabora_sim.stats.paired_table`)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from borabora_sim.stats import PairedResult, paired_table
 def verdict_lines(results: Sequence[PairedResult] | pd.DataFrame, label_columns: Sequence[str] | None = None,
                   alpha: float | None = None) -> list[str]:
     """One plain sentence per paired comparison: the win-rate and VP effects with intervals, and whether each is
-    detectable after Holm's correction over all the comparisons given (level `alpha`, default 0.05). Rows can be
+    detectable, the comparisons given judged together (level `alpha`, default 0.05: simultaneous intervals, an
+    effect detectable exactly when its interval excludes 0). Rows can be
     `PairedResult`s, a DataFrame of `dataclasses.asdict` rows, or a `paired_table` (whose verdicts are used as
     they are); extra columns named in `label_columns` label the sentence, by default "A vs B"."""
     table = _with_verdicts(results, alpha)
@@ -24,13 +25,12 @@ def verdict_lines(results: Sequence[PairedResult] | pd.DataFrame, label_columns:
             label = ", ".join(str(row[c]) for c in label_columns)
         else:
             label = f"{row['label_a']} vs {row['label_b']}"
-        pct = f"{100 * row['confidence']:.0f}%"
         (wlo, whi), (vlo, vhi) = row["win_diff_ci"], row["vp_diff_ci"]
         unit = row.get("unit", "VP")
         lines.append(
-            f"{label}: win rate A - B {100 * row['win_diff']:+.1f} points ({pct} CI {100 * wlo:+.1f} to "
-            f"{100 * whi:+.1f}, Holm p = {row['mcnemar_p_holm']:.3g}): {row['win_verdict']}; mean {unit} A - B "
-            f"{row['vp_diff']:+.2f} ({pct} CI {vlo:+.2f} to {vhi:+.2f}, Holm p = {row['wilcoxon_p_holm']:.3g}): "
+            f"{label}: win rate A - B {100 * row['win_diff']:+.1f} points ({100 * wlo:+.1f} to {100 * whi:+.1f}, "
+            f"adjusted p = {row['win_p_adjusted']:.3g}): {row['win_verdict']}; mean {unit} A - B "
+            f"{row['vp_diff']:+.2f} ({vlo:+.2f} to {vhi:+.2f}, adjusted p = {row['vp_p_adjusted']:.3g}): "
             f"{row['vp_verdict']}; {int(row['games']):,} paired games.")
     return lines
 

@@ -263,26 +263,22 @@ def _gift_rows(round_: int, pairs: int, win_with: int, win_without: int, gains: 
                          "win_without": [win_with <= i < win_with + win_without for i in range(pairs)]})
 
 
-def test_a_gift_is_called_detectable_only_where_holms_correction_leaves_it_so() -> None:
+def test_a_gift_is_called_detectable_exactly_where_its_printed_interval_excludes_0() -> None:
     from borabora_sim import stats
-    from borabora_sim.questions.forms import _gift_answer, _gift_table, _uncorrected_caveat
+    from borabora_sim.questions.forms import _gift_answer, _gift_table
 
     question = load_question({"title": "t", "game": "bora_bora", "form": "gift", "edit": "priest"})
-    weak = _gift_rows(1, 20, 9, 1, [1] * 9 + [-1] + [0] * 10)          # raw p about 0.02, not after Holm over 6
-    strong = _gift_rows(2, 20, 20, 0, [5 + i % 3 for i in range(20)])    # survives the correction
+    weak = _gift_rows(1, 20, 9, 1, [1] * 9 + [-1] + [0] * 10)          # raw p about 0.02, not over 6 rows
+    strong = _gift_rows(2, 20, 20, 0, [5 + i % 3 for i in range(20)])    # detectable over the 6 rows
     nothing = [_gift_rows(r, 20, 0, 0, [0] * 20) for r in range(3, 7)]
     table = stats.paired_table(_gift_table(question, pd.concat([weak, strong, *nothing]), "VP", ("rung", "round")))
     first, second = table.iloc[0], table.iloc[1]
-    assert first["wilcoxon_p"] < 0.05 and first["vp_diff_ci"][0] > 0
+    assert first["vp_p"] < 0.05 and first["vp_p_adjusted"] >= 0.05
+    assert first["vp_diff_ci"][0] < 0 < first["vp_diff_ci"][1]         # the interval printed beside it holds 0
     assert first["vp_verdict"] == "no detectable difference" and second["vp_verdict"] == "A better"
     [sentence] = _gift_answer(table, question.vocabulary.edits["priest"], "VP")
     assert "detectably raises the final VP when gained at the start of round 2: +6.0" in sentence
     assert "makes no detectable difference to the final VP when gained at the start of round 1: +0.4" in sentence
-    assert "(the interval of round 1, a 95% interval on its own, excludes 0; after Holm's correction" in sentence
-    two = pd.DataFrame({"round": [1, 3, 4], "vp_diff_ci": [(0.1, 0.9), (-0.5, 0.5), (-0.9, -0.2)]})
-    assert "(the intervals of rounds 1 and 4, each a 95% interval on its own, exclude 0;" in _uncorrected_caveat(
-        two, "no detectable difference")
-    assert _uncorrected_caveat(two, "A better") == ""
     assert "detectable in round 2 (+100.0 points)" in sentence and "round 1 (" not in sentence.split("win rate")[1]
 
 
@@ -356,37 +352,6 @@ def test_a_rerun_that_finds_every_game_kept_says_it_played_none(fields: dict[str
     assert "rewrite_seconds" not in played and rewritten["wall_seconds"] == played["wall_seconds"]
     assert rewritten["rewrite_seconds"] == round(again.wall_seconds)
     assert f"and {played['wall_seconds']} s of wall time when they were played" in again.report.read_text()
-
-
-def test_a_score_detectable_by_its_signed_ranks_but_not_by_its_mean_says_so() -> None:
-    from borabora_sim.questions.forms import effect_sentence, mean_caveat
-
-    row = pd.Series({"win_verdict": "A worse", "win_diff": -0.056, "win_diff_ci": (-0.065, -0.047),
-                     "vp_verdict": "A better", "vp_diff": 0.17, "vp_diff_ci": (-0.26, 0.61), "games": 20000})
-    sentence = effect_sentence(row, "points")
-    assert "scores detectably more points (+0.17 points, 95% CI -0.26 to +0.61; detectable by the signed ranks of " \
-           "the differences, while the mean's interval holds 0)" in sentence
-    quiet = row.copy()
-    quiet["vp_verdict"] = "no detectable difference"
-    assert mean_caveat(quiet) == ""
-    clear = row.copy()
-    clear["vp_diff_ci"] = (0.05, 0.3)
-    assert mean_caveat(clear) == ""
-
-
-def test_an_interval_apart_from_0_beside_a_verdict_of_no_difference_says_why() -> None:
-    """The fishing report's learned row: -1.6 win-rate points, 95% CI -2.9 to -0.3, not detectable after Holm's
-    correction over 12 comparisons. The sentence must not leave the reader to square the two."""
-    row = pd.Series({"win_verdict": "no detectable difference", "win_diff": -0.016, "win_diff_ci": (-0.029, -0.003),
-                     "mcnemar_p_holm": 0.115, "vp_verdict": "A worse", "vp_diff": -1.54, "vp_diff_ci": (-2.0, -1.09),
-                     "wilcoxon_p_holm": 7.86e-9, "games": 2000})
-    sentence = effect_sentence(row, "VP")
-    assert ("(-1.6 win-rate points, 95% CI -2.9 to -0.3; this interval, taken alone, excludes 0, but the test "
-            "corrected over the table's comparisons does not detect it: Holm p = 0.115)") in sentence
-    assert sentence.count("taken alone") == 1                        # the VP verdict is detectable: no caveat
-    inside = row.copy()
-    inside["win_diff_ci"] = (-0.029, 0.003)
-    assert "taken alone" not in effect_sentence(inside, "VP")
 
 
 def test_the_strongest_player_measured_precisely_is_not_the_one_with_a_few_more_pairs() -> None:

@@ -165,7 +165,7 @@ def test_paired_compare_finds_a_planted_vp_advantage_and_pairs_by_game_seed():
     result = stats.paired_compare(a, b)
     assert result.focus_per_game == 1 and result.games == 300
     assert result.vp_diff_ci[0] < 4.0 < result.vp_diff_ci[1] and result.vp_diff_ci[0] > 2.0
-    assert result.wilcoxon_p < 1e-6
+    assert result.vp_p < 1e-6
     assert result.win_diff_ci[0] > 0 and result.mcnemar_p < 0.05 and result.a_only > 2 * result.b_only
     by_spec = stats.paired_compare(a, b, focus_a="strong", focus_b="weak")
     assert by_spec.vp_diff == result.vp_diff and by_spec.a_only == result.a_only
@@ -190,14 +190,15 @@ def test_paired_bootstrap_interval_brackets_the_mean_difference():
     assert abs(lo - tlo) < 0.15 and abs(hi - thi) < 0.15             # agrees with the t interval for a mean
 
 
-def test_verdict_lines_apply_holm_over_the_comparisons():
+def test_verdict_lines_judge_the_comparisons_together():
     fake = make_fake_simulate({"strong": 4.0})
     plain = experiments.simulate_arm(["plain", "plain", "plain"], 150, seed=5, simulate_fn=fake)
     strong = experiments.simulate_arm(["strong", "plain", "plain"], 150, seed=5, simulate_fn=fake)
     same = experiments.simulate_arm(["plain2", "plain", "plain"], 150, seed=5, simulate_fn=fake)
     results = [stats.paired_compare(strong, plain, focus=[0]), stats.paired_compare(same, plain, focus=[0])]
     table = stats.paired_table(results)
-    assert table["wilcoxon_p_holm"].tolist() == pytest.approx(stats.holm(table["wilcoxon_p"]).tolist())
+    assert table["vp_p_adjusted"].tolist() == pytest.approx([min(1.0, 2 * p) for p in table["vp_p"]])
+    assert table["confidence"].tolist() == pytest.approx([0.975, 0.975])     # two comparisons: each at 1 - 0.05 / 2
     lines = verdicts.verdict_lines(results)
     assert lines[0].startswith("strong vs plain: win rate A - B")
     assert lines[0].split("mean VP A - B ")[1].startswith(f"{results[0].vp_diff:+.2f}")
@@ -205,7 +206,7 @@ def test_verdict_lines_apply_holm_over_the_comparisons():
     assert lines[1].count("no detectable difference") == 2
 
 
-def test_paired_table_holds_the_holm_verdicts_that_verdict_lines_word():
+def test_paired_table_holds_the_verdicts_that_verdict_lines_word():
     fake = make_fake_simulate({"strong": 4.0, "weak": -4.0})
     plain = experiments.simulate_arm(["plain", "plain", "plain"], 150, seed=5, simulate_fn=fake)
     results = [stats.paired_compare(experiments.simulate_arm([spec, "plain", "plain"], 150, seed=5,
@@ -214,7 +215,7 @@ def test_paired_table_holds_the_holm_verdicts_that_verdict_lines_word():
     table = stats.paired_table(results)
     assert table["vp_verdict"].tolist() == ["A better", "A worse", "no detectable difference"]
     for _, row in table.iterrows():
-        for verdict, p in ((row["win_verdict"], row["mcnemar_p_holm"]), (row["vp_verdict"], row["wilcoxon_p_holm"])):
+        for verdict, p in ((row["win_verdict"], row["win_p_adjusted"]), (row["vp_verdict"], row["vp_p_adjusted"])):
             assert (verdict == "no detectable difference") == (p >= 0.05)
     # the sentences word the table's own verdicts: change one and the sentence follows
     table.loc[2, "vp_verdict"] = "A better"

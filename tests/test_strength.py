@@ -101,19 +101,20 @@ def _paired_rows(effects: list[tuple[str, float, float, int]]) -> pd.DataFrame:
                          for rung, diff, sd, n in effects])
 
 
-def test_effect_changes_are_differences_with_independent_standard_errors_and_holm() -> None:
+def test_effect_changes_are_differences_with_independent_standard_errors_judged_together() -> None:
     table = _paired_rows([("a", -0.06, 0.4, 1600), ("b", -0.05, 0.4, 1600), ("c", 0.02, 0.5, 2500)])
     changes = stats.effect_changes(table, "rung", "a", within=("comparison",))
     assert list(changes["rung"]) == ["b", "c"]
     b, c = changes.iloc[0], changes.iloc[1]
     se_b = math.hypot(0.4 / 40, 0.4 / 40)
-    assert b["change"] == pytest.approx(0.01) and b["change_ci"][1] - b["change"] == pytest.approx(1.959964 * se_b)
+    two_changes = stats.z_value(1 - 0.05 / 2)                  # the two changes' intervals hold together at 95%
+    assert b["change"] == pytest.approx(0.01) and b["change_ci"][1] - b["change"] == pytest.approx(two_changes * se_b)
     assert b["change_verdict"] == "no detectable change"
     assert c["change"] == pytest.approx(0.08) and c["change_verdict"] == "higher"
-    assert c["change_p_holm"] == pytest.approx(min(1.0, 2 * c["change_p"]))      # the smallest of two p-values
+    assert c["change_p_adjusted"] == pytest.approx(min(1.0, 2 * c["change_p"]))
     vp = stats.effect_changes(table, "rung", "a", within=("comparison",), metric="vp")
     assert vp["change"].iloc[1] == pytest.approx(0.8)
-    assert set(changes["holm_family"]) == {2}
+    assert set(changes["family"]) == {2}
     with pytest.raises(ValueError, match="need exactly one"):
         stats.effect_changes(table, "rung", "z", within=("comparison",))
     with pytest.raises(ValueError, match="metric must be win or vp"):
@@ -121,8 +122,8 @@ def test_effect_changes_are_differences_with_independent_standard_errors_and_hol
 
 
 def test_a_small_row_that_no_pair_turns_keeps_the_width_of_its_own_interval() -> None:
-    """24 pairs of a strong player who wins either way: the sd of their paired differences is 0, but Newcombe's
-    interval is wide, and a change from a precise row is judged with that width."""
+    """24 pairs of a strong player who wins either way: the sd of their paired differences is 0, but the interval of
+    the difference is wide, and a change from a precise row is judged with that width."""
     small_diff, small_low, small_high = stats.paired_proportion_difference(22, 0, 0, 2)
     table = pd.DataFrame([
         {"rung": "heuristic", "win_diff": -0.06, "win_diff_ci": (-0.076, -0.044), "games": 2000, "confidence": 0.95},
@@ -136,9 +137,9 @@ def test_a_small_row_that_no_pair_turns_keeps_the_width_of_its_own_interval() ->
 
 def _verdicts(effects: list[tuple[str, float, float, int]]) -> tuple[pd.DataFrame, pd.DataFrame]:
     table = _paired_rows(effects)
-    table["mcnemar_p"] = [2 * float(stats._sps().norm.sf(abs(d) / (sd / math.sqrt(n)))) for _, d, sd, n in effects]
-    table["wilcoxon_p"] = table["mcnemar_p"]
-    table = stats.paired_table(table)
+    for metric in ("win", "vp"):                 # each verdict read from its interval, as paired_table reads it
+        table[f"{metric}_verdict"] = [stats.VERDICTS[{1: 0, -1: 1, 0: 2}[stats.interval_verdict(*ci)]]
+                                      for ci in table[f"{metric}_diff_ci"]]
     return table, stats.effect_changes(table, "rung", effects[0][0], within=("comparison",))
 
 

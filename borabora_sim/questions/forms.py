@@ -1,4 +1,5 @@
-"""The four forms of a question, each turned into `Findings`: the tables (with Holm-corrected verdicts), the
+"""The four forms of a question, each turned into `Findings`: the tables (each effect's verdict read from the
+interval printed beside it, `stats.paired_table`), the
 plain-language answer and the evidence, every sentence worded from the verdicts of the tables it stands beside.
 
 - policy: the studied player's arms on the same seeds and seat rotations (`stats.paired_compare`);
@@ -7,7 +8,8 @@ plain-language answer and the evidence, every sentence worded from the verdicts 
 - gift: the game from the first decision of each round, continued with and without the edit on common seeds
   (`stats.paired_outcomes`);
 - setup: every seat played by the same player; each place in the turn order's win rate against a fair share
-  (exact binomial tests), and whether the seats' chances differ between setups (chi-square test of homogeneity).
+  (exact binomial tests and the intervals that invert them), and whether the seats' chances differ between setups
+  (chi-square test of homogeneity).
 """
 
 from __future__ import annotations
@@ -121,42 +123,22 @@ def _precise_enough(size: Size, half_width: float, took: float, time_left: float
 # Words shared by the forms
 # =============================================================================
 WIN_WORDS = {"A better": "wins detectably more often", "A worse": "wins detectably less often",
-             "no detectable difference": "makes no detectable difference to the win rate after Holm's correction"}
+             "no detectable difference": "makes no detectable difference to the win rate"}
 
 
 def score_words(verdict: str, unit: str) -> str:
     return {"A better": f"scores detectably more {unit}", "A worse": f"scores detectably fewer {unit}",
-            "no detectable difference": f"makes no detectable difference to the {unit} after Holm's correction",
+            "no detectable difference": f"makes no detectable difference to the {unit}",
             }[verdict]
 
 
 def effect_sentence(row: pd.Series, unit: str) -> str:
-    """Both effects of one paired row, from its Holm-corrected verdicts, with estimates and intervals."""
+    """Both effects of one paired row, from its verdicts, with estimates and the intervals that decided them."""
     (wlo, whi), (vlo, vhi) = row["win_diff_ci"], row["vp_diff_ci"]
-    return (f"{WIN_WORDS[row['win_verdict']]} ({100 * row['win_diff']:+.1f} win-rate points, 95% CI "
-            f"{100 * wlo:+.1f} to {100 * whi:+.1f}{apart_caveat(row, 'win')}) and "
-            f"{score_words(row['vp_verdict'], unit)} ({row['vp_diff']:+.2f} {unit}, 95% CI {vlo:+.2f} to {vhi:+.2f}"
-            f"{mean_caveat(row)}{apart_caveat(row, 'vp')}), over {int(row['games']):,} pairs")
-
-
-def apart_caveat(row: pd.Series, metric: str) -> str:
-    """Where a verdict is not detectable but the printed interval excludes 0, why: the interval is a 95% interval on
-    its own, the verdict a test Holm-corrected over the whole table."""
-    low, high = row[f"{metric}_diff_ci"]
-    if row[f"{metric}_verdict"] != stats.VERDICTS[2] or low <= 0 <= high:
-        return ""
-    p_holm = row["mcnemar_p_holm" if metric == "win" else "wilcoxon_p_holm"]
-    return (f"; this interval, taken alone, excludes 0, but the test corrected over the table's comparisons does not "
-            f"detect it: Holm p = {p_holm:.3g}")
-
-
-def mean_caveat(row: pd.Series) -> str:
-    """Where the score's verdict is detectable but the interval of its mean holds 0, what the verdict rests on:
-    the Wilcoxon test sees the pairs' differences lean one way, while their mean may still be 0."""
-    low, high = row["vp_diff_ci"]
-    if row["vp_verdict"] == stats.VERDICTS[2] or not low <= 0 <= high:
-        return ""
-    return "; detectable by the signed ranks of the differences, while the mean's interval holds 0"
+    return (f"{WIN_WORDS[row['win_verdict']]} ({100 * row['win_diff']:+.1f} win-rate points, "
+            f"{100 * wlo:+.1f} to {100 * whi:+.1f}) and "
+            f"{score_words(row['vp_verdict'], unit)} ({row['vp_diff']:+.2f} {unit}, {vlo:+.2f} to {vhi:+.2f}), "
+            f"over {int(row['games']):,} pairs")
 
 
 def paired_view(table: pd.DataFrame, labels: Sequence[str], unit: str) -> pd.DataFrame:
@@ -168,11 +150,11 @@ def paired_view(table: pd.DataFrame, labels: Sequence[str], unit: str) -> pd.Dat
     view["change in win rate (points)"] = [f"{100 * d:+.1f} ({100 * lo:+.1f} to {100 * hi:+.1f})"
                                            for d, (lo, hi) in zip(table["win_diff"], table["win_diff_ci"],
                                                                   strict=True)]
-    view["Holm p (win)"] = [f"{p:.3g}" for p in table["mcnemar_p_holm"]]
+    view["adjusted p (win)"] = [f"{p:.3g}" for p in table["win_p_adjusted"]]
     view["verdict (win)"] = table["win_verdict"].map(VERDICT_COLUMN)
     view[f"change in {unit}"] = [f"{d:+.2f} ({lo:+.2f} to {hi:+.2f})"
                                  for d, (lo, hi) in zip(table["vp_diff"], table["vp_diff_ci"], strict=True)]
-    view[f"Holm p ({unit})"] = [f"{p:.3g}" for p in table["wilcoxon_p_holm"]]
+    view[f"adjusted p ({unit})"] = [f"{p:.3g}" for p in table["vp_p_adjusted"]]
     view[f"verdict ({unit})"] = table["vp_verdict"].map(VERDICT_COLUMN)
     return view
 
@@ -180,8 +162,18 @@ def paired_view(table: pd.DataFrame, labels: Sequence[str], unit: str) -> pd.Dat
 VERDICT_COLUMN = {"A better": "A higher", "A worse": "A lower", "no detectable difference": "not detectable"}
 
 
+def family_words(table: pd.DataFrame) -> str:
+    """How a paired table's verdicts were reached, in one sentence: its intervals are simultaneous and decide."""
+    family = len(table)
+    return (f"Win rates: exact McNemar test and the exact interval that inverts it; {table['unit'].iloc[0]}: paired "
+            f"t-test and its t interval. The {_count(family, 'comparison')} are judged together: each interval is at "
+            f"{100 * stats.family_confidence(float(table['alpha'].iloc[0]), family):.4g}% so that all of them hold "
+            f"at once with 95% confidence, an effect is detectable exactly when its interval excludes 0, and the "
+            f"p-values are adjusted alike.")
+
+
 def forest(table: pd.DataFrame, labels: Sequence[str], title: str, unit: str) -> Figure:
-    """Each row's change in win rate and in score with its 95% interval, labelled in words."""
+    """Each row's change in win rate and in score with the interval that decides its verdict, labelled in words."""
     from borabora_sim import plots
 
     fig = plots.new_figure(11, 1.6 + 0.45 * len(table))
@@ -258,7 +250,7 @@ def _policy_rung(question: Question, size: Size, work: Work, label: str, games: 
 
 def _changes(table: pd.DataFrame, weakest: str, within: str, metrics: tuple[str, ...], alpha: float) -> pd.DataFrame:
     """How each effect moves from the weakest rung's to every stronger one's, per metric in `metrics`' order
-    (`stats.effect_changes`, each metric its own Holm family)."""
+    (`stats.effect_changes`, each metric its own family)."""
     return pd.concat([stats.effect_changes(table, "rung", weakest, within=(within,), metric=metric,
                                            alpha=alpha).assign(metric=metric) for metric in metrics],
                      ignore_index=True)
@@ -300,9 +292,7 @@ def policy(question: Question, size: Size, work: Work, folder: Path | None) -> F
     findings.evidence += [
         f"Each player below sat in one seat (rotated over the games) against {question.players - 1} "
         f"{question.vocabulary.opponent_words}; each arm played the same game seeds and seat rotations, so each "
-        "game is a pair. A is the first arm of each comparison, B the second. Win rates: exact McNemar test, "
-        f"Newcombe interval; {unit}: paired t interval, Wilcoxon signed-rank test; p-values and verdicts "
-        f"Holm-corrected over the {len(table)} comparisons.",
+        "game is a pair. A is the first arm of each comparison, B the second. " + family_words(table),
         "Each player's strength, its win rate in the arm with no option changed:",
         _markdown(strength_view(findings.tables["strength"])),
         _markdown(paired_view(table, ("player", "comparison"), unit)), "![effects](effects.png)"]
@@ -322,8 +312,8 @@ def policy(question: Question, size: Size, work: Work, folder: Path | None) -> F
     robust = _policy_robustness(question, size, work, folder, rungs[0])
     if len(robust):
         findings.tables["robustness"] = robust
-        findings.evidence += [f"Robustness, for {question.vocabulary.rung(rungs[0]).words} (Holm over these "
-                              f"{len(robust)} comparisons):",
+        findings.evidence += [f"Robustness, for {question.vocabulary.rung(rungs[0]).words} (these "
+                              f"{len(robust)} comparisons judged together):",
                               _markdown(paired_view(robust, ("players", "components", "comparison"), unit))]
         findings.answer.append(_robustness_sentence(robust))
     return findings
@@ -395,8 +385,7 @@ def _paired_certainty(table: pd.DataFrame, what: str, metric: str = "win") -> st
     detectable = int((table[f"{metric}_verdict"] != "no detectable difference").sum())
     widest = max((hi - lo) / 2 for lo, hi in table[f"{metric}_diff_ci"])
     scale, unit = (100, " points") if metric == "win" else (1, f" {table['unit'].iloc[0]}")
-    return (f"{detectable} of {len(table)} {what} detectable after Holm's correction; widest 95% interval "
-            f"+/- {scale * widest:.1f}{unit}")
+    return (f"{detectable} of {len(table)} {what} detectable; widest interval +/- {scale * widest:.1f}{unit}")
 
 
 def _holds_sentence(table: pd.DataFrame) -> str:
@@ -405,12 +394,11 @@ def _holds_sentence(table: pd.DataFrame) -> str:
     if detectable.empty:
         players = table["player"].nunique()
         who = "the player measured" if players == 1 else f"any of the {players} players measured"
-        return (f"No effect on the win rate is detectable for {who}, after Holm's correction over "
-                f"{_count(len(table), 'comparison')}.")
+        return f"No effect on the win rate is detectable for {who}, over {_count(len(table), 'comparison')}."
     listing = "; ".join(f"{row['comparison']} for {row['player']} ({100 * row['win_diff']:+.1f} points)"
                         for _, row in detectable.iterrows())
-    return (f"Detectable effects on the win rate, after Holm's correction over {_count(len(table), 'comparison')}: "
-            f"{listing}; the others are not detectable.")
+    return (f"Detectable effects on the win rate, over {_count(len(table), 'comparison')}: {listing}; the others "
+            "are not detectable.")
 
 
 def _robustness_sentence(robust: pd.DataFrame) -> str:
@@ -515,15 +503,18 @@ def choice_table(values: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
 
 
 def choice_verdicts(values: pd.DataFrame, keys: Sequence[str], alpha: float) -> pd.DataFrame:
-    """`choice_table` with a Wilcoxon signed-rank test of the rechecked advantage against 0 per row, Holm's
-    correction over the rows and the verdict ("better": ahead of the best other move on average)."""
+    """`choice_table` judged as one family: the rechecked advantage's t interval per row at
+    `stats.family_confidence(alpha, rows)`, its verdict ("better": ahead of the best other move on average) whether
+    that interval excludes 0, and the t-test's p-value adjusted alike (`advantage_p_adjusted`)."""
     table = choice_table(values, keys)
-    table["advantage_p"] = [stats.wilcoxon_signed_rank(group["recheck_advantage"].to_numpy(dtype=float))
-                            for _, group in values.groupby(list(keys), sort=True, observed=True)]
-    table["advantage_p_holm"] = stats.holm(table["advantage_p"].to_numpy(dtype=float))
-    table["verdict"] = [ADVANTAGE_VERDICTS[2] if p >= alpha else ADVANTAGE_VERDICTS[0] if d > 0
-                        else ADVANTAGE_VERDICTS[1]
-                        for d, p in zip(table["advantage"], table["advantage_p_holm"], strict=True)]
+    level = stats.family_confidence(alpha, max(len(table), 1))
+    tested = [stats.mean_test(group["recheck_advantage"].to_numpy(dtype=float), level)
+              for _, group in values.groupby(list(keys), sort=True, observed=True)]
+    table["advantage_ci"] = [(low, high) for _, low, high, _ in tested]
+    table["advantage_p_adjusted"] = [stats.adjusted_p(p, len(table)) for *_, p in tested]
+    table["verdict"] = [ADVANTAGE_VERDICTS[{1: 0, -1: 1, 0: 2}[stats.interval_verdict(*ci)]]
+                        for ci in table["advantage_ci"]]
+    table["confidence"] = level
     return table
 
 
@@ -598,8 +589,8 @@ def _choice_view(question: Question, table: pd.DataFrame, labels: dict[str, str]
     view["against the best other move (win chance, points)"] = [
         f"{100 * m:+.1f} ({100 * lo:+.1f} to {100 * hi:+.1f})"
         for m, (lo, hi) in zip(table["advantage"], table["advantage_ci"], strict=True)]
-    if "advantage_p_holm" in table:
-        view["Holm p"] = [f"{p:.3g}" for p in table["advantage_p_holm"]]
+    if "advantage_p_adjusted" in table:
+        view["adjusted p"] = [f"{p:.3g}" for p in table["advantage_p_adjusted"]]
         view["verdict"] = table["verdict"]
     return view
 
@@ -612,7 +603,7 @@ def _group_labels(question: Question, values: pd.DataFrame) -> pd.DataFrame:
 def _choice_robustness(question: Question, size: Size, work: Work, folder: Path | None, label: str,
                        values: pd.DataFrame, findings: Findings) -> None:
     """The first player's judged choice again in each robustness setting, beside the same number of the
-    question's own games (as printed): its best-move share and its advantage, one Holm family."""
+    question's own games (as printed): its best-move share and its advantage, one family."""
     settings = robustness_settings(question, size, folder)
     if not settings:
         return
@@ -632,7 +623,7 @@ def _choice_robustness(question: Question, size: Size, work: Work, folder: Path 
     shown = choice_verdicts(_group_labels(question, every), keys, question.alpha)
     findings.evidence += [
         f"Robustness, for {question.vocabulary.rung(label).words}, beside the first {size.robustness_games:,} of "
-        f"the question's own games (Holm over these {len(table)} rows):",
+        f"the question's own games (these {len(table)} rows judged together):",
         _markdown(_choice_view(question, shown, {"players": "players", "components": "components",
                                                  **({"group": "choice"} if _by_group(question) else {})}))]
     findings.answer.append(_robustness_sentence_of(table, "verdict", "its advantage over the best other move",
@@ -732,8 +723,10 @@ def _judged_findings(question: Question, size: Size, values: pd.DataFrame, findi
         f"every legal move was judged by {size.rollouts} {judge_words} (the same hidden-card samples and dice for "
         "every move). An option is the best move when its win chance in the rollouts is above every move outside "
         "its group, tied when level with the best of them; the comparison with the best other move is judged again "
-        "on fresh rollouts, free of the bias of picking the best of several noisy values (Wilcoxon signed-rank "
-        f"test, Holm-corrected over the {len(summary)} rows).",
+        "on fresh rollouts, free of the bias of picking the best of several noisy values (paired t interval; the "
+        f"{len(summary)} rows judged together, each interval at "
+        f"{100 * float(summary['confidence'].iloc[0]):.4g}%, an advantage detectable exactly when its interval "
+        "excludes 0).",
         _markdown(_choice_view(question, shown, {**({"group": "choice"} if groups else {}), "rung": "player"}))]
     for by in question.by:
         situation = vocabulary.situations[by].words
@@ -765,7 +758,7 @@ def _judged_findings(question: Question, size: Size, values: pd.DataFrame, findi
     strongest = summary.iloc[-1]
     lo, hi = strongest["best_ci"]
     findings.certainty = (f"best-move share +/- {100 * (hi - lo) / 2:.0f} points over {int(strongest['decisions'])} "
-                          f"judged decisions; advantage {strongest['verdict']} after Holm's correction")
+                          f"judged decisions; advantage: {strongest['verdict']}")
     best = values[values["best"].astype(bool)]
     if len(best):
         row = best.iloc[int(best["advantage"].to_numpy().argmax())]
@@ -784,7 +777,7 @@ def _choice_answer(question: Question, values: pd.DataFrame, row: pd.Series, wor
         f"Judged by {judge_words}, {words} was the best move in {_share_text(row['best_share'], lo, hi)} of the "
         f"{int(row['decisions']):,} decisions of {row['player']} where it was legal beside other moves (tied for "
         f"best in {row['tied_share']:.0%}), and {AGAINST[row['verdict']]} ({100 * row['advantage']:+.1f} points "
-        f"of win chance, 95% CI {100 * alo:+.1f} to {100 * ahi:+.1f}); the player took it in "
+        f"of win chance, {100 * alo:+.1f} to {100 * ahi:+.1f}); the player took it in "
         f"{row['taken_share']:.0%} of them.")
     for by in question.by[:1]:
         enough = choice_table(values, [by])
@@ -801,8 +794,8 @@ def _choice_answer(question: Question, values: pd.DataFrame, row: pd.Series, wor
 def judge_agreement(first: pd.DataFrame, second: pd.DataFrame) -> pd.DataFrame:
     """The two judges on the options both judged: how often both, either or neither call the option the best
     move, their agreement (Wilson interval, Cohen's kappa), the paired difference of their shares (first - second;
-    Newcombe interval, exact McNemar test) and the correlation of their advantages. One row (none if no option was
-    judged by both)."""
+    the exact interval that inverts the exact McNemar test) and the correlation of their advantages. One row (none
+    if no option was judged by both)."""
     keys = ["game_id", "decision", "option"]
     both = first.merge(second, on=keys, suffixes=("_first", "_second"))
     if both.empty:
@@ -812,7 +805,8 @@ def judge_agreement(first: pd.DataFrame, second: pd.DataFrame) -> pd.DataFrame:
     n = len(both)
     agree = counts[0] + counts[3]
     expected = a.mean() * b.mean() + (1 - a.mean()) * (1 - b.mean())
-    difference, low, high = stats.paired_proportion_difference(*counts, stats.Z95)
+    difference = (counts[1] - counts[2]) / n
+    low, high = stats.paired_win_interval(counts[1], counts[2], n)
     correlation = np.corrcoef(both["advantage_first"], both["advantage_second"])[0, 1] if n > 1 else 1.0
     return pd.DataFrame([{
         "options": n, "both": counts[0], "first_only": counts[1], "second_only": counts[2], "neither": counts[3],
@@ -839,7 +833,7 @@ def _agreement_words(question: Question, agreement: pd.DataFrame) -> str:
             f"rollouts of the {second} heuristic, the judges agree on whether it is the best move in "
             f"{_share_text(row['agreement'], lo, hi)} (Cohen's kappa {row['kappa']:.2f}; the correlation of their "
             f"advantages {row['advantage_correlation']:.2f}); {shares}: {row['first_share']:.0%} against "
-            f"{row['second_share']:.0%}, a difference of {100 * row['difference']:+.1f} points (95% CI "
+            f"{row['second_share']:.0%}, a difference of {100 * row['difference']:+.1f} points (95% interval "
             f"{100 * dlo:+.1f} to {100 * dhi:+.1f}, exact McNemar p = {row['mcnemar_p']:.2g}).")
 
 
@@ -932,7 +926,7 @@ def _gift_task(question: Question, label: str, ids: Sequence[int], seed: int, co
 def _gift_table(question: Question, pairs: pd.DataFrame, unit: str, keys: Sequence[str]) -> pd.DataFrame:
     """One paired comparison (A = with the gift, B = without) per group of `keys` ("rung", "round", "kind",
     robustness settings), in the order the groups first appear; where the edit names its own score source, the
-    mean of its difference (`own`) and the effect beyond it (`beyond`, t interval, Wilcoxon test)."""
+    mean of its difference (`own`) and the effect beyond it (`beyond`; `_gift_verdicts` judges it)."""
     rows = []
     for key, group in pairs.groupby(list(keys), sort=False):
         per_game = pd.DataFrame({"win_a": group["win_with"], "win_b": group["win_without"],
@@ -947,22 +941,24 @@ def _gift_table(question: Question, pairs: pd.DataFrame, unit: str, keys: Sequen
             row["direct"] = float(group["direct"].iloc[0])
         if "own" in group:
             beyond = (group["score_with"] - group["score_without"] - group["own"]).to_numpy(dtype=float)
-            mean, low, high = stats.mean_interval(beyond)
-            row |= {"own": float(group["own"].mean()), "beyond": mean, "beyond_ci": (low, high),
-                    "beyond_p": stats.wilcoxon_signed_rank(beyond)}
+            row |= {"own": float(group["own"].mean()), "beyond_values": beyond}
         rows.append({**row, **asdict(result)})
     return pd.DataFrame(rows)
 
 
 def _gift_verdicts(question: Question, pairs: pd.DataFrame, unit: str, keys: Sequence[str]) -> pd.DataFrame:
-    """`_gift_table` with Holm-corrected verdicts over its rows, one family per test (the effect beyond the
-    gift's own score source too)."""
+    """`_gift_table` judged as one family (`stats.paired_table`), and the effect beyond the gift's own score
+    source too: its t interval at the family's level, the verdict whether it excludes 0, the p-value adjusted."""
     table = stats.paired_table(_gift_table(question, pairs, unit, keys), question.alpha)
-    if "beyond_p" in table:
-        table["beyond_p_holm"] = stats.holm(table["beyond_p"].to_numpy(dtype=float))
-        table["beyond_verdict"] = [stats.VERDICTS[2] if p >= question.alpha else
-                                   stats.VERDICTS[0] if d > 0 else stats.VERDICTS[1]
-                                   for d, p in zip(table["beyond"], table["beyond_p_holm"], strict=True)]
+    if "beyond_values" in table:
+        level = stats.family_confidence(question.alpha, len(table))
+        tested = [stats.mean_test(values, level) for values in table["beyond_values"]]
+        table["beyond"] = [mean for mean, *_ in tested]
+        table["beyond_ci"] = [(low, high) for _, low, high, _ in tested]
+        table["beyond_p_adjusted"] = [stats.adjusted_p(p, len(table)) for *_, p in tested]
+        table["beyond_verdict"] = [stats.VERDICTS[{1: 0, -1: 1, 0: 2}[stats.interval_verdict(*ci)]]
+                                   for ci in table["beyond_ci"]]
+        table = table.drop(columns="beyond_values")
     return table
 
 
@@ -1056,7 +1052,7 @@ def _own_columns(view: pd.DataFrame, table: pd.DataFrame, edit: Edit, unit: str)
     view[f"of which {edit.own_words}"] = [f"{v:+.2f}" for v in table["own"]]
     view[f"beyond it ({unit})"] = [f"{d:+.2f} ({lo:+.2f} to {hi:+.2f})"
                                    for d, (lo, hi) in zip(table["beyond"], table["beyond_ci"], strict=True)]
-    view["Holm p (beyond)"] = [f"{p:.3g}" for p in table["beyond_p_holm"]]
+    view["adjusted p (beyond)"] = [f"{p:.3g}" for p in table["beyond_p_adjusted"]]
     view["verdict (beyond)"] = table["beyond_verdict"].map(VERDICT_COLUMN)
     return view
 
@@ -1079,7 +1075,7 @@ def _gift_setting(question: Question, edit: Edit) -> str:
 
 
 def _round_findings(question: Question, pairs: pd.DataFrame, rungs: Sequence[str], findings: Findings) -> None:
-    """A single edit: its value by round for each player (one Holm family), how it moves with strength."""
+    """A single edit: its value by round for each player (one family), how it moves with strength."""
     unit = unit_words(question)
     edit = question.vocabulary.edits[question.edit]
     table = findings.tables["effects"] = _gift_verdicts(question, _in_round_order(pairs), unit, ("rung", "round"))
@@ -1088,8 +1084,7 @@ def _round_findings(question: Question, pairs: pd.DataFrame, rungs: Sequence[str
         view.insert(3, edit.direct_words, table["direct"].map("{:g}".format))
     findings.figures["by-round.png"] = _gift_figure(table, edit.words, unit)
     findings.evidence += [
-        _gift_setting(question, edit) + f" p-values and verdicts Holm-corrected over the {len(table)} rows; each "
-                                        "interval is a 95% interval on its own.",
+        _gift_setting(question, edit) + " " + family_words(table),
         "Each player's strength in the real games:", _markdown(strength_view(findings.tables["strength"])),
         _markdown(_own_columns(view, table, edit, unit), index=False), "![by round](by-round.png)"]
     changes = pd.DataFrame()
@@ -1117,8 +1112,8 @@ def _round_findings(question: Question, pairs: pd.DataFrame, rungs: Sequence[str
 
 def _kind_findings(question: Question, pairs: pd.DataFrame, rungs: Sequence[str], kinds: Sequence[str],
                    findings: Findings) -> None:
-    """A family of edits: each kind's value by round for the first player (one Holm family), then every player's
-    pooled over rounds (one pair per game and kind; one Holm family), and how that moves with strength."""
+    """A family of edits: each kind's value by round for the first player (one family), then every player's
+    pooled over rounds (one pair per game and kind; one family), and how that moves with strength."""
     unit = unit_words(question)
     edit = question.vocabulary.edits[question.edit]
     kind = edit.kind_words
@@ -1131,11 +1126,11 @@ def _kind_findings(question: Question, pairs: pd.DataFrame, rungs: Sequence[str]
     findings.evidence += [
         _gift_setting(question, edit), "Each player's strength in the real games:",
         _markdown(strength_view(findings.tables["strength"])),
-        f"By {kind} and round, for {first_words} (Holm over these {len(by_round)} rows, one family per test):",
+        f"By {kind} and round, for {first_words} ({family_words(by_round)}):",
         _markdown(_own_columns(_with_without(paired_view(by_round, ("kind", "round"), unit)), by_round, edit, unit)
                   .rename(columns={"kind": kind}), index=False), "![by round](by-round.png)",
-        f"Pooled over rounds, one pair per game and {kind} (the earliest), every player (Holm over these "
-        f"{len(table)} rows):",
+        f"Pooled over rounds, one pair per game and {kind} (the earliest), every player (these "
+        f"{len(table)} rows judged together):",
         _markdown(_own_columns(_with_without(paired_view(table, ("player", "kind"), unit)), table, edit, unit)
                   .rename(columns={"kind": kind}), index=False)]
     if len(rungs) > 1:
@@ -1147,7 +1142,7 @@ def _kind_findings(question: Question, pairs: pd.DataFrame, rungs: Sequence[str]
             + (", ".join(f"{row['kind']} ({row['change']:+.1f} {unit} for "
                          f"{question.vocabulary.rung(row['rung']).words})" for _, row in moved.iterrows())
                + " changes detectably" if len(moved)
-               else f"no {kind} changes detectably") + " (Holm over the changes).")
+               else f"no {kind} changes detectably") + " (the changes judged together).")
     findings.answer += _kind_answer(by_round, table, edit, unit, rungs, question)
     _gift_replay(pairs[pairs["rung"] == rungs[-1]], edit, findings)
     findings.certainty = _paired_certainty(by_round, f"{kind} x round effects on the final {unit} for "
@@ -1156,7 +1151,7 @@ def _kind_findings(question: Question, pairs: pd.DataFrame, rungs: Sequence[str]
 
 def _kind_answer(by_round: pd.DataFrame, table: pd.DataFrame, edit: Edit, unit: str, rungs: Sequence[str],
                  question: Question) -> list[str]:
-    """The family's answer from the Holm-corrected verdicts: which kinds and rounds gain detectably, how much of
+    """The family's answer from its verdicts: which kinds and rounds gain detectably, how much of
     it is the gift's own score source, and whether the strongest player's pooled verdicts agree."""
     kind = edit.kind_words
     gains = by_round[by_round["vp_verdict"] == stats.VERDICTS[0]]
@@ -1167,17 +1162,17 @@ def _kind_answer(by_round: pd.DataFrame, table: pd.DataFrame, edit: Edit, unit: 
              + f", and {int((by_round['win_verdict'] == stats.VERDICTS[0]).sum())} a detectable gain in wins."
              + _precise_holds(table, rungs, kind, unit, question)]
     for round_, rows in gains.groupby("round", sort=True):
-        own = (f", of which {rows['own'].min():.1f} to {rows['own'].max():.1f} {unit} is {edit.own_words}"
-               if "own" in rows else "")
-        lines.append(f"{edit.words.capitalize()} {_moment_words(edit, round_)} is worth {rows['vp_diff'].min():+.1f} "
-                     f"to {rows['vp_diff'].max():+.1f} {unit} by the end ({len(rows)} of "
+        own = f", of which {_span(rows['own'], '.1f')} {unit} is {edit.own_words}" if "own" in rows else ""
+        worth = _span(rows["vp_diff"], "+.1f")
+        lines.append(f"{edit.words.capitalize()} {_moment_words(edit, round_)} is worth {worth} {unit} by the end "
+                     f"({len(rows)} of "
                      f"{int((by_round['round'] == round_).sum())} {kind}s detectable){own}.")
     if "own" in by_round:
         beyond = by_round[by_round["beyond_verdict"] == stats.VERDICTS[0]]
         if len(beyond):
             top = beyond.sort_values("beyond", ascending=False, kind="stable").iloc[0]
             lines.append(f"Beyond {edit.own_words}, {len(beyond)} cell(s) gain detectably; the largest: {top['kind']} "
-                         f"{_moment_words(edit, int(top['round']))}, {top['beyond']:+.1f} {unit} (95% CI "
+                         f"{_moment_words(edit, int(top['round']))}, {top['beyond']:+.1f} {unit} ("
                          f"{top['beyond_ci'][0]:+.1f} to {top['beyond_ci'][1]:+.1f}).")
         else:
             lines.append(f"No cell gains detectably beyond {edit.own_words}: what the {kind}s do in play brought no "
@@ -1189,6 +1184,12 @@ def _kind_answer(by_round: pd.DataFrame, table: pd.DataFrame, edit: Edit, unit: 
                      "pairs), " + ("; ".join(f"{r['kind']}: {effect_sentence(r, unit)}" for _, r in found.iterrows())
                                    if len(found) else f"no {kind} has a detectable effect on the final {unit}") + ".")
     return lines
+
+
+def _span(values: pd.Series, form: str) -> str:
+    """A range of values as "a to b", or one value where they are all the same."""
+    low, high = format(float(values.min()), form), format(float(values.max()), form)
+    return low if low == high else f"{low} to {high}"
 
 
 def _precise_holds(table: pd.DataFrame, rungs: Sequence[str], kind: str, unit: str, question: Question) -> str:
@@ -1209,7 +1210,7 @@ def _precise_holds(table: pd.DataFrame, rungs: Sequence[str], kind: str, unit: s
 
 def _kind_heat_figure(table: pd.DataFrame, kinds: Sequence[str], edit: Edit, unit: str) -> Figure:
     """The score gain (and the gain beyond the gift's own source) by kind (rows) and round (columns), the cells
-    detectable after Holm's correction marked with a star."""
+    detectable marked with a star."""
     from borabora_sim import plots
 
     panels = [("vp_diff", "vp_verdict", f"{unit} gained")]
@@ -1233,7 +1234,7 @@ def _kind_heat_figure(table: pd.DataFrame, kinds: Sequence[str], edit: Edit, uni
         ax.set_xticks(range(grid.shape[1]), [f"round {c}" for c in grid.columns])
         ax.set_title(name, fontsize=9)
     axes[0].set_yticks(range(len(kinds)), list(kinds))
-    fig.colorbar(images[0], ax=list(axes), label=f"mean {unit} (* detectable, Holm)")
+    fig.colorbar(images[0], ax=list(axes), label=f"mean {unit} (* detectable)")
     fig.suptitle(f"What {edit.words} is worth, by {edit.kind_words} and round", fontsize=10)
     return fig
 
@@ -1284,8 +1285,9 @@ def _gift_robustness(question: Question, size: Size, work: Work, folder: Path | 
     findings.tables["robustness"] = table
     view = _own_columns(_with_without(paired_view(table, labels, unit)), table, edit, unit)
     findings.evidence += [f"Robustness, for {question.vocabulary.rung(label).words}, beside the first "
-                          f"{size.robustness_games:,} of the question's own games (Holm over these {len(table)} "
-                          "rows):", _markdown(view.rename(columns={"kind": edit.kind_words}), index=False)]
+                          f"{size.robustness_games:,} of the question's own games (these {len(table)} "
+                          "rows judged together):", _markdown(view.rename(columns={"kind": edit.kind_words}),
+                                                              index=False)]
     findings.answer.append(_robustness_sentence_of(table, "vp_verdict", f"the final {unit}",
                                                    question.vocabulary.rung(label).words, question.players))
 
@@ -1310,28 +1312,14 @@ def _gift_answer(rows: pd.DataFrame, edit: Edit, unit: str) -> list[str]:
         chosen = rows[rows["vp_verdict"] == verdict]
         if len(chosen):
             listing = ", ".join(f"{_moment_words(edit, int(r['round']))}: {r['vp_diff']:+.1f} "
-                                f"({r['vp_diff_ci'][0]:+.1f} to {r['vp_diff_ci'][1]:+.1f}{mean_caveat(r)})"
+                                f"({r['vp_diff_ci'][0]:+.1f} to {r['vp_diff_ci'][1]:+.1f})"
                                 for _, r in chosen.iterrows())
-            parts.append(f"{phrase} when gained {listing}{_uncorrected_caveat(chosen, verdict)}")
+            parts.append(f"{phrase} when gained {listing}")
     wins = rows[rows["win_verdict"] != "no detectable difference"]
     win_text = ("; its effect on the win rate is detectable in " + ", ".join(
         f"round {int(r['round'])} ({100 * r['win_diff']:+.1f} points)" for _, r in wins.iterrows())
         if len(wins) else "; its effect on the win rate is not detectable in any round")
     return [f"For {player}, {edit.words} " + "; it ".join(parts) + win_text + "."]
-
-
-def _uncorrected_caveat(rows: pd.DataFrame, verdict: str) -> str:
-    """Why an interval printed beside "no detectable difference" may exclude 0: the intervals are each a 95% interval
-    on their own, the verdicts Holm-corrected over the whole table."""
-    apart = [int(r["round"]) for _, r in rows.iterrows() if r["vp_diff_ci"][0] > 0 or r["vp_diff_ci"][1] < 0]
-    if verdict != "no detectable difference" or not apart:
-        return ""
-    if len(apart) == 1:
-        return (f" (the interval of round {apart[0]}, a 95% interval on its own, excludes 0; after Holm's correction "
-                "over the table's comparisons the difference is not detectable)")
-    which = ", ".join(f"{round_}" for round_ in apart[:-1]) + f" and {apart[-1]}"
-    return (f" (the intervals of rounds {which}, each a 95% interval on its own, exclude 0; after Holm's correction "
-            "over the table's comparisons the differences are not detectable)")
 
 
 def _gift_figure(table: pd.DataFrame, words: str, unit: str) -> Figure:
@@ -1349,7 +1337,7 @@ def _gift_figure(table: pd.DataFrame, words: str, unit: str) -> Figure:
         ax.errorbar(x, mean, yerr=[mean - low, high - mean], marker="o", capsize=3, label=player)
     ax.axhline(0.0, color="grey", linestyle="--", linewidth=1)
     ax.set_xlabel("round the gift is made in")
-    ax.set_ylabel(f"{unit} gained by the end (mean, 95% interval)")
+    ax.set_ylabel(f"{unit} gained by the end (mean, simultaneous 95% intervals)")
     ax.set_title(f"What {words} is worth, by round")
     ax.legend(title="studied player")
     return fig
@@ -1379,12 +1367,10 @@ def _seat_rows(question: Question, label: str, frame: pd.DataFrame, unit: str) -
         games = part["game_id"].nunique()
         for position, seat in part.groupby("start_position", sort=True):
             wins = int(seat["win"].sum())
-            lo, hi = stats.wilson_interval(wins, games)
             rows.append({"rung": label, "player": question.vocabulary.rung(label).words,
                          "setup": question.arm(str(arm_name)).words, "arm": arm_name, "players": count,
                          "turn_order": int(str(position)) + 1, "games": games, "wins": wins, "win_rate": wins / games,
-                         "ci_low": lo, "ci_high": hi, "fair_share": 1 / count,
-                         "p": stats.binomial_test(wins, games, 1 / count), f"mean_{unit}": seat[score].mean()})
+                         "fair_share": 1 / count, f"mean_{unit}": seat[score].mean()})
     return rows
 
 
@@ -1403,7 +1389,8 @@ def setup(question: Question, size: Size, work: Work, folder: Path | None) -> Fi
                       for arm in question.arms]
             batch += 1
             seat_rows = _seat_rows(question, label, pd.concat(parts, ignore_index=True), unit)
-            half = max((r["ci_high"] - r["ci_low"]) / 2 for r in seat_rows)
+            half = max((high - low) / 2 for low, high in (stats.wilson_interval(r["wins"], r["games"])
+                                                          for r in seat_rows))
             if _precise_enough(size, half, time.monotonic() - began, work.time_left(len(rungs) - i), batch) \
                     or not work.may_play([f"setup-{label}-{arm.name}-b{batch}" for arm in question.arms]):
                 break
@@ -1411,23 +1398,23 @@ def setup(question: Question, size: Size, work: Work, folder: Path | None) -> Fi
         if question.vary != "players":
             homogeneity.append({"rung": label, "player": question.vocabulary.rung(label).words,
                                 "p": _homogeneity_p(pd.DataFrame(seat_rows))})
-    table = pd.DataFrame(rows)
-    table["p_holm"] = stats.holm(table["p"].to_numpy(dtype=float))
-    table["verdict"] = ["no detectable difference" if p >= question.alpha else
-                        ("advantage" if w > f else "disadvantage")
-                        for p, w, f in zip(table["p_holm"], table["win_rate"], table["fair_share"], strict=True)]
+    table = seat_verdicts(pd.DataFrame(rows), question.alpha)
     findings = Findings(tables={"seats": table})
     view = pd.DataFrame({
         "player": table["player"], "setup": table["setup"], "place in turn order": table["turn_order"],
         "games": table["games"],
-        "win rate (95% CI)": [f"{w:.1%} ({lo:.1%} to {hi:.1%})" for w, lo, hi in zip(
+        "win rate (interval)": [f"{w:.1%} ({lo:.1%} to {hi:.1%})" for w, lo, hi in zip(
             table["win_rate"], table["ci_low"], table["ci_high"], strict=True)],
-        "fair share": [f"{f:.1%}" for f in table["fair_share"]], "Holm p": [f"{p:.3g}" for p in table["p_holm"]],
+        "fair share": [f"{f:.1%}" for f in table["fair_share"]],
+        "adjusted p": [f"{p:.3g}" for p in table["p_adjusted"]],
         "verdict": table["verdict"], f"mean {unit}": [f"{v:.1f}" for v in table[f"mean_{unit}"]]})
     findings.evidence += [
         "Every seat played by the same player; the place in the turn order is that of the first round (1 = moves "
         "first). Each place's win rate is tested against its fair share (one over the number of players; shared "
-        f"first places count for each) with an exact binomial test, Holm-corrected over the {len(table)} cells.",
+        f"first places count for each) with an exact binomial test and the exact (Clopper-Pearson) interval that "
+        f"inverts it; the {len(table)} cells are judged together, each interval at "
+        f"{100 * float(table['confidence'].iloc[0]):.4g}% so that all hold at once with 95% confidence, a place "
+        "detectably off its fair share exactly when its interval excludes that share.",
         _markdown(view, index=False)]
     findings.figures["seats.png"] = _setup_figure(table)
     findings.evidence.append("![win rate by place in the turn order](seats.png)")
@@ -1436,7 +1423,7 @@ def setup(question: Question, size: Size, work: Work, folder: Path | None) -> Fi
     precise = table[table["rung"] == played[played == played.max()].index[-1]]
     off = int((precise["verdict"] != "no detectable difference").sum())
     findings.certainty = (f"{off} of {len(precise)} places detectably off their fair share for "
-                          f"{precise['player'].iloc[0]} after Holm's correction; widest 95% interval +/- "
+                          f"{precise['player'].iloc[0]}; widest interval +/- "
                           f"{100 * ((precise['ci_high'] - precise['ci_low']) / 2).max():.1f} points")
     if precise["rung"].iloc[0] != strongest["rung"].iloc[0]:
         findings.answer.append(_setup_headline(precise))         # first the player measured most precisely
@@ -1448,32 +1435,52 @@ def setup(question: Question, size: Size, work: Work, folder: Path | None) -> Fi
                                    f"wins detectably more or less often than its fair share (widest interval "
                                    f"+/- {100 * ((part['ci_high'] - part['ci_low']) / 2).max():.1f} points).")
         else:
-            listing = "; ".join(f"place {int(r['turn_order'])} wins {r['win_rate']:.1%} (95% CI {r['ci_low']:.1%} "
+            listing = "; ".join(f"place {int(r['turn_order'])} wins {r['win_rate']:.1%} ({r['ci_low']:.1%} "
                                 f"to {r['ci_high']:.1%}, fair share {r['fair_share']:.0%}): a detectable "
                                 f"{r['verdict']}" for _, r in found.iterrows())
             findings.answer.append(f"With {setup_words}, for {part['player'].iloc[0]}: {listing}; the other places "
                                    "are not detectably different from their fair share.")
     if homogeneity:
         frame = pd.DataFrame(homogeneity)
-        frame["p_holm"] = stats.holm(frame["p"].to_numpy(dtype=float))
+        frame["p_adjusted"] = [stats.adjusted_p(p, len(frame)) for p in frame["p"]]
         frame["verdict"] = ["the seats' chances differ between the setups" if p < question.alpha
-                            else "no detectable difference between the setups" for p in frame["p_holm"]]
+                            else "no detectable difference between the setups" for p in frame["p_adjusted"]]
         findings.tables["between_setups"] = frame
         findings.evidence += ["Whether the chances of the places in the turn order differ between the setups "
-                              "(chi-square test of homogeneity of the winners' places, Holm over the players):",
+                              "(chi-square test of homogeneity of the winners' places, adjusted over the players):",
                               _markdown(pd.DataFrame({"player": frame["player"],
                                                       "p": frame["p"].map("{:.3g}".format),
-                                                      "Holm p": frame["p_holm"].map("{:.3g}".format),
+                                                      "adjusted p": frame["p_adjusted"].map("{:.3g}".format),
                                                       "verdict": frame["verdict"]}), index=False)]
         last = frame.iloc[-1]
         findings.answer.append(f"Between the setups, for {last['player']}: {last['verdict']} (chi-square test, "
-                               f"Holm p = {last['p_holm']:.2g}).")
+                               f"adjusted p = {last['p_adjusted']:.2g}).")
     return findings
+
+
+def seat_verdicts(table: pd.DataFrame, alpha: float) -> pd.DataFrame:
+    """The places' win counts judged as one family: each place's exact interval at
+    `stats.family_confidence(alpha, rows)`, its verdict against its fair share ("advantage", "disadvantage" or "no
+    detectable difference") whether that interval excludes the share, and the exact binomial test's p-value adjusted
+    alike (`p_adjusted`)."""
+    table = table.copy()
+    level = stats.family_confidence(alpha, max(len(table), 1))
+    intervals = [stats.clopper_pearson(int(w), int(n), level) for w, n in zip(table["wins"], table["games"],
+                                                                              strict=True)]
+    table["ci_low"] = [low for low, _ in intervals]
+    table["ci_high"] = [high for _, high in intervals]
+    table["p_adjusted"] = [stats.adjusted_p(stats.exact_binomial_p(int(w), int(n), f), len(table))
+                           for w, n, f in zip(table["wins"], table["games"], table["fair_share"], strict=True)]
+    table["verdict"] = [{1: "advantage", -1: "disadvantage", 0: "no detectable difference"}[
+        stats.interval_verdict(low, high, share)] for (low, high), share in zip(intervals, table["fair_share"],
+                                                                                strict=True)]
+    table["confidence"] = level
+    return table
 
 
 def _setup_headline(rows: pd.DataFrame) -> str:
     """One sentence over every setup: which places in the turn order the player's win rate detectably favours or
-    disfavours (Holm-corrected), or that none does."""
+    disfavours, or that none does."""
     player = rows["player"].iloc[0]
     found = rows[rows["verdict"] != "no detectable difference"]
     if found.empty:
@@ -1508,7 +1515,7 @@ def _setup_figure(table: pd.DataFrame) -> Figure:
                     capsize=3, label=f"{player}, {setup_words}")
         ax.hlines(100 * part["fair_share"].iloc[0], x.min() - 0.2, x.max() + 0.2, colors="grey", linestyles=":")
     ax.set_xlabel("place in the turn order of the first round (1 = moves first)")
-    ax.set_ylabel("win rate, % (95% interval; dotted: fair share)")
+    ax.set_ylabel("win rate, % (simultaneous 95% intervals; dotted: fair share)")
     ax.set_title("Win rate by place in the turn order")
     ax.legend(fontsize=8)
     return fig

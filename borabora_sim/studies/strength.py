@@ -21,8 +21,9 @@ def across_strength(effects: pd.DataFrame, changes: pd.DataFrame, subject: str, 
 
     `effects` holds the rows of one comparison of a `paired_table` with a `rung` column, weakest rung first;
     `changes` the rows of `stats.effect_changes` for the same comparison (each rung against the weakest; their
-    `holm_family` is the number of changes the correction ran over, which may be more than these).
-    Every claim comes from their Holm-corrected verdicts: a sign is named only where the effect is detectable,
+    `family` is the number of changes judged together, which may be more than these).
+    Every claim comes from their verdicts, each read from its printed interval: a sign is named only where the
+    effect is detectable,
     a change of size only where the change is. A score is counted in `score_unit` (the game's points)."""
     scale, unit = (100, "points") if metric == "win" else (1, score_unit)
     verdict = effects[f"{metric}_verdict"]
@@ -52,7 +53,7 @@ def across_strength(effects: pd.DataFrame, changes: pd.DataFrame, subject: str, 
     if moved.empty:
         widest = max(scale * (hi - lo) / 2 for lo, hi in changes["change_ci"])
         lines.append(f"Its size does not detectably change from its size for {reference} ({reference_effect:+.1f}) "
-                     f"at any stronger rung (Holm over {int(changes['holm_family'].iloc[0])} changes; the widest "
+                     f"at any stronger rung ({int(changes['family'].iloc[0])} changes judged together; the widest "
                      f"interval of a change is +/- {widest:.1f} {unit}).")
         return lines
     parts = []
@@ -63,8 +64,8 @@ def across_strength(effects: pd.DataFrame, changes: pd.DataFrame, subject: str, 
         else:
             where = "closer to zero" if abs(row["effect"]) < abs(row["reference_effect"]) else "further from zero"
         parts.append(f"{row['change_verdict']} by {scale * abs(row['change']):.1f} {unit} for {row['rung']} "
-                     f"({where}; 95% CI {scale * lo:+.1f} to "
-                     f"{scale * hi:+.1f}, Holm p = {row['change_p_holm']:.2g})")
+                     f"({where}; {scale * lo:+.1f} to {scale * hi:+.1f}, adjusted p = "
+                     f"{row['change_p_adjusted']:.2g})")
     rest = f"; not detectably different for {', '.join(still)}" if still else ""
     lines.append(f"Its size moves with strength: against {reference_effect:+.1f} {unit} for {reference}, "
                  f"it is {'; '.join(parts)}{rest}.")
