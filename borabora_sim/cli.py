@@ -64,10 +64,10 @@ EXAMPLES = {
   borabora analyze spirits --out reports/spirits             # Bamboo: each spirit's worth, the fallbacks
   borabora analyze hold --out reports/hold                   # Pig: which hold target wins most""",
     "ask": """examples:
-  borabora ask --list                                   # the built-in questions, one line each
-  borabora ask first_seat --size quick --out reports/q  # a built-in question, in under a minute
-  borabora ask my_question.toml --out reports/mine      # your own question (docs/questions.md)
-  borabora ask fishing_policy --jobs 2 --out reports/f  # an interrupted run continues with the same --out""",
+  borabora ask --list                                          # the built-in questions, one line each
+  borabora ask bamboo_first_seat --size quick --out reports/q  # a built-in question, in under a minute
+  borabora ask my_question.toml --out reports/mine             # your own question (docs/questions.md)
+  borabora ask fishing --jobs 2 --out reports/fishing          # an interrupted run continues with the same --out""",
     "bench": """examples:
   borabora bench
   borabora bench --games 50000""",
@@ -245,11 +245,17 @@ def cmd_simulate(args: argparse.Namespace) -> None:
 
 
 def _resumed_run(args: argparse.Namespace) -> RunConfig | None:
-    """With --resume, the configuration of the run in --out (None: no run there yet), whose settings stand for
-    the options not given; every option left out then takes the run's setting, or else its default."""
-    from borabora_sim.runs import RunDirectory
+    """With --resume, the configuration of the run in --out, whose settings stand for the options not given;
+    every option left out then takes the run's setting, or else its default. A --out holding no run (missing,
+    empty, or left by a run stopped before it wrote its manifest) is refused: its defaults would play another run
+    than the one meant."""
+    from borabora_sim.runs import MANIFEST, RunDirectory
 
     saved = checked(RunDirectory(args.out).read_manifest) if args.resume and args.out is not None else None
+    if args.resume and args.out is not None and saved is None:
+        raise CommandError(f"{args.out} holds no run to resume (no {MANIFEST}: the run was never started there, or "
+                           f"was stopped before it began); start it again with borabora simulate --out {args.out} "
+                           "and its options (--game, --games, --players, --seed), without --resume")
     for option, default in SIMULATE_DEFAULTS.items():
         if getattr(args, option) is None:
             setattr(args, option, getattr(saved, option) if saved is not None else default)

@@ -8,6 +8,7 @@ fill it.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -221,6 +222,7 @@ class RunDirectory:
         self.path = Path(path)
         self._digests: Digests | None = None     # set as the manifest is read: None, a run written before
         #                                                 manifests recorded the digests of its files (not checked)
+        self._fingerprint = ""
 
     def chunk_file(self, table: str, first: int, last: int | None = None) -> Path:
         name = f"chunk-{first:07d}" if last is None or last == first else f"chunk-{first:07d}-{last:07d}"
@@ -271,6 +273,7 @@ class RunDirectory:
             raise ValueError(f"{manifest}: {FILES_KEY} must be an object of file names and their sha256 (64 hex "
                              f"digits); {remedy}")
         self._digests = None if digests is None else self._new_digests(config, digests)
+        self._fingerprint = config.fingerprint
         return config
 
     def _new_digests(self, config: RunConfig, recorded: dict[str, str]) -> Digests:
@@ -318,6 +321,7 @@ class RunDirectory:
             files.make_directory(self.path)
             files.remove_temporaries(self.path)
             self._digests = self._new_digests(config, {})
+            self._fingerprint = config.fingerprint
             self._digests.save()
         for table in TABLES:
             files.make_directory(self.path / table)
@@ -378,13 +382,24 @@ class RunDirectory:
         """`read(path)`, its bytes first checked against the digest the manifest records, or a ValueError naming a
         damaged file and what to do."""
         try:
-            if self._digests is not None:
-                self._digests.check(path)
+            self._check_digest(path)
             return read(path)
         except (OSError, pa.ArrowException) as exc:
             reason = " ".join(str(exc).splitlines()) or type(exc).__name__
             raise ValueError(f"{path} is damaged ({reason}); delete it and resume the run (simulate --resume "
                              f"--out {self.path}): its games are played again") from None
+
+    def _check_digest(self, path: Path) -> None:
+        """A ValueError unless the bytes of `path` are those the manifest recorded (a run written before manifests
+        recorded them is not checked); a file of another run is named as such rather than as damaged."""
+        if self._digests is None:
+            return
+        try:
+            self._digests.check(path)
+        except ValueError:
+            with contextlib.suppress(OSError, pa.ArrowException):
+                self._check_file(path, pq.read_schema(path).metadata, self._fingerprint)
+            raise
 
     def _check_file(self, path: Path, metadata: dict[bytes, bytes] | None, fingerprint: str) -> None:
         found = (metadata or {}).get(b"run", b"").decode()
