@@ -4,9 +4,10 @@ that plays it (viewer/web_page.py); the API is described in docs/web_play.md.
 It is built on the standard library's `http.server`: the server listens on 127.0.0.1 only, serves one person and
 one game, and answers a handful of JSON requests, so a web framework would add a dependency (and a server to run
 it) and nothing this needs. Each connection has a thread (a browser may open a connection it sends nothing on,
-which would stall a server of one thread), and the game is reached under a lock, one request at a time, for no
-longer than it takes to read or change it: a request's body is read before the lock is taken (and must arrive
-within `read_seconds`), an AI seat thinks outside it (one at a time; its move is played only if the game has not
+which would stall a server of one thread), `max_connections` at most at once, and the game is reached under a
+lock, one request at a time, for no longer than it takes to read or change it: a request's line and headers must
+arrive within `read_seconds` of its connection, its body is read before the lock is taken (and must arrive within
+`read_seconds` more), an AI seat thinks outside it (one at a time; its move is played only if the game has not
 changed meanwhile), and an advice is computed in a process of its own (`AdviceRunner`), one at a time, stopped
 when the game changes or when it takes too long.
 
@@ -16,14 +17,19 @@ must come from this server's page (its Origin and Sec-Fetch-Site headers, which 
 carry JSON of at most `MAX_BODY` bytes, `MAX_DEPTH` levels and `MAX_DIGITS`-digit integers with
 `Content-Type: application/json` (which a page of another site cannot send without the browser asking first).
 Every refusal is a JSON answer `{"error": "..."}` (4xx; 503 for an advice stopped), every answer carries
-SECURITY_HEADERS, and a client that goes away before its answer is not an error.
+SECURITY_HEADERS (503 too for a connection beyond `max_connections`), and a client that goes away before its
+answer is not an error.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import io
 import json
 import multiprocessing
 import signal
+import socket
 import sys
 import threading
 import time
@@ -43,6 +49,7 @@ MAX_BODY = 4 * 1024 * 1024          # a saved game is some 500 KB with its moves
 MAX_DEPTH = 32                      # a saved game is nested 7 levels deep
 MAX_DIGITS = 100                    # the game's numbers have at most 20 digits (a seed is below 2**64)
 READ_SECONDS = 10.0                 # the most a request may take to arrive: its line and headers, then its body
+MAX_CONNECTIONS = 256               # connections open at once; more are refused (a browser opens six or so)
 ADVICE_DEADLINE = 2 * ADVICE_SECONDS    # the most an advice may take: its search, and starting its process
 CONTENT_SECURITY = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; "
                     "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
@@ -134,15 +141,21 @@ class WebServer(ThreadingHTTPServer):
     request_queue_size = 256            # connections waiting to be taken (the default, 5, drops a burst of them)
 
     def __init__(self, game: WebGame, port: int = 0) -> None:
-        try:
-            super().__init__((HOST, port), _Handler)
-        except OSError as error:        # a port in use or not allowed: said as a bad argument
-            raise ValueError(f"cannot listen on {HOST}:{port}: {error.strerror or error}") from None
-        self.game = game
+        self.game = game                # set before listening: a refused port closes the server at once
         self.lock = threading.Lock()
         self.thinking = threading.Lock()    # held while an AI seat thinks, outside `lock`
         self.read_seconds = READ_SECONDS
+        self.max_connections = MAX_CONNECTIONS
+        self._open = 0                  # connections being served
+        self._open_lock = threading.Lock()
         self.advice = AdviceRunner()
+        try:
+            super().__init__((HOST, port), _Handler)
+        except OSError as error:        # a port in use or not allowed: said as a bad argument
+            what = ("is in use" if error.errno == errno.EADDRINUSE
+                    else f"cannot be listened on ({error.strerror or error})")
+            raise ValueError(f"port {port} of {HOST} {what}: give another --port, or --port 0 for any free "
+                             f"one") from None
 
     @property
     def port(self) -> int:
@@ -172,6 +185,55 @@ class WebServer(ThreadingHTTPServer):
         self.advice.stop(RequestError(503, "the server is stopping"))
         super().server_close()
 
+    def verify_request(self, request: Any, client_address: Any) -> bool:
+        """Takes a connection while fewer than `max_connections` are open; beyond, it is answered 503 and closed
+        (clients that hold connections open cannot take a thread each without bound)."""
+        with self._open_lock:
+            if self._open < self.max_connections:
+                self._open += 1
+                return True
+        with contextlib.suppress(OSError):
+            request.settimeout(1.0)
+            request.sendall(_busy_answer(self.max_connections))
+        return False
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            with self._open_lock:
+                self._open -= 1
+
+
+def _busy_answer(limit: int) -> bytes:
+    """The answer to a connection beyond the `limit` open at once: a refusal (503) as every other, in JSON with
+    SECURITY_HEADERS."""
+    body = json.dumps({"error": f"the server has {limit} connections open, the most it serves at once: try again "
+                                f"in a moment"}).encode()
+    head = ["HTTP/1.0 503 Service Unavailable", "Content-Type: application/json", f"Content-Length: {len(body)}",
+            *(f"{name}: {value}" for name, value in SECURITY_HEADERS)]
+    return ("\r\n".join(head) + "\r\n\r\n").encode() + body
+
+
+class _Arrival(io.RawIOBase):
+    """The bytes a client sends, each read waiting no longer than the time left before `deadline` (of
+    time.monotonic()): a client that sends a byte now and then cannot hold its connection past it (TimeoutError).
+    """
+
+    def __init__(self, connection: socket.socket, seconds: float) -> None:
+        self.connection = connection
+        self.deadline = time.monotonic() + seconds
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the request did not arrive in time")
+        self.connection.settimeout(left)
+        return self.connection.recv_into(buffer)
+
 
 # An answer: the status, the body (the page as text, anything else as JSON) and any extra headers.
 Answer = tuple[int, Any, Sequence[tuple[str, str]]]
@@ -185,8 +247,12 @@ class _Handler(BaseHTTPRequestHandler):
     default_request_version = "HTTP/1.0"    # a request line without a version is answered with headers too
 
     def setup(self) -> None:
+        """The request line and headers must have come `read_seconds` after the connection was taken (the base
+        class waits that long for each line only), and a body `read_seconds` after them (`_read_body`)."""
         super().setup()
-        self.connection.settimeout(self.server.read_seconds)
+        self.rfile.close()
+        self.arrival = _Arrival(self.connection, self.server.read_seconds)
+        self.rfile = io.BufferedReader(self.arrival)
 
     def log_message(self, format: str, *args: Any) -> None:     # quiet: the terminal shows only the address
         pass
@@ -240,6 +306,7 @@ class _Handler(BaseHTTPRequestHandler):
             payload, content_type = body.encode(), "text/html; charset=utf-8"
         else:
             payload, content_type = json.dumps(body).encode(), "application/json"
+        self.connection.settimeout(self.server.read_seconds)   # the most a client may take to take the answer
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(payload)))
@@ -358,12 +425,11 @@ class _Handler(BaseHTTPRequestHandler):
     def _read_body(self, length: int) -> bytes:
         """The body of `length` bytes, which must have come `read_seconds` after it was asked for."""
         seconds = self.server.read_seconds
-        deadline = time.monotonic() + seconds
+        self.arrival.deadline = time.monotonic() + seconds
         chunks: list[bytes] = []
         got = 0
         try:
             while got < length:
-                self.connection.settimeout(max(deadline - time.monotonic(), 0.001))
                 chunk = self.rfile.read1(length - got)
                 if not chunk:
                     raise RequestError(400, f"the body ended after {got:,} of the {length:,} bytes its "
@@ -373,8 +439,6 @@ class _Handler(BaseHTTPRequestHandler):
         except TimeoutError:
             raise RequestError(408, f"the body did not come within {seconds:g} s: {got:,} of the {length:,} bytes "
                                     f"its Content-Length announced came") from None
-        finally:
-            self.connection.settimeout(seconds)
         return b"".join(chunks)
 
 

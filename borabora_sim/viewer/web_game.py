@@ -13,11 +13,13 @@ the start, so that the same position always gets the same AI move, however often
 
 Advice is computed away from the game: `advice_task` checks the request and copies what the advisor needs into an
 `AdviceTask` (which pickles, so that the server can compute it in a process of its own and stop it), and `advise`
-computes it. An advisor may ask for at most ADVICE_CAPS of each budget.
+computes it. An advisor, and an AI seat of a game the page starts or loads, may ask for at most ADVICE_CAPS of each
+budget and search on no more threads than the machine has cores (`check_caps`).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -61,6 +63,23 @@ class RequestError(Exception):
 
 def _number(value: float) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def check_caps(spec: str, player: SeededPlayer, game: Game, use: str) -> None:
+    """Refuses (400) the `player` of `spec` for `use` ("an advice", "an AI seat"), which the page asks for, if it
+    asks for more than ADVICE_CAPS of a budget or searches on more threads than the machine has cores. A preset of
+    `game` named alone is always allowed."""
+    if spec in presets_of(game):
+        return
+    over = [f"{budget}={_number(value)}" for budget, cap in ADVICE_CAPS.items()
+            if (value := getattr(player, budget, 0)) > cap]
+    if over:
+        caps = ", ".join(f"{budget} <= {_number(cap)}" for budget, cap in ADVICE_CAPS.items())
+        raise RequestError(400, f"{spec} asks for {', '.join(over)}: more than {use} may take; the caps are {caps}")
+    cores = os.cpu_count() or 1
+    if (threads := getattr(player, "threads", 1)) > cores:
+        raise RequestError(400, f"{spec} asks for threads={threads}: this machine has {cores} core(s), so {use} "
+                                f"may search on {cores} thread(s) at most")
 
 
 @dataclass(frozen=True)
@@ -301,13 +320,7 @@ class WebGame:
             advisor = make_player(spec, None, self.game)
         except (ValueError, TypeError) as error:
             raise RequestError(400, str(error)) from None
-        over = [] if spec in presets_of(self.game) else [
-            f"{budget}={_number(value)}" for budget, cap in ADVICE_CAPS.items()
-            if (value := getattr(advisor, budget, 0)) > cap]
-        if over:
-            caps = ", ".join(f"{budget} <= {_number(cap)}" for budget, cap in ADVICE_CAPS.items())
-            raise RequestError(400, f"{spec} asks for {', '.join(over)}: more than an advice may take; the caps are "
-                                    f"{caps}")
+        check_caps(spec, advisor, self.game, "an advice")
         return AdviceTask(game_spec(self.game), self.state.clone(), spec, self._decision_seed(len(self.players)),
                           self.version)
 
@@ -340,8 +353,15 @@ class WebGame:
             started = WebGame(self.game, players, check_seed(seed))
         except (ValueError, TypeError) as error:
             raise RequestError(400, f"the new game was refused: {error}") from None
+        started.check_seat_caps()
         started.version = self.version + 1
         return started
+
+    def check_seat_caps(self) -> None:
+        """Refuses (400) an AI seat that asks for more than one may take (check_caps): the page gives the seats of
+        a new game and of a loaded file, and a seat thinks while holding the server's one place for thinking."""
+        for seat, player in self.ai.items():
+            check_caps(self.players[seat], player, self.game, "an AI seat")
 
     # ----------------------------------------------------------------------------------------------------------
     # Saved positions
@@ -386,6 +406,7 @@ class WebGame:
             loaded = cls(game, players, seed, game.state_from_dict(data["start"]) if history else state)
         except (ValueError, TypeError, KeyError) as error:
             raise RequestError(400, f"the saved game was refused: {error}") from None
+        loaded.check_seat_caps()
         if history:
             loaded._replay(data["moves"])
             if loaded.state.to_dict() != state.to_dict():
