@@ -35,6 +35,7 @@ from borabora_sim.questions.vocabulary import Situation
 
 MIN_TRAIN = 20                 # decisions a situation must hold in the games it is learned from to be tried
 MIN_HELD_OUT = 10              # held-out decisions a situation must hold to be reported as found
+MAX_COVERAGE = 0.5             # the largest share of the decisions a situation may hold: a situation, not the rule
 HELD_OUT_SHARE = 1 / 3         # the share of the games kept out of the search, to judge its rule
 EVERY_VALUE = 12               # a column with at most this many values is cut at each of them
 QUANTILE_CUTS = 8              # a column with more is cut at this many of its quantiles
@@ -157,8 +158,9 @@ def _candidates(values: pd.DataFrame, columns: Sequence[str]) -> list[Condition]
 def _search(train: pd.DataFrame, best: np.ndarray, candidates: Sequence[Condition]) -> tuple[Condition, ...]:
     """The single condition or pair of conditions on two columns whose best-move share in `train` stands out most
     above the share outside it (the largest two-proportion z statistic: a clearly higher share held by many
-    decisions, not a high share of a few), among those holding at least MIN_TRAIN rows; a pair replaces a single
-    condition only when strictly better. Empty when none has a share above the share outside it."""
+    decisions, not a high share of a few), among those holding at least MIN_TRAIN rows and at most MAX_COVERAGE of
+    them; a pair replaces a single condition only when strictly better. Empty when none has a share above the
+    share outside it."""
     if len(train) < MIN_TRAIN or not candidates:
         return ()
     masks = np.array([condition.holds(train) for condition in candidates], dtype=float)
@@ -175,7 +177,8 @@ def _search(train: pd.DataFrame, best: np.ndarray, candidates: Sequence[Conditio
         z = ((inside_best / inside - outside_best / outside)
              / np.sqrt(pooled * (1 - pooled) * (1 / inside + 1 / outside)))
     same_column = np.array([[a.column == b.column for b in conditions] for a in conditions])
-    usable = (inside >= MIN_TRAIN) & (outside > 0) & ~(same_column & ~np.eye(len(conditions), dtype=bool))
+    other_columns = ~same_column | np.eye(len(conditions), dtype=bool)
+    usable = (inside >= MIN_TRAIN) & (inside <= MAX_COVERAGE * len(train)) & other_columns
     z = np.where(usable & np.isfinite(z), z, -np.inf)
     z = np.triu(z) + np.tril(np.full_like(z, -np.inf), -1)         # each pair once
     singles = np.diag(z)
@@ -307,6 +310,7 @@ def write_example_picture(path: str | os.PathLike[str], row: pd.Series, game: st
 
 
 __all__ = [
+    "MAX_COVERAGE",
     "MIN_HELD_OUT",
     "MIN_TRAIN",
     "Condition",
