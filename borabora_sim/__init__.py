@@ -3,19 +3,36 @@
 >>> import borabora_sim
 >>> state = borabora_sim.new_game(players=4, seed=1)
 >>> state.apply(state.legal_actions()[0])
+
+`borabora_sim.ask("fishing", out="reports/fishing")` answers a strategy question (`borabora_sim.questions.ask`,
+imported on first use so that importing the package stays quick).
 """
 
 from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING, Any
 
 from borabora_sim._engine import COMPILED, SOURCES, State, random_playouts
 from borabora_sim.errors import IllegalActionError, StateFormatError
 from borabora_sim.games.bora_bora.components import ComponentError, Components, load_components
 from borabora_sim.games.bora_bora.game import NUM_ACTIONS, BoraBora, new_game, rules_for
 
+if TYPE_CHECKING:
+    from borabora_sim.questions import ask
+
 try:
     __version__ = version("borabora_sim")          # pyproject.toml's version, as installed
 except PackageNotFoundError:                        # a source tree on the path, never installed
     __version__ = "0+unknown"
+
+
+def __getattr__(name: str) -> Any:
+    """`ask`, imported when first asked for: the question engine loads pandas and every game."""
+    if name == "ask":
+        from borabora_sim.questions import ask
+
+        return ask
+    raise AttributeError(f"module 'borabora_sim' has no attribute {name!r}")
+
 
 __all__ = [
     "COMPILED",
@@ -27,6 +44,7 @@ __all__ = [
     "IllegalActionError",
     "State",
     "StateFormatError",
+    "ask",
     "load_components",
     "new_game",
     "random_playouts",

@@ -39,6 +39,7 @@ from borabora_sim.questions.question import (
     load_question,
 )
 from borabora_sim.questions.work import Work, fingerprint
+from borabora_sim.simulate import check_n_jobs, check_out_directory
 
 REPORT = "report.md"
 SHORT_ANSWER = 3                      # sentences of a one-part question's short answer
@@ -79,6 +80,10 @@ class Answer:
     def __str__(self) -> str:
         return "\n".join([self.question.title, *self.answer])
 
+    def _repr_markdown_(self) -> str:
+        """How a notebook shows the answer: the question as a heading, then the answer's sentences."""
+        return "\n\n".join([f"### {self.question.title}", *self.answer])
+
 
 def ask(question: str | os.PathLike[str] | Mapping[str, Any] | Question, out: str | os.PathLike[str] | None = None,
         size: str = "default", jobs: int = -1, backend: str = "loky", scheduler: str | None = None,
@@ -89,15 +94,18 @@ def ask(question: str | os.PathLike[str] | Mapping[str, Any] | Question, out: st
     the joblib `backend` ("loky", or "dask" with the `scheduler` address); `progress` shows bars with the time
     left (None: on a terminal). `kept_only` writes the report again from the games kept in `out`, adding no batch
     of games beyond them (after an upgrade of the report, say)."""
-    checked = load_question(question)
-    checked.size(size)                      # an unknown size is refused before any work
+    checked = load_question(question)       # everything is checked before a folder is made or a game played
+    checked.size(size)
+    check_n_jobs(jobs, "jobs")
     if backend not in ("loky", "dask"):
         raise QuestionError(f"backend: {backend!r} is not a backend; allowed: loky, dask")
-    folder = None if out is None else Path(out)
+    if scheduler is not None and backend != "dask":
+        raise QuestionError(f"scheduler: {scheduler!r} is the address of a Dask scheduler: it needs backend \"dask\"")
+    folder = None if out is None else check_out_directory(out)
+    work_folder = None if folder is None else folder / "games" / games_key(checked, size)
     if folder is not None:
         files.make_directory(folder)
     began = time.monotonic()
-    work_folder = None if folder is None else folder / "games" / games_key(checked, size)
     say = log or (lambda line: None)
     say(f"{checked.title} ({checked.form} question, {checked.game}, size {size})")
     cpu = 0.0

@@ -31,6 +31,9 @@ import tomllib
 
 from borabora_sim.games import canonical_game_spec, get_game, record_of
 from borabora_sim.questions.vocabulary import Vocabulary
+from borabora_sim.questions.work import BATCH_ID_STRIDE
+from borabora_sim.records import SEED_MAX
+from borabora_sim.specs import split_spec
 
 FORMS = ("policy", "choice", "gift", "setup")
 PARTS = "parts"                       # the form of a question made of several parts, each of one of FORMS
@@ -69,6 +72,13 @@ class Size:
 
 
 MAX_BATCHES = 16
+# The ceilings of a question's numbers, refused above before any work: each far above the built-in `full` sizes.
+MAX_GAMES = BATCH_ID_STRIDE           # games of a batch (of any kind): a batch's game ids stay below the next's
+MAX_ROLLOUTS = 4096                   # rollouts per option of a choice
+MAX_BUDGET_SECONDS = 7 * 24 * 3600    # a week
+MAX_TITLE = 300                       # characters of a title
+MAX_NESTING = 6                       # tables and lists inside each other: a question, its parts, a part, its
+#                                       sizes, a size, its list of rungs
 # The sizes of each form: the quick size answers in under a minute on 2 cores, the default in under ten.
 SIZES: dict[str, dict[str, Size]] = {
     "policy": {"quick": Size(40, 4, 24, search_rungs=False),
@@ -138,6 +148,7 @@ class Question:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], name: str = "question", source: str = "") -> Question:
         """The question `data` describes, checked; a QuestionError names the first field that is wrong."""
+        _check_nesting(data)
         return _parse(data, name, source)
 
     def settings(self, size: str) -> list[str]:
@@ -159,8 +170,7 @@ class Question:
                       f"other seats: {vocabulary.opponent_words} (`{vocabulary.opponent}`)"]
         lines += [f"seed: {self.seed}", f"significance level: {self.alpha:g}, Holm-corrected"]
         if self.arms:
-            lines.append("arms: " + "; ".join(f"{arm.words} (`{arm.value}`)" if arm.value != "" else arm.words
-                                              for arm in self.arms))
+            lines.append("arms: " + "; ".join(self._arm_words(arm) for arm in self.arms))
         if self.compare:
             lines.append("comparisons: " + "; ".join(f"{self.arm(a).words} against {self.arm(b).words}"
                                                      for a, b in self.compare))
@@ -189,6 +199,22 @@ class Question:
                      + ("" if chosen.search_rungs else "; the players that search are left out at this size")
                      + ")")
         return lines
+
+    def _arm_words(self, arm: Arm) -> str:
+        """An arm as the settings name it: its words, its value, and for a policy arm that makes another rung of
+        the ladder of a rung, which player it plays instead ("the keep-pace player in place of the hold-at-20
+        player")."""
+        if arm.value == "":
+            return arm.words
+        instead = []
+        if self.form == "policy":
+            vocabulary = self.vocabulary
+            for label in self.rungs:
+                other = replacing_rung(vocabulary, label, str(arm.value))
+                if other is not None:
+                    instead.append(f"{vocabulary.rung(other).words} in place of {vocabulary.rung(label).words}")
+        return f"{arm.words} (`{arm.value}`" + "".join(f": {words}" for words in instead[:1]) + \
+            "".join(f"; {words}" for words in instead[1:]) + ")"
 
 
 def variant_words(name: str) -> str:
@@ -223,7 +249,36 @@ NO_JUDGE = "none"                     # a choice counted, not judged
 
 
 def _fail(field_name: str, given: object, allowed: str) -> QuestionError:
-    return QuestionError(f"{field_name}: {given!r} {allowed}")
+    return QuestionError(f"{field_name}: {_shown(given)} {allowed}")
+
+
+def _shown(given: object, limit: int = 80) -> str:
+    """What was given, as an error quotes it: shortened past `limit` characters, so that the error stays a line."""
+    text = repr(given)
+    return text if len(text) <= limit else f"{text[:limit - 5]}...{text[-2:]}"
+
+
+def _title(data: Mapping[str, Any]) -> str:
+    title = data.get("title")
+    if not isinstance(title, str) or not title.strip():
+        raise _fail("title", title, "must be the question in words, e.g. \"Is the fishing space ever worth it?\"")
+    if len(title.strip()) > MAX_TITLE:
+        raise _fail("title", title, f"is {len(title.strip())} characters long; a title has at most {MAX_TITLE} (put "
+                                    "the rest in description)")
+    return title.strip()
+
+
+def _check_nesting(data: object) -> None:
+    """Refuses tables and lists nested deeper than any question's fields (MAX_NESTING), walked without recursion so
+    that no depth can exhaust the stack."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_NESTING:
+            raise QuestionError(f"question: its tables and lists are nested more than {MAX_NESTING} deep; a question "
+                                f"nests at most {MAX_NESTING} (parts, a part, sizes, a size, its rungs)")
+        children = value.values() if isinstance(value, Mapping) else value if isinstance(value, list | tuple) else ()
+        stack += [(child, depth + 1) for child in children if isinstance(child, Mapping | list | tuple)]
 
 
 def _listing(values: Sequence[object]) -> str:
@@ -242,9 +297,7 @@ def _parse(data: Mapping[str, Any], name: str, source: str) -> Question:
     if unknown:
         raise _fail(unknown[0], data[unknown[0]], f"is not a field of a {form} question; allowed: "
                                                    f"{_listing(COMMON + FORM_KEYS[form])}")
-    title = data.get("title")
-    if not isinstance(title, str) or not title.strip():
-        raise _fail("title", title, "must be the question in words, e.g. \"Is the fishing space ever worth it?\"")
+    title = _title(data)
     game_spec = data.get("game")
     if not isinstance(game_spec, str):
         raise _fail("game", game_spec, f"must be a game; allowed: {_listing(questionable_games())}")
@@ -260,12 +313,12 @@ def _parse(data: Mapping[str, Any], name: str, source: str) -> Question:
                                         f"{_listing(game.player_counts)}")
     rungs = check_rungs(data.get("rungs", vocabulary.study_rungs), vocabulary)
     seed = data.get("seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise _fail("seed", seed, "must be a whole number >= 0")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
+        raise _fail("seed", seed, "must be a whole number >= 0 and below 2**64")
     alpha = data.get("alpha", 0.05)
     if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0 < alpha < 0.5:
         raise _fail("alpha", alpha, "must be a significance level between 0 and 0.5, e.g. 0.05")
-    question = Question(name=name, title=title.strip(), game=game_spec, form=form, players=players, rungs=rungs,
+    question = Question(name=name, title=title, game=game_spec, form=form, players=players, rungs=rungs,
                         seed=seed, alpha=float(alpha), sizes=_sizes(data.get("sizes", {}), form, vocabulary),
                         source=source)
     robust_players, robust_variants = _robustness(data.get("robustness", {}), game.player_counts, vocabulary)
@@ -297,10 +350,7 @@ def _parse_parts(data: Mapping[str, Any], name: str, source: str) -> Question:
         except QuestionError as error:
             raise QuestionError(f"parts.{part_name}.{error}") from None
     first = parts[0]
-    title = data.get("title")
-    if not isinstance(title, str) or not title.strip():
-        raise _fail("title", title, "must be the question in words, e.g. \"Is the fishing space ever worth it?\"")
-    return Question(name=name, title=title.strip(), game=first.game, form=PARTS, players=first.players,
+    return Question(name=name, title=_title(data), game=first.game, form=PARTS, players=first.players,
                     rungs=first.rungs, seed=first.seed, alpha=first.alpha, parts=tuple(parts), source=source)
 
 
@@ -348,14 +398,17 @@ def _sizes(given: object, form: str, vocabulary: Vocabulary) -> dict[str, Size]:
                                               f"{_listing(vocabulary.variants)}")
                 changes[key] = tuple(value)
             elif key == "target":
-                if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+                if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 1:
                     raise _fail(where, value, "must be a half-width such as 0.03 (0: play the games once)")
                 changes[key] = value or None
             elif key == "budget":
-                if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-                    raise _fail(where, value, "must be a positive number of seconds")
-            elif isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise _fail(where, value, "must be a whole number >= 1")
+                if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= MAX_BUDGET_SECONDS:
+                    raise _fail(where, value, f"must be a positive number of seconds, at most {MAX_BUDGET_SECONDS:,} "
+                                              "(a week)")
+            else:
+                ceiling = MAX_ROLLOUTS if key == "rollouts" else MAX_GAMES
+                if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= ceiling:
+                    raise _fail(where, value, f"must be a whole number >= 1 and at most {ceiling:,}")
         sizes[size_name] = replace(sizes[size_name], **changes)
     return sizes
 
@@ -415,11 +468,11 @@ def _policy(question: Question, data: Mapping[str, Any]) -> Question:
             raise _fail(f"arms.{arm_name}", options, "must be the studied player's options as text, e.g. "
                                                      "\"fishing=never\" (\"\" for none)")
         for label in question.rungs:
-            spec = vocabulary.rung(label).with_options(options.strip())
             try:
-                make_player(spec, seed=0, game=game)
+                make_player(vocabulary.rung(label).with_options(options.strip()), seed=0, game=game)
             except ValueError as exc:
                 raise QuestionError(f"arms.{arm_name}: {options!r} does not suit the player {label}: {exc}") from None
+            _check_arm_keeps_rung(vocabulary, arm_name, options.strip(), label)
         return options.strip()
 
     arms = _arms(data.get("arms"), check, "player options (\"fishing=never\")")
@@ -441,6 +494,34 @@ def _policy(question: Question, data: Mapping[str, Any]) -> Question:
             raise _fail("compare", pair, f"must be a pair of two different arms; arms: {_listing(names)}")
         pairs.append((pair[0], pair[1]))
     return replace(question, arms=arms, compare=tuple(pairs))
+
+
+def _check_arm_keeps_rung(vocabulary: Vocabulary, arm_name: str, options: str, label: str) -> None:
+    """Refuses an arm that changes an option its rung sets (the style of the tuned heuristic), which would compare
+    another player than the arm's words say, unless the arm makes another rung of the ladder (holding at 20 made
+    the keep-pace player): that player is then named in the settings."""
+    rung = vocabulary.rung(label)
+    changed = rung.changed_options(options)
+    if not changed or replacing_rung(vocabulary, label, options) is not None:
+        return
+    key, (own, new) = next(iter(changed.items()))
+    name, own_options = split_spec(rung.spec)
+    others = [f"{other.spec.partition(':')[2]} ({other.label})" for other in vocabulary.rungs
+              if other is not rung and split_spec(other.spec)[0] == name and own_options.keys() <= split_spec(
+                  other.spec)[1].keys()]
+    raise QuestionError(f"arms.{arm_name} sets {key}={new}, which rung {label} ({rung.words}: {rung.spec}) sets to "
+                        f"{own}: an arm may not change an option its rung sets; allowed: options {label} leaves "
+                        "unset" + (f", or those of another rung: {_listing(others)}" if others else ""))
+
+
+def replacing_rung(vocabulary: Vocabulary, label: str, options: str) -> str | None:
+    """The rung of the ladder an arm's `options` make of rung `label` by changing an option it sets (the keep-pace
+    player of the hold-at-20 player with "style=keep_pace"); None when they change none, or make no rung."""
+    rung = vocabulary.rung(label)
+    if not rung.changed_options(options):
+        return None
+    spec = rung.with_options(options)
+    return next((other.label for other in vocabulary.rungs if other.spec == spec), None)
 
 
 def _choice(question: Question, data: Mapping[str, Any]) -> Question:
@@ -554,16 +635,25 @@ def with_rungs(data: Mapping[str, Any], rungs: Sequence[str]) -> dict[str, Any]:
 
 
 def _read(path: Path) -> dict[str, Any]:
-    text = path.read_text(encoding="utf-8")
+    expected = "a question file (.toml or .json) or a built-in question's name"
+    if path.is_dir():
+        raise QuestionError(f"question file: {path} is a folder; expected {expected}")
+    if path.suffix not in (".toml", ".json"):
+        raise QuestionError(f"question file: {path.name!r} must end in .toml or .json")
+    kind = path.suffix[1:].upper()
     try:
-        if path.suffix == ".json":
-            data: dict[str, Any] = json.loads(text)
-        elif path.suffix == ".toml":
-            data = tomllib.loads(text)
-        else:
-            raise QuestionError(f"question file: {path.name!r} must end in .toml or .json")
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise QuestionError(f"question file: {path} is not text (UTF-8); expected {kind} text") from None
+    except OSError as exc:
+        raise QuestionError(f"question file: {path} cannot be read ({exc.strerror or exc})") from None
+    try:
+        data: dict[str, Any] = json.loads(text) if kind == "JSON" else tomllib.loads(text)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
-        raise QuestionError(f"question file: {path} is not valid {path.suffix[1:].upper()}: {exc}") from None
+        raise QuestionError(f"question file: {path} is not valid {kind}: {exc}") from None
+    except RecursionError:
+        raise QuestionError(f"question file: {path} nests its tables and lists too deep; a question nests at most "
+                            f"{MAX_NESTING}") from None
     return data
 
 
