@@ -35,6 +35,7 @@ from borabora_sim.questions.vocabulary import Situation
 
 MIN_TRAIN = 20                 # decisions a situation must hold in the games it is learned from to be tried
 MIN_HELD_OUT = 10              # held-out decisions a situation must hold to be reported as found
+PAIR_LEVEL = 0.05              # a second condition's level, over every pair tried (Bonferroni)
 MAX_COVERAGE = 0.5             # the largest share of the decisions a situation may hold: a situation, not the rule
 HELD_OUT_SHARE = 1 / 3         # the share of the games kept out of the search, to judge its rule
 EVERY_VALUE = 12               # a column with at most this many values is cut at each of them
@@ -159,8 +160,12 @@ def _search(train: pd.DataFrame, best: np.ndarray, candidates: Sequence[Conditio
     """The single condition or pair of conditions on two columns whose best-move share in `train` stands out most
     above the share outside it (the largest two-proportion z statistic: a clearly higher share held by many
     decisions, not a high share of a few), among those holding at least MIN_TRAIN rows and at most MAX_COVERAGE of
-    them; a pair replaces a single condition only when strictly better. Empty when none has a share above the
-    share outside it."""
+    them. A pair replaces the best single condition only when it stands out more and each of its conditions
+    raises the share within the rows of the other, by a one-sided z test at PAIR_LEVEL over all the pairs tried
+    (as a tree splits a leaf again only where the split tells something, not where chance among hundreds of
+    splits does). Empty when no situation has a share above the share outside it."""
+    from scipy.stats import norm
+
     if len(train) < MIN_TRAIN or not candidates:
         return ()
     masks = np.array([condition.holds(train) for condition in candidates], dtype=float)
@@ -171,22 +176,30 @@ def _search(train: pd.DataFrame, best: np.ndarray, candidates: Sequence[Conditio
     masks, conditions = masks[keep], [candidates[i] for i in keep]
     inside = masks @ masks.T                                         # [i, j]: rows meeting conditions i and j
     inside_best = (masks * best) @ masks.T
-    outside, outside_best = len(train) - inside, best.sum() - inside_best
-    with np.errstate(divide="ignore", invalid="ignore"):
-        pooled = best.mean()
-        z = ((inside_best / inside - outside_best / outside)
-             / np.sqrt(pooled * (1 - pooled) * (1 / inside + 1 / outside)))
+    alone, alone_best = np.diag(inside)[:, None], np.diag(inside_best)[:, None]   # [i, j]: rows meeting i
+    z = _z(inside_best, inside, best.sum() - inside_best, len(train) - inside)
     same_column = np.array([[a.column == b.column for b in conditions] for a in conditions])
-    other_columns = ~same_column | np.eye(len(conditions), dtype=bool)
-    usable = (inside >= MIN_TRAIN) & (inside <= MAX_COVERAGE * len(train)) & other_columns
-    z = np.where(usable & np.isfinite(z), z, -np.inf)
-    z = np.triu(z) + np.tril(np.full_like(z, -np.inf), -1)         # each pair once
-    singles = np.diag(z)
-    i, j = np.unravel_index(int(np.argmax(z)), z.shape)
-    if z[i, j] > singles.max():
+    tried = ~same_column & np.triu(np.ones_like(same_column), 1)
+    needed = float(norm.isf(PAIR_LEVEL / max(1, int(tried.sum()))))
+    refines = _z(inside_best, inside, alone_best - inside_best, alone - inside) >= needed      # j within i
+    pair = tried & refines & refines.T
+    usable = (inside >= MIN_TRAIN) & (inside <= MAX_COVERAGE * len(train))
+    singles = np.where(np.diag(usable), np.diag(z), -np.inf)
+    pairs = np.where(usable & pair, z, -np.inf)
+    i, j = np.unravel_index(int(np.argmax(pairs)), pairs.shape)
+    if pairs[i, j] > singles.max():
         return (conditions[i], conditions[j])
     k = int(np.argmax(singles))
     return (conditions[k],) if singles[k] > 0 else ()
+
+
+def _z(hits: np.ndarray, n: np.ndarray, other_hits: np.ndarray, other_n: np.ndarray) -> np.ndarray:
+    """The two-proportion z statistic of hits / n against other_hits / other_n, elementwise; -inf where either
+    side is empty or nothing varies."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pooled = (hits + other_hits) / (n + other_n)
+        z = (hits / n - other_hits / other_n) / np.sqrt(pooled * (1 - pooled) * (1 / n + 1 / other_n))
+    return np.where(np.isfinite(z), z, -np.inf)
 
 
 def _judged(conditions: tuple[Condition, ...], situations: Mapping[str, Situation], held: pd.DataFrame,
