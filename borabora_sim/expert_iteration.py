@@ -23,7 +23,8 @@ every generation, gated against the best like a generation. The generations iter
 learn from one generation's data; the larger one learns more only from all of it (docs/expert.md).
 
 A work directory holds everything as it goes: `config.json`, per generation `genNN/` with its chunks of games, its
-network and its manifest (data, seeds, commit, time, strength), and `final-genNN-SIZES/` with the final fit's. An
+network and its manifest (data, seeds, commit, time, strength), `final-genNN-SIZES/` with the final fit's, and
+`digests.json`, the sha256 of each of those files, checked whenever one is read back. An
 interrupted run continues where it stopped with the same arguments, and a finished one goes on with more
 `generations` or another final fit; any other change of configuration is refused. Every file is written whole or
 not at all.
@@ -43,7 +44,7 @@ import numpy as np
 
 from borabora_sim import _search
 from borabora_sim.errors import check_int
-from borabora_sim.files import npz_bytes, read_arrays, read_json, write_bytes
+from borabora_sim.files import Digests, json_bytes, npz_bytes, read_arrays, read_digests, read_json, write_bytes
 from borabora_sim.games import get_game
 from borabora_sim.network import FitConfig, Network, Samples, fit, load_network, raised
 from borabora_sim.players import files_named, make_player, player_files_fingerprint
@@ -67,9 +68,12 @@ SAMPLE_ARRAYS = {"x": np.float32, "players": np.int8, "mover": np.int8, "returns
                  "after": np.float32, "action": np.int16, "target": np.float32, "after_value": np.float32}
 CHUNK_FILE = "a chunk of expert-iteration games"
 CHUNK_REMEDY = "delete it and run the same command again: its games are played again"
+DIGESTS_REMEDY = ("delete it (a generation's network.npz with its manifest.json) and run the same command again: what "
+                  "it held is played or fitted again")
 Progress = Callable[[str], object]
 GROWABLE = ("generations", "final_hidden")     # the settings a run may be continued with, changed
 FILES_KEY = "player_files_fingerprint"          # in config.json: the files the run's players read, hashed
+DIGESTS = "digests.json"        # the sha256 of every finished file of the work directory (chunks, networks, manifests)
 
 
 @dataclass(frozen=True)
@@ -374,9 +378,12 @@ def play_chunk(config: ExpertConfig, generation: int, first: int, count: int,
     return arrays
 
 
-def read_chunk(path: Path, first: int, count: int) -> dict[str, np.ndarray]:
-    """A chunk file's arrays, checked: types, matching lengths, finite numbers, games of the chunk."""
+def read_chunk(path: Path, first: int, count: int, game: str = "bora_bora") -> dict[str, np.ndarray]:
+    """A chunk file's arrays of a run of `game` (a game spec), checked: types, matching lengths, the game's number
+    of features, seats and actions, finite numbers, games of the chunk."""
     arrays = read_arrays(path, (*SAMPLE_ARRAYS, "game"), CHUNK_FILE, CHUNK_REMEDY)
+    played = get_game(game)
+    features = len(_search.features(played.new_initial_state(seed=0).search_handles(), 0))
     problem = None
     n = len(arrays["x"])
     for name, dtype in {**SAMPLE_ARRAYS, "game": np.int32}.items():
@@ -387,6 +394,16 @@ def read_chunk(path: Path, first: int, count: int) -> dict[str, np.ndarray]:
         first_rows = arrays["first"]
         if arrays["x"].ndim != 3 or any(len(arrays[k]) != n for k in ("players", "mover", "returns", "game")):
             problem = "the positions' arrays differ in length"
+        elif n and (arrays["x"].shape[1:] != (SEATS, features) or arrays["after"].ndim != 2
+                    or arrays["after"].shape[1] != features or arrays["returns"].shape[1:] != (SEATS,)):
+            problem = (f"x has shape {arrays['x'].shape}, after {arrays['after'].shape} and returns "
+                       f"{arrays['returns'].shape}, not (positions, {SEATS}, {features}), (rows, {features}) and "
+                       f"(positions, {SEATS}): {played.name} has {features} features")
+        elif not np.isin(arrays["players"], played.player_counts).all() \
+                or not ((arrays["mover"] >= 0) & (arrays["mover"] < arrays["players"])).all():
+            problem = "players holds a count of seats the game does not have, or mover a seat out of range"
+        elif not ((arrays["action"] >= 0) & (arrays["action"] < played.num_actions)).all():
+            problem = f"action holds an action out of range ({played.name}'s are 0..{played.num_actions - 1})"
         elif len(first_rows) != n + 1 or first_rows[0] != 0 or (np.diff(first_rows) < 1).any() \
                 or first_rows[-1] != len(arrays["after"]) \
                 or any(len(arrays[k]) != len(arrays["after"]) for k in ("action", "target", "after_value")):
@@ -401,14 +418,18 @@ def read_chunk(path: Path, first: int, count: int) -> dict[str, np.ndarray]:
 
 
 def play_generation(work: Path, config: ExpertConfig, generation: int, games: int, network: str | None,
-                    n_jobs: int, log: Progress) -> tuple[Samples, np.ndarray]:
-    """A generation's samples and each sample's game, its chunks read from `work` where a run wrote them, played
-    (and written) otherwise."""
+                    n_jobs: int, log: Progress, digests: Digests) -> tuple[Samples, np.ndarray]:
+    """A generation's samples and each sample's game, its chunks read from `work` where a run wrote them (checked
+    against `digests`, the work directory's record of its files), played (and written) otherwise."""
     folder = work / f"gen{generation:02d}"
     folder.mkdir(parents=True, exist_ok=True)
     chunks = [(first, min(CHUNK, games - first)) for first in range(0, games, CHUNK)]
     paths = {first: folder / f"chunk-{first:07d}.npz" for first, _ in chunks}
-    parts = {first: read_chunk(paths[first], first, count) for first, count in chunks if paths[first].exists()}
+    parts = {}
+    for first, count in chunks:
+        if paths[first].exists():
+            parts[first] = read_chunk(paths[first], first, count, config.game)
+            digests.check(paths[first])
     todo = [(first, count) for first, count in chunks if first not in parts]
     started, done, told = time.time(), 0, 0.0
     from joblib import Parallel, delayed
@@ -416,7 +437,7 @@ def play_generation(work: Path, config: ExpertConfig, generation: int, games: in
     results = Parallel(n_jobs=n_jobs, return_as="generator")(
         delayed(play_chunk)(config, generation, first, count, network) for first, count in todo)
     for (first, count), arrays in zip(todo, results, strict=True):
-        write_bytes(paths[first], npz_bytes(arrays))
+        digests.write_bytes(paths[first], npz_bytes(arrays))
         parts[first] = arrays
         done += count
         if time.time() - told >= PROGRESS_EVERY or len(parts) == len(chunks):
@@ -486,7 +507,7 @@ def train_network(config: ExpertConfig | None = None, work: str | Path = "runs/e
                          "the networks in specs); choose another directory")
     work = Path(work)
     record = asdict(config)
-    _open_work(work, record, _files_specs(config, game), game)
+    digests = _open_work(work, record, _files_specs(config, game), game)
     started = time.time()
     history: list[dict[str, Any]] = []
     data: list[tuple[Samples, np.ndarray]] = []
@@ -495,9 +516,9 @@ def train_network(config: ExpertConfig | None = None, work: str | Path = "runs/e
         folder = work / f"gen{generation:02d}"
         games = config.imitation_games if generation == 0 else config.games
         data.append(play_generation(work, config, generation, games, None if best is None else str(best), n_jobs,
-                                    log))
+                                    log, digests))
         data = data[-config.window:]
-        manifest = _fitted(config, game, generation, data, folder, best, started, n_jobs, log)
+        manifest = _fitted(config, game, generation, data, folder, best, started, n_jobs, log, digests)
         history.append(manifest)
         if manifest["kept"]:
             best = folder / "network.npz"
@@ -505,7 +526,7 @@ def train_network(config: ExpertConfig | None = None, work: str | Path = "runs/e
             ("" if manifest["gate"] is None else f" ({gate_words(manifest['gate'])})"))
     assert best is not None
     if config.final_hidden:
-        manifest = _final_fit(work, config, game, data, best, started, n_jobs, log)
+        manifest = _final_fit(work, config, game, data, best, started, n_jobs, log, digests)
         history.append(manifest)
         if manifest["kept"]:
             best = work / _final_folder(config) / "network.npz"
@@ -543,34 +564,38 @@ def _final_folder(config: ExpertConfig) -> str:
 
 
 def _final_fit(work: Path, config: ExpertConfig, game: Game, data: list[tuple[Samples, np.ndarray]], best: Path,
-               started: float, n_jobs: int, log: Progress) -> dict[str, Any]:
+               started: float, n_jobs: int, log: Progress, digests: Digests) -> dict[str, Any]:
     """The final fit's manifest: a network of `final_hidden` layers fitted on the window's data and gated against
     the best, or the manifest of the one a run wrote before."""
     manifest = _fitted(config, game, config.generations + 1, data, work / _final_folder(config), best, started,
-                       n_jobs, log)
+                       n_jobs, log, digests)
     log("final fit: " + ("kept" if manifest["kept"] else "not kept") + f" ({gate_words(manifest['gate'])})")
     return manifest
 
 
 def _fitted(config: ExpertConfig, game: Game, generation: int, data: list[tuple[Samples, np.ndarray]], folder: Path,
-            best: Path | None, started: float, n_jobs: int, log: Progress) -> dict[str, Any]:
+            best: Path | None, started: float, n_jobs: int, log: Progress, digests: Digests) -> dict[str, Any]:
     """The manifest of a generation's fit (generation `generations + 1`: the final fit) in `folder`: the one a run
-    wrote there before, or that of a network fitted and gated now (written there with it)."""
+    wrote there before (it and its network checked against `digests`), or that of a network fitted and gated now
+    (written there with it)."""
     manifest_file = folder / "manifest.json"
     if manifest_file.exists():
-        found: dict[str, Any] = read_json(manifest_file, "a generation's manifest", CHUNK_REMEDY)
+        for path in (manifest_file, folder / "network.npz"):
+            digests.check(path)
+        found: dict[str, Any] = read_json(manifest_file, "a generation's manifest", DIGESTS_REMEDY)
         return found
     folder.mkdir(parents=True, exist_ok=True)
-    manifest = _fit_generation(config, game, generation, data, folder / "network.npz", best, n_jobs, log)
+    manifest = _fit_generation(config, game, generation, data, folder / "network.npz", best, n_jobs, log, digests)
     if generation > config.generations:
         manifest.update({"generation": "final", "teacher": f"the data of {len(data)} generations"})
     manifest.update({"seconds": round(time.time() - started, 1), "commit": package_commit()})
-    write_bytes(manifest_file, (json.dumps(manifest, indent=1) + "\n").encode())
+    digests.write_bytes(manifest_file, json_bytes(manifest))
     return manifest
 
 
 def _fit_generation(config: ExpertConfig, game: Game, generation: int, data: list[tuple[Samples, np.ndarray]],
-                    network_file: Path, best: Path | None, n_jobs: int, log: Progress) -> dict[str, Any]:
+                    network_file: Path, best: Path | None, n_jobs: int, log: Progress,
+                    digests: Digests) -> dict[str, Any]:
     """Fits a generation's network on the data of the window, gates it, and returns its manifest."""
     train_parts, held_parts = [], []
     for samples, games in data:
@@ -585,7 +610,7 @@ def _fit_generation(config: ExpertConfig, game: Game, generation: int, data: lis
                              f"{name}, epoch {epoch}: validation value loss {value:.4f}, "
                              f"policy loss {policy:.4f}"))
     network = replace(network, finish=config.finish_weights(game))
-    network.save(network_file)
+    digests.write_bytes(network_file, network.npz())
     outcome = None if best is None else gate(config, network_file, best, n_jobs)
     return {"generation": generation, "samples": len(train), "validation_samples": len(held),
             "teacher": _teacher(config, best),
@@ -622,13 +647,14 @@ def _files_specs(config: ExpertConfig, game: Game) -> list[str]:
     return specs
 
 
-def _open_work(work: Path, record: dict[str, Any], files_specs: list[str], game: Game) -> None:
+def _open_work(work: Path, record: dict[str, Any], files_specs: list[str], game: Game) -> Digests:
     """Starts the work directory of a run with the settings `record`, or checks that the run it holds has them. Only
     the number of generations and the final fit's layers may differ: a run is continued with more generations (or
     stopped at fewer), or given another final fit, as it is. A setting the saved configuration lacks (one added to
     the library since) counts as its default. The directory also records a fingerprint of the files the players of
     `files_specs` read (a network, learned weights, a style's data file): a run is not continued after one of them
-    changed, as its generations would mix games played by two versions of them."""
+    changed, as its generations would mix games played by two versions of them. Returns the record of the
+    directory's finished files (those of a directory written before it kept one are recorded as they are)."""
     saved = work / "config.json"
     files = player_files_fingerprint(files_specs, game)
     as_json = json.loads(json.dumps(record))
@@ -651,10 +677,16 @@ def _open_work(work: Path, record: dict[str, Any], files_specs: list[str], game:
                    f"was played with another version of the files its players read{named}")
             raise ValueError(f"{work} holds a run that {why}; use another --work directory, or put the old files "
                              "back to continue it")
-        if found == {**as_json, FILES_KEY: files}:
-            return
-    work.mkdir(parents=True, exist_ok=True)
-    write_bytes(saved, (json.dumps({**as_json, FILES_KEY: files}, indent=1) + "\n").encode())
+        if found != {**as_json, FILES_KEY: files}:
+            write_bytes(saved, json_bytes({**as_json, FILES_KEY: files}))
+    else:
+        work.mkdir(parents=True, exist_ok=True)
+        write_bytes(saved, json_bytes({**as_json, FILES_KEY: files}))
+    record_file = work / DIGESTS
+    digests = Digests(work, read_digests(record_file, "the record of a training run's files", DIGESTS_REMEDY),
+                      lambda recorded: write_bytes(record_file, json_bytes(recorded)), DIGESTS_REMEDY)
+    digests.record_unrecorded(sorted(path for path in work.glob("*/*") if path.suffix in (".npz", ".json")))
+    return digests
 
 
 __all__ = ["ExpertConfig", "gate", "gate_words", "play_generation", "train_network"]

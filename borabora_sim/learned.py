@@ -19,6 +19,7 @@ import numpy as np
 
 from borabora_sim import _search
 from borabora_sim.files import npz_bytes, read_arrays, read_json, write_bytes
+from borabora_sim.network import magnitude_problem
 
 DATA_DIR = Path(__file__).resolve().parent / "games" / "bora_bora" / "data"
 DEFAULT_WEIGHTS = DATA_DIR / "learned_bora_bora.npz"
@@ -59,7 +60,8 @@ class LearnedWeights:
 
 def load_weights(path: str | os.PathLike[str] = DEFAULT_WEIGHTS) -> LearnedWeights:
     """The network in the .npz file `path` (default: the one shipped with the package), or a ValueError naming the
-    file and what is wrong with it: shapes that do not fit one network, a number that is not finite, a scale <= 0."""
+    file and what is wrong with it: shapes that do not fit one network, a number out of bounds
+    (borabora_sim.network.magnitude_problem)."""
     arrays = {name: value.astype(np.float64) for name, value in
               read_arrays(path, ARRAYS, WEIGHTS_FILE, WEIGHTS_REMEDY).items()}
     problem = _weights_problem(arrays)
@@ -79,12 +81,7 @@ def _weights_problem(arrays: dict[str, np.ndarray]) -> str | None:
     for name, shape in wanted.items():
         if arrays[name].shape != shape:
             return f"{name} has shape {arrays[name].shape}, not {shape} (w1 is {hidden} x {features})"
-    for name in ARRAYS:
-        if not np.isfinite(arrays[name]).all():
-            return f"{name} holds a number that is not finite"
-    if not (arrays["scale"] > 0).all():
-        return "scale holds a value <= 0"
-    return None
+    return magnitude_problem(arrays)
 
 
 @cache

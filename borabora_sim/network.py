@@ -36,6 +36,11 @@ NETWORK_FILE = "a network file"
 NETWORK_REMEDY = ("give a .npz file written by borabora_sim.network (layer0_w, layer0_b, optionally layer1_w and "
                   "layer1_b, value_w, value_b, optionally policy_w, policy_b, policy_linear, policy_heuristic and "
                   "finish_w, mean and scale)")
+# The bounds of a network file's numbers: weights, biases and means at most MAX_WEIGHT in size, scales at least
+# MIN_SCALE (`fit` keeps a feature's scale above it). Trained networks stay below 100; at these bounds every
+# evaluation stays finite, and a file beyond them (weights of 1e300) would make the search's values infinite.
+MAX_WEIGHT = 1e6
+MIN_SCALE = 1e-6
 REQUIRED = ("layer0_w", "layer0_b", "value_w", "value_b", "mean", "scale")
 OPTIONAL = ("layer1_w", "layer1_b", "policy_w", "policy_b", "policy_linear", "policy_heuristic", "finish_w")
 
@@ -78,6 +83,10 @@ class Network:
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Writes the network to the .npz file `path` (that very name), whole or not at all."""
+        write_bytes(Path(path), self.npz())
+
+    def npz(self) -> bytes:
+        """The network's .npz file."""
         arrays = {"value_w": self.value[0], "value_b": np.array(self.value[1]), "mean": self.mean,
                   "scale": self.scale}
         for i, (w, b) in enumerate(self.layers):
@@ -90,13 +99,16 @@ class Network:
             arrays["finish_w"] = self.finish
         if self.policy_heuristic is not None:
             arrays["policy_heuristic"] = np.array(self.policy_heuristic)
-        write_bytes(Path(path), npz_bytes(arrays))
+        return npz_bytes(arrays)
 
 
 def load_network(path: str | os.PathLike[str]) -> Network:
     """The network in the .npz file `path`, or a ValueError naming the file and what is wrong with it."""
     arrays = {name: value.astype(np.float64) for name, value in
               read_arrays(path, REQUIRED, NETWORK_FILE, NETWORK_REMEDY, OPTIONAL).items()}
+    problem = magnitude_problem(arrays)
+    if problem:
+        raise ValueError(f"{path} is not {NETWORK_FILE}: {problem}; {NETWORK_REMEDY}")
     layers = [(arrays["layer0_w"], arrays["layer0_b"])]
     if ("layer1_w" in arrays) != ("layer1_b" in arrays) or ("policy_w" in arrays) != ("policy_b" in arrays):
         raise ValueError(f"{path} is not {NETWORK_FILE}: a layer's or head's weights come without its biases; "
@@ -105,9 +117,9 @@ def load_network(path: str | os.PathLike[str]) -> Network:
         layers.append((arrays["layer1_w"], arrays["layer1_b"]))
     policy = (arrays["policy_w"], arrays["policy_b"]) if "policy_w" in arrays else None
     features = layers[0][0].shape[-1] if layers[0][0].ndim == 2 else -1
-    if arrays["mean"].shape != (features,) or arrays["scale"].shape != (features,) or not (arrays["scale"] > 0).all():
-        raise ValueError(f"{path} is not {NETWORK_FILE}: mean and scale must hold one value per feature of layer0_w "
-                         f"(scale > 0); {NETWORK_REMEDY}")
+    if arrays["mean"].shape != (features,) or arrays["scale"].shape != (features,):
+        raise ValueError(f"{path} is not {NETWORK_FILE}: mean and scale must hold one value per feature of layer0_w; "
+                         f"{NETWORK_REMEDY}")
     if arrays["value_b"].shape != ():
         raise ValueError(f"{path} is not {NETWORK_FILE}: value_b must be one number; {NETWORK_REMEDY}")
     network = Network(tuple(layers), (arrays["value_w"], float(arrays["value_b"])), policy, arrays["mean"],
@@ -118,6 +130,19 @@ def load_network(path: str | os.PathLike[str]) -> Network:
     except ValueError as exc:
         raise ValueError(f"{path} is not {NETWORK_FILE}: {exc}; {NETWORK_REMEDY}") from None
     return network
+
+
+def magnitude_problem(arrays: dict[str, np.ndarray]) -> str | None:
+    """What puts a model file's numbers out of bounds (not finite, larger than MAX_WEIGHT, a `scale` below
+    MIN_SCALE), or None."""
+    for name, value in arrays.items():
+        if not np.isfinite(value).all():
+            return f"{name} holds a number that is not finite"
+        if value.size and np.abs(value).max() > MAX_WEIGHT:
+            return f"{name} holds a number of size {np.abs(value).max():.3g}, beyond the {MAX_WEIGHT:g} allowed"
+    if "scale" in arrays and arrays["scale"].size and arrays["scale"].min() < MIN_SCALE:
+        return f"scale holds {arrays['scale'].min():.3g}, below the {MIN_SCALE:g} allowed"
+    return None
 
 
 def network_path(game: Game) -> Path:

@@ -13,8 +13,9 @@ fitted here with numpy by minibatch Adam: no extra dependency, and seconds per e
 A run writes into a work directory as it goes (each chunk of games as it is played, `config.json`), so an
 interrupted run continues where it stopped with the same arguments; at the end it writes the weights (`out`, a
 name ending in .npz) and their manifest (the same name ending in .json: data, seeds, commit, command, time, the
-training curve). Every file is written whole or not at all, and read back without pickle and checked: a damaged
-chunk or configuration is refused in one line that says what to do.
+training curve). Every file is written whole or not at all, and read back without pickle and checked (a chunk
+against the sha256 `digests.json` recorded when it was written too): a damaged chunk or configuration is refused in
+one line that says what to do.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ import numpy as np
 
 from borabora_sim import _engine, _search
 from borabora_sim.errors import check_int
-from borabora_sim.files import npz_bytes, read_arrays, read_json, write_bytes
+from borabora_sim.files import Digests, json_bytes, npz_bytes, read_arrays, read_digests, read_json, write_bytes
 from borabora_sim.games.bora_bora.game import BoraBora
 from borabora_sim.learned import DEFAULT_MANIFEST, DEFAULT_WEIGHTS, LearnedWeights
 from borabora_sim.players.heuristic import weights_for
@@ -45,6 +46,7 @@ VALIDATION_EVERY = 10           # every 10th cycle of player counts of a round i
 Progress = Callable[[int], object]
 BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 CONFIG = "config.json"          # the work directory's record of the run's settings
+DIGESTS = "digests.json"        # the work directory's record of the sha256 of each chunk file
 # A chunk file's arrays and their types: per sample the features of the 4 seats, the winner, the number of seats
 # and the game's index
 CHUNK_ARRAYS = {"x": np.float32, "winner": np.int8, "players": np.int8, "game": np.int32}
@@ -110,17 +112,21 @@ def play_chunk(seed: int, first: int, count: int, config: TrainConfig, model: Le
 
 
 def play_round(work: Path, label: str, seed: int, games: int, config: TrainConfig, model: LearnedWeights | None,
-               learned_seats: int, n_jobs: int, progress: Progress) -> dict[str, np.ndarray]:
-    """A round's data, its chunks read from `work` where an earlier run wrote them, played (and written) otherwise."""
+               learned_seats: int, n_jobs: int, progress: Progress, digests: Digests) -> dict[str, np.ndarray]:
+    """A round's data, its chunks read from `work` where an earlier run wrote them (checked against `digests`, the
+    work directory's record of its files), played (and written) otherwise."""
     chunks = [(first, min(CHUNK, games - first)) for first in range(0, games, CHUNK)]
     paths = [work / f"{label}_{first:07d}.npz" for first, _ in chunks]
-    parts = {path: read_chunk(path, first, count, config) for (first, count), path in zip(chunks, paths, strict=True)
-             if path.exists()}
+    parts = {}
+    for (first, count), path in zip(chunks, paths, strict=True):
+        if path.exists():
+            parts[path] = read_chunk(path, first, count, config)
+            digests.check(path)
     todo = [(chunk, path) for chunk, path in zip(chunks, paths, strict=True) if path not in parts]
     progress(sum(count for (_, count), path in zip(chunks, paths, strict=True) if path in parts))
 
     def save(path: Path, data: dict[str, np.ndarray]) -> None:
-        write_bytes(path, npz_bytes({name: data[name] for name in CHUNK_ARRAYS}))
+        digests.write_bytes(path, npz_bytes({name: data[name] for name in CHUNK_ARRAYS}))
         parts[path] = data
 
     if n_jobs == 1:
@@ -302,7 +308,7 @@ def train(config: TrainConfig | None = None, out: str | Path = DEFAULT_WEIGHTS, 
     _check_writable(work, "work", work)
     record = asdict(config)
     record["players"] = list(config.players)
-    _open_work(work, record)
+    digests = _open_work(work, record)
     from tqdm import tqdm
 
     def log(line: str) -> None:
@@ -312,7 +318,7 @@ def train(config: TrainConfig | None = None, out: str | Path = DEFAULT_WEIGHTS, 
     started = time.time()
     total = config.games + config.rounds * config.round_games + (config.rounds + 1) * config.epochs
     with tqdm(total=total, unit="step", disable=not progress, desc="train") as bar:
-        data = play_round(work, "round0", config.seed, config.games, config, None, 0, n_jobs, bar.update)
+        data = play_round(work, "round0", config.seed, config.games, config, None, 0, n_jobs, bar.update, digests)
         sizes = [{"round": 0, "games": config.games, "samples": len(data["winner"]), "learned_seats": 0}]
         log(f"round 0: {config.games} heuristic games, {len(data['winner'])} samples")
         weights, curve = fit_one_thread(data, config, quiet=not progress)
@@ -320,7 +326,7 @@ def train(config: TrainConfig | None = None, out: str | Path = DEFAULT_WEIGHTS, 
         curves = [{"round": 0, "curve": curve}]
         for r in range(1, config.rounds + 1):
             more = play_round(work, f"round{r}", config.seed + r, config.round_games, config, weights,
-                              config.learned_seats, n_jobs, bar.update)
+                              config.learned_seats, n_jobs, bar.update, digests)
             more["game"] = more["game"] + r * 10_000_000
             data = {k: np.concatenate([data[k], more[k]]) for k in data}
             sizes.append({"round": r, "games": config.round_games, "samples": len(more["winner"]),
@@ -376,8 +382,9 @@ def _check_writable(directory: Path, name: str, given: Path) -> None:
         raise ValueError(f"{name} {given} cannot be written: no permission to write in {existing}")
 
 
-def _open_work(work: Path, record: dict[str, Any]) -> None:
-    """Starts the work directory of a run with the settings `record`, or checks that the run it holds has them."""
+def _open_work(work: Path, record: dict[str, Any]) -> Digests:
+    """Starts the work directory of a run with the settings `record`, or checks that the run it holds has them;
+    returns the record of its chunk files (those of a directory written before it kept one recorded as they are)."""
     saved = work / CONFIG
     if saved.exists():
         found = read_json(saved, "the configuration of a training run", "use another --work directory")
@@ -389,12 +396,17 @@ def _open_work(work: Path, record: dict[str, Any]) -> None:
             changed = ", ".join(f"{key}={found[key]!r}" for key in record if found[key] != record[key])
             raise ValueError(f"{work} holds a run with other settings ({changed}); use another --work directory or "
                              "the same settings")
-        return
-    if work.is_dir() and any(work.glob("round*.npz")):
+    elif work.is_dir() and any(work.glob("round*.npz")):
         raise ValueError(f"{work} holds chunks of games but no {CONFIG}, so their settings are unknown; use another "
                          "--work directory")
-    work.mkdir(parents=True, exist_ok=True)
-    write_bytes(saved, (json.dumps(record, indent=1) + "\n").encode())
+    else:
+        work.mkdir(parents=True, exist_ok=True)
+        write_bytes(saved, json_bytes(record))
+    record_file = work / DIGESTS
+    digests = Digests(work, read_digests(record_file, "the record of a training run's chunks", CHUNK_REMEDY),
+                      lambda recorded: write_bytes(record_file, json_bytes(recorded)), CHUNK_REMEDY)
+    digests.record_unrecorded(sorted(work.glob("round*.npz")))
+    return digests
 
 
 __all__ = ["DEFAULT_MANIFEST", "DEFAULT_WEIGHTS", "TrainConfig", "fit", "play_chunk", "train"]

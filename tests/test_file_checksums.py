@@ -4,13 +4,16 @@ files, and `borabora report`, a resume and the training and tuning work director
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from borabora_sim.cli import main
+from borabora_sim.expert_iteration import ExpertConfig, train_network
 from borabora_sim.runs import MANIFEST, RunDirectory
 from borabora_sim.simulate import simulate
+from borabora_sim.train import TrainConfig, train
 
 GAMES, CHUNK, PLAYERS = 12, 3, ["random", "random", "random"]
 
@@ -107,3 +110,55 @@ def test_a_chunk_file_the_manifest_does_not_record_is_refused(finished_run: Path
     stray.write_bytes(last.read_bytes())
     with pytest.raises(ValueError, match=rf"^{stray} is not one of the finished files recorded in {finished_run}"):
         play(finished_run, resume=True)
+
+
+# =============================================================================
+# The work directories of training
+# =============================================================================
+LEARNED = TrainConfig(games=10, rounds=0, epochs=1, hidden=4, players=(2,))
+EXPERT = ExpertConfig(game="pig", imitation_games=12, generations=0, epochs=1, hidden=(4,), gate_games=4)
+
+
+def train_learned(tmp_path: Path) -> None:
+    train(LEARNED, out=tmp_path / "w.npz", work=tmp_path / "work", progress=False)
+
+
+def train_expert(tmp_path: Path) -> None:
+    train_network(EXPERT, work=tmp_path / "work", log=lambda line: None)
+
+
+def flip_digit(path: Path) -> None:
+    """Turns the last digit of a JSON file into another: the file still reads, with another number."""
+    text = path.read_text()
+    at = max(text.rfind(digit) for digit in "0123456789")
+    path.write_text(text[:at] + str((int(text[at]) + 1) % 10) + text[at + 1:])
+
+
+@pytest.mark.parametrize(("run", "damaged", "damage"), [(train_learned, "round0_0000000.npz", flip_byte),
+                                                        (train_expert, "gen00/chunk-0000010.npz", flip_byte),
+                                                        (train_expert, "gen00/network.npz", flip_byte),
+                                                        (train_expert, "gen00/manifest.json", flip_digit)])
+def test_a_training_run_names_a_damaged_finished_file(run: Callable[[Path], None], damaged: str,
+                                                      damage: Callable[[Path], None], tmp_path: Path) -> None:
+    """A chunk's arrays are checked as they are read (an .npz file's members carry a CRC-32); the digest names a
+    change that still reads, such as another number in a generation's manifest."""
+    run(tmp_path)
+    path = tmp_path / "work" / damaged
+    recorded = json.loads((tmp_path / "work" / "digests.json").read_text())
+    assert damaged in recorded
+    damage(path)
+    with pytest.raises(ValueError, match=rf"^{path} (is damaged \(its bytes differ from those recorded when it was "
+                                         r"written: its sha256 has changed\)|is not a chunk of [a-z-]+ games: "
+                                         r"truncated, damaged or unsafe \(Bad CRC-32 .*\)); delete it"):
+        run(tmp_path)
+
+
+@pytest.mark.parametrize("run", [train_learned, train_expert])
+def test_a_training_work_directory_written_before_digests_is_continued_and_recorded(run: Callable[[Path], None],
+                                                                                    tmp_path: Path) -> None:
+    run(tmp_path)
+    record = tmp_path / "work" / "digests.json"
+    written = json.loads(record.read_text())
+    record.unlink()
+    run(tmp_path)
+    assert json.loads(record.read_text()) == written

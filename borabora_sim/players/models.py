@@ -18,7 +18,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from borabora_sim import _search
-from borabora_sim.learned import DEFAULT_WEIGHTS, default_model, load_weights
+from borabora_sim.files import check_regular, sha256
+from borabora_sim.learned import DEFAULT_WEIGHTS, WEIGHTS_REMEDY, default_model, load_weights
 from borabora_sim.network import network_model, network_path
 from borabora_sim.players.base import SeededPlayer
 from borabora_sim.protocol import Game
@@ -47,15 +48,21 @@ def load_learned_for(player: SeededPlayer, game: Game, path: str | None = None) 
     the file recorded on it; only Bora Bora has one."""
     if game.name != "bora_bora":
         raise ValueError(f"the learned evaluation exists for bora_bora only, not for {game.name}")
-    model = default_model() if path is None else load_weights(path).compiled()
+    try:
+        model = default_model() if path is None else load_weights(path).compiled()
+    except OSError as exc:
+        raise ValueError(f"the learned-weights file {path or DEFAULT_WEIGHTS} cannot be read: {exc.strerror or exc}; "
+                         f"{WEIGHTS_REMEDY}") from None
     player.record_file(learned_file(path))
     return model
 
 
 def file_digest(path: Path) -> str:
-    """The sha256 of the bytes of the file `path`, or a ValueError naming the file."""
+    """The sha256 of the bytes of the file `path`, or a ValueError naming the file (a FIFO or a device is refused
+    before it is opened)."""
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        check_regular(path, "a file a player reads", "give the player a regular file")
+        return sha256(path)
     except OSError as exc:
         raise ValueError(f"the file {path}, which a player reads, cannot be read: {exc.strerror or exc}") from None
 
