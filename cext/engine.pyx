@@ -200,6 +200,7 @@ cdef class State(EngineState):
 
     @property
     def turn_order(self):
+        """Seats in the turn order of the round being played (position 0 first)."""
         return [self.s.order[i] for i in range(self.s.n_players)]
 
     @property
@@ -233,6 +234,8 @@ cdef class State(EngineState):
 
     @staticmethod
     def from_dict(data, components=None):
+        """A state from to_dict() output; every field's type and range and every law of a loaded state is checked,
+        and the first that fails is named in a StateFormatError."""
         from borabora_sim.games.bora_bora.game import rules_for
         cdef Rules rules = rules_for(components)
         return _loaded_state(rules, data)

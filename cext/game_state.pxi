@@ -53,10 +53,12 @@ cdef class EngineState:
     # ---- read-only views --------------------------------------------------------
     @property
     def rules(self):
+        """The game's component tables in C form, shared by every state of the game."""
         return self.rules
 
     @property
     def components(self):
+        """The component data the game is played with."""
         return self.rules.components
 
     def search_handles(self):
@@ -66,6 +68,7 @@ cdef class EngineState:
 
     @property
     def num_players(self):
+        """Number of seats in the game."""
         return self.s.n_players
 
     @property
@@ -75,10 +78,12 @@ cdef class EngineState:
 
     @property
     def round(self):
+        """Round being played, from 1."""
         return self.s.round
 
     @property
     def phase(self):
+        """Name of the phase of the round being played (see the game's actions document)."""
         return PHASES[self.s.phase]
 
     @property
@@ -88,18 +93,22 @@ cdef class EngineState:
 
     @property
     def move_count(self):
+        """Number of actions applied since the start of the game."""
         return self.s.n_moves
 
     def is_terminal(self):
+        """Whether the game is over: no action is legal, and the scores are final."""
         return self.s.phase == PH_END
 
     # ---- actions ------------------------------------------------------------------
     def legal_actions(self):
+        """The actions legal now, small ints (below the game's num_actions); empty once the game is over."""
         cdef int buf[NUM_ACTIONS]
         cdef int n = legal_actions(&self.rules.c, &self.s, buf)
         return [buf[i] for i in range(n)]
 
     def legal_action_mask(self):
+        """The legal actions as a boolean array over every action, True where legal."""
         cdef int buf[NUM_ACTIONS]
         cdef int n = legal_actions(&self.rules.c, &self.s, buf), i
         mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
@@ -142,6 +151,7 @@ cdef class EngineState:
                 + self._legal_text(legal))
 
     def action_to_string(self, action):
+        """The engine's name of an action (for programs; the game's words for people are in its `words` module)."""
         if isinstance(action, bool) or not hasattr(type(action), "__index__"):
             raise IllegalActionError(f"action must be an int in [0, {NUM_ACTIONS}), got {action!r}")
         try:
@@ -154,6 +164,7 @@ cdef class EngineState:
         return self.rules.action_names[action]
 
     def action_from_string(self, text):
+        """The action an engine name stands for (the inverse of action_to_string)."""
         if not isinstance(text, str):
             raise ArgumentTypeError(f"an action name must be a str, got {type(text).__name__}")
         try:
@@ -164,6 +175,7 @@ cdef class EngineState:
 
     # ---- copies ---------------------------------------------------------------------
     def clone(self):
+        """An independent copy: what is applied to one does not change the other."""
         cdef EngineState st = _blank_state(self.rules)
         st.s = self.s
         return st
