@@ -19,7 +19,7 @@ import json
 import os
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from dataclasses import fields as dataclass_fields
 from pathlib import Path
 from typing import Any
@@ -30,8 +30,10 @@ from borabora_sim import files, stats
 from borabora_sim.games import get_game
 from borabora_sim.players import files_fingerprint, player_files
 from borabora_sim.questions.forms import FORM_RUNNERS, Findings, judge_files, played_specs
+from borabora_sim.questions.lead import Lead
 from borabora_sim.questions.question import (
     FORMS,
+    NO_JUDGE,
     PARTS,
     Question,
     QuestionError,
@@ -47,16 +49,17 @@ SUMMARY = "summary.json"              # the answer in one sentence and how sure 
 REPLAY = "replay.html"
 METHODS = {
     "policy": "Arms that differ only in the studied player's options play the same game seeds and seat rotations; "
-              "each game is a pair (exact McNemar test and Newcombe interval for the win rate, Wilcoxon test and "
-              "t interval for the score).",
+              "each game is a pair (exact McNemar test and the exact interval that inverts it for the win rate, "
+              "paired t-test and its t interval for the score).",
     "choice": "At every decision of the studied seat where an option of the group is legal beside others, every "
               "legal option is judged by paired rollouts (the same hidden-card samples and dice for every option); "
-              "the option's advantage over the best other one is judged again on fresh rollouts (Wilcoxon test, "
-              "t interval).",
+              "the option's advantage over the best other one is judged again on fresh rollouts (t-test and its t "
+              "interval). The situation in which the option is best most often is learned on two thirds of the "
+              "games and checked on the others.",
     "gift": "At the moment of each round at which the gift can be made, the game is continued twice by the same "
             "players with the same seeds and dice, with and without the gift; each continuation pair is a pair "
-            "(exact McNemar test and Newcombe interval for the win rate, Wilcoxon test and t interval for the "
-            "score).",
+            "(exact McNemar test and the exact interval that inverts it for the win rate, paired t-test and its t "
+            "interval for the score).",
     "setup": "Every seat is played by the same player; each place in the first round's turn order is tested against "
              "its fair share, and the places' chances are compared between setups.",
 }
@@ -64,8 +67,10 @@ METHODS = {
 
 @dataclass
 class Answer:
-    """What `ask` found: the question, the size, the tables by name, the plain answer (sentences), the report's
-    path (None without `out`) and the seconds it took (wall and the games' CPU)."""
+    """What `ask` found: the question, the size, the tables by name, the answer for a player (`lead`: the verdict,
+    whether weaker players differ, when it flips, how it moves with the INVENTED values), every sentence of the
+    answer with its figures (`answer`), the report's path (None without `out`) and the seconds it took (wall and
+    the games' CPU)."""
 
     question: Question
     size: str
@@ -76,13 +81,15 @@ class Answer:
     cpu_seconds: float
     cpu_incomplete: bool = False          # some games were kept by an older run that did not record their CPU
     from_kept: bool = False               # written again from the games kept, none played
+    lead: list[str] = field(default_factory=list)
 
     def __str__(self) -> str:
-        return "\n".join([self.question.title, *self.answer])
+        return "\n".join([self.question.title, " ".join(self.lead or self.answer[:1])])
 
     def _repr_markdown_(self) -> str:
-        """How a notebook shows the answer: the question as a heading, then the answer's sentences."""
-        return "\n\n".join([f"### {self.question.title}", *self.answer])
+        """How a notebook shows the answer: the question as a heading, the answer for a player, then the rest."""
+        return "\n\n".join([f"### {self.question.title}", " ".join(self.lead),
+                             *(f"- {sentence}" for sentence in self.answer)])
 
 
 def ask(question: str | os.PathLike[str] | Mapping[str, Any] | Question, out: str | os.PathLike[str] | None = None,
@@ -111,7 +118,8 @@ def ask(question: str | os.PathLike[str] | Mapping[str, Any] | Question, out: st
     cpu = 0.0
     parts = checked.parts or (checked,)
     findings = Findings()
-    headlines: list[str] = []                 # the short answer: each part's first sentence, or the first few
+    headlines: list[str] = []                 # how sure: each part's first sentence, or the first few
+    leads: list[tuple[int, Lead]] = []        # each part's first words, with the place of its form in LEAD_ORDER
     cpu_unknown = False
     played = False
     for part in parts:
@@ -132,13 +140,35 @@ def ask(question: str | os.PathLike[str] | Mapping[str, Any] | Question, out: st
         findings.evidence += found.evidence
         findings.certainty = findings.certainty or found.certainty
         findings.replay = findings.replay or found.replay
+        if found.lead is not None:
+            leads.append((LEAD_ORDER.index(_lead_kind(part)), found.lead))
     wall = time.monotonic() - began
     result = Answer(checked, size, findings.tables, findings.answer, None, wall, cpu, cpu_unknown,
-                    kept_only or not played)
+                    kept_only or not played, _lead_sentences(leads))
     if folder is not None:
         result.report = write_report(result, findings, folder, jobs, headlines[:SHORT_ANSWER + 1])
         say(f"report written to {result.report}")
     return result
+
+
+LEAD_ORDER = ("judged choice", "policy", "gift", "setup", "counted choice")   # which part's verdict comes first
+
+
+def _lead_kind(part: Question) -> str:
+    if part.form == "choice":
+        return "counted choice" if part.judge == NO_JUDGE else "judged choice"
+    return part.form
+
+
+def _lead_sentences(leads: list[tuple[int, Lead]]) -> list[str]:
+    """The answer for a player: the whole lead of the part that answers most directly (a judged choice first, a
+    counted one last), then the verdicts of the other parts."""
+    if not leads:
+        return []
+    ordered = [one for _, one in sorted(leads, key=lambda pair: pair[0])]
+    first = ordered[0]
+    varied = next((one.invented for one in ordered if one.varied), first.invented)   # a part that varied them
+    return [*replace(first, invented=varied).sentences(), *(one.verdict for one in ordered[1:])]
 
 
 def _time_words(answer: Answer, jobs: int, played_wall: int | None) -> str:
@@ -189,7 +219,7 @@ def _as_part(part: Question, found: Findings) -> Findings:
     return Findings(tables={f"{part.name}_{name}": table for name, table in found.tables.items()},
                     answer=found.answer, evidence=evidence,
                     figures={renamed[name]: figure for name, figure in found.figures.items()},
-                    replay=found.replay, certainty=found.certainty)
+                    replay=found.replay, certainty=found.certainty, lead=found.lead)
 
 
 def write_report(answer: Answer, findings: Findings, folder: Path, jobs: int, short: list[str]) -> Path:
@@ -201,12 +231,10 @@ def write_report(answer: Answer, findings: Findings, folder: Path, jobs: int, sh
         figure.savefig(folder / name, dpi=110, bbox_inches="tight")
     for name, table in findings.tables.items():
         stats.interval_columns(table).to_csv(folder / f"{name}.csv", index=False)
-    parts = [f"# {question.title}", "## Answer", " ".join(short),
+    parts = [f"# {question.title}", "## Answer", " ".join(answer.lead), "## How sure", " ".join(short),
+             f"How sure, in short: {findings.certainty}." if findings.certainty else "",
              f"The answer rests on the players measured: a stronger player may gain or lose differently. "
-             f"{question.vocabulary.invented}" + (
-                 " The robustness table shows how the answer moves when they vary."
-                 if any(part.robustness_variants for part in (question.parts or (question,)))
-                 else " This question was not run on component variants."),
+             f"{question.vocabulary.invented}",
              "## In detail", "\n".join(f"- {sentence}" for sentence in findings.answer),
              "## Evidence", *findings.evidence]
     if findings.replay is not None:
@@ -218,16 +246,17 @@ def write_report(answer: Answer, findings: Findings, folder: Path, jobs: int, sh
                   f"[Replay of the game]({REPLAY}#decision={decision}), opened at the decision where {words}."]
     forms = dict.fromkeys(part.form for part in (question.parts or (question,)))
     parts += ["## Method", *[METHODS[form] for form in forms],
-              "Verdicts are at the stated level after Holm's correction over the rows of each table; the "
-              "intervals are 95% and not adjusted. A sentence names an effect only where its table calls it "
-              "detectable.",
+              "The rows of each table are judged together: every interval printed beside a verdict is a "
+              "simultaneous 95% interval over its table's rows (each at 1 - 0.05 / rows), an effect is detectable "
+              "exactly when its interval excludes no effect, and the p-values are adjusted alike. A sentence names "
+              "an effect only where its table calls it detectable.",
               "## Settings", "\n".join([*[f"- {line}" for line in question.settings(answer.size)],
               f"- time: {_time_words(answer, jobs, timing['wall_seconds'])}",
               f"- reproduce: `borabora ask {_command_name(question)} --size {answer.size} --out DIR`"])]
     report = folder / REPORT
-    files.write_bytes(report, ("\n\n".join(parts) + "\n").encode())
+    files.write_bytes(report, ("\n\n".join(part for part in parts if part) + "\n").encode())
     summary = {"name": question.name, "title": question.title, "game": question.vocabulary.title,
-               "form": question.form, "size": answer.size, "headline": findings.answer[0] if findings.answer else "",
+               "form": question.form, "size": answer.size, "headline": answer.lead[0] if answer.lead else "",
                "certainty": findings.certainty, **timing,
                "cpu_seconds": round(answer.cpu_seconds), "cpu_complete": not answer.cpu_incomplete, "report": REPORT}
     files.write_bytes(folder / SUMMARY, (json.dumps(summary, indent=1) + "\n").encode())

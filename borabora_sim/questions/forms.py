@@ -28,6 +28,7 @@ from borabora_sim import stats
 from borabora_sim.counterfactual import RolloutJudge, judge_game
 from borabora_sim.games import get_game
 from borabora_sim.protocol import Game, GameState
+from borabora_sim.questions import lead, when
 from borabora_sim.questions.question import BUILT_IN, MAX_BATCHES, NO_JUDGE, Question, Size, variant_words
 from borabora_sim.questions.vocabulary import Edit, Moment
 from borabora_sim.questions.work import BATCH_ID_STRIDE, Rows, Work
@@ -50,6 +51,7 @@ class Findings:
     figures: dict[str, Figure] = field(default_factory=dict)
     replay: tuple[int, list[str], int, str] | None = None
     certainty: str = ""               # how sure the answer is, in a few words (the atlas's "how sure")
+    lead: lead.Lead | None = None     # the answer's first words, for a player
 
 
 def unit_words(question: Question) -> str:
@@ -316,6 +318,7 @@ def policy(question: Question, size: Size, work: Work, folder: Path | None) -> F
                               f"{len(robust)} comparisons judged together):",
                               _markdown(paired_view(robust, ("players", "components", "comparison"), unit))]
         findings.answer.append(_robustness_sentence(robust))
+    findings.lead = lead.policy_lead(question, table, rungs, robust)
     return findings
 
 
@@ -432,13 +435,22 @@ def _choice_players(question: Question, label: str, game_id: int) -> tuple[list[
     return specs, studied_seats(question, specs, seat)
 
 
+ROW_COLUMNS = frozenset({"game_id", "game_seed", "seat", "spec", "phase", "decision", "option", "value", "chosen",
+                         "group", "option_words", "best", "advantage"})      # a judged row's own columns
+
+
 def _situation(question: Question, game: Game) -> Callable[[GameState, int], dict[str, Any]]:
     situations = question.vocabulary.situations
     groups = {action: name for name in question.groups
               for action in question.vocabulary.groups[name].actions(game)}
 
+    recorded = {name: of for name, of in situations.items() if name in question.by or name not in ROW_COLUMNS}
+
     def situation(state: GameState, action: int) -> dict[str, Any]:
-        return {"group": groups.get(action, ""), **{name: situations[name].of(state, action) for name in question.by},
+        """Every situation of the game's vocabulary, not only the question's `by` (but those named like a column of
+        the row itself): the situation in which an option is best most often is searched over all of them
+        (`when.find_situation`)."""
+        return {"group": groups.get(action, ""), **{name: of.of(state, action) for name, of in recorded.items()},
                 "option_words": game.describe_action(state, action)}
 
     return situation
@@ -564,6 +576,7 @@ def choice(question: Question, size: Size, work: Work, folder: Path | None) -> F
         return findings
     if question.judge == NO_JUDGE:
         _counted_findings(question, values, findings)
+        findings.lead = lead.counted_choice_lead(question, findings.tables["taken"], rungs, words)
         return findings
     _judged_findings(question, size, values, findings)
     if question.second_judge and size.second_judge_games:
@@ -575,7 +588,34 @@ def choice(question: Question, size: Size, work: Work, folder: Path | None) -> F
         findings.tables["agreement"] = agreement
         findings.evidence.append(_agreement_words(question, agreement))
     _choice_robustness(question, size, work, folder, rungs[0], values, findings)
+    _choice_lead(question, rungs, values, findings, folder)
     return findings
+
+
+def _choice_lead(question: Question, rungs: Sequence[str], values: pd.DataFrame, findings: Findings,
+                 folder: Path | None) -> None:
+    """The answer's first words: each group's verdict, and for the first group the situation in which it is the
+    best move most often, learned on some games and checked on others, with a picture of one such position."""
+    robust = findings.tables.get("robustness", pd.DataFrame())
+    summary = findings.tables["summary"]
+    groups = _by_group(question)
+    leads = [lead.judged_choice_lead(question, summary[summary["group"] == name] if groups else summary, rungs,
+                                     question.vocabulary.groups[name].words, robust, name if groups else None)
+             for name in question.groups]
+    first = leads[0]
+    first.verdict = " ".join(one.verdict for one in leads)
+    name = question.groups[0]
+    words = question.vocabulary.groups[name].words
+    judged = values[values["group"] == name] if groups else values
+    found = when.find_situation(judged, question.vocabulary.situations, question.alpha, seed=question.seed)
+    first.when = when.when_sentence(found, words)
+    findings.evidence.append(when.how_sure_sentence(found))
+    example = when.example_row(judged, found) if found.found else None
+    if example is not None and folder is not None:
+        picture = f"when-{_slug(question.name)}.svg"
+        when.write_example_picture(folder / picture, example, question.game)
+        findings.evidence += [when.example_caption(example, found), f"![an example position]({picture})"]
+    findings.lead = first
 
 
 def _choice_view(question: Question, table: pd.DataFrame, labels: dict[str, str]) -> pd.DataFrame:
@@ -1030,6 +1070,12 @@ def gift(question: Question, size: Size, work: Work, folder: Path | None) -> Fin
     else:
         _round_findings(question, pairs, rungs, findings)
     _gift_robustness(question, size, work, folder, rungs[0], pairs, findings)
+    robust = findings.tables.get("robustness", pd.DataFrame())
+    if kinds:
+        findings.lead = lead.gift_kind_lead(question, findings.tables["effects"], rungs, robust, edit.words,
+                                            edit.kind_words, unit)
+    else:
+        findings.lead = lead.gift_round_lead(question, findings.tables["effects"], rungs, robust, edit.words, unit)
     return findings
 
 
@@ -1347,16 +1393,49 @@ def _gift_figure(table: pd.DataFrame, words: str, unit: str) -> Figure:
 # Setup comparison
 # =============================================================================
 def _setup_games(question: Question, work: Work, folder: Path | None, label: str, arm_name: str,
-                 value: str | int, games: int, batch: int) -> pd.DataFrame:
+                 value: str | int, games: int, batch: int, variant: str = BUILT_IN) -> pd.DataFrame:
+    """The games of one arm of a setup; with `variant`, on that component variant (a robustness setting)."""
     spec = question.vocabulary.rung(label).spec
     count = value if question.vary == "players" else question.players
     game = value if question.vary == "game" else question.game
     components = None
     if question.vary == "variant" and value != BUILT_IN:
         components = str(_variant_file(question, str(value), folder))
-    frame = work.arm(f"setup-{label}-{arm_name}", [spec] * int(count), games, question.seed, batch, components,
-                     str(game))
+    if variant != BUILT_IN:
+        components = str(_variant_file(question, variant, folder))
+    name = f"setup-{label}-{arm_name}" + (f"-{variant}" if variant != BUILT_IN else "")
+    frame = work.arm(name, [spec] * int(count), games, question.seed, batch, components, str(game))
     return frame.assign(arm=arm_name)
+
+
+def _setup_robustness(question: Question, size: Size, work: Work, folder: Path | None, label: str,
+                      findings: Findings) -> pd.DataFrame:
+    """The first player's places again on each component variant, every setup, beside the same number of the
+    question's own games (as printed): one family of verdicts."""
+    variants = size.variants if size.variants is not None else question.robustness_variants
+    if not variants or question.vary == "variant":
+        return pd.DataFrame()
+    unit = unit_words(question)
+    games = size.robustness_games
+    frames = [pd.DataFrame(_seat_rows(question, label, pd.concat(
+        [_setup_games(question, work, folder, label, arm.name, arm.value, games, 0) for arm in question.arms],
+        ignore_index=True), unit)).assign(components=lead.AS_PRINTED)]
+    for variant in variants:
+        played = pd.concat([_setup_games(question, work, folder, label, arm.name, arm.value, games, 0, variant)
+                            for arm in question.arms], ignore_index=True)
+        frames.append(pd.DataFrame(_seat_rows(question, label, played, unit)).assign(components=variant_words(variant)))
+    table = seat_verdicts(pd.concat(frames, ignore_index=True), question.alpha)
+    table["players"] = question.players          # the setups' own counts are in "setup"; the key of the own rows
+    findings.tables["robustness"] = table
+    findings.evidence += [
+        f"Robustness, for {question.vocabulary.rung(label).words}, on each component variant beside the first "
+        f"{games:,} of the question's own games (these {len(table)} places judged together):",
+        _markdown(pd.DataFrame({
+            "components": table["components"], "setup": table["setup"], "place in turn order": table["turn_order"],
+            "games": table["games"], "win rate (interval)": [f"{w:.1%} ({lo:.1%} to {hi:.1%})" for w, lo, hi in zip(
+                table["win_rate"], table["ci_low"], table["ci_high"], strict=True)],
+            "fair share": [f"{f:.1%}" for f in table["fair_share"]], "verdict": table["verdict"]}), index=False)]
+    return table
 
 
 def _seat_rows(question: Question, label: str, frame: pd.DataFrame, unit: str) -> list[dict[str, Any]]:
@@ -1455,6 +1534,9 @@ def setup(question: Question, size: Size, work: Work, folder: Path | None) -> Fi
         last = frame.iloc[-1]
         findings.answer.append(f"Between the setups, for {last['player']}: {last['verdict']} (chi-square test, "
                                f"adjusted p = {last['p_adjusted']:.2g}).")
+    robust = _setup_robustness(question, size, work, folder, rungs[0], findings)
+    findings.lead = lead.setup_lead(question, table, rungs, findings.tables.get("between_setups", pd.DataFrame()),
+                                    robust)
     return findings
 
 
