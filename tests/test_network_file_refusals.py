@@ -81,7 +81,7 @@ def test_a_network_of_weights_beyond_the_bound_is_refused_when_loaded(tmp_path: 
             make_player(spec, 1, PIG)
 
 
-def test_a_network_at_the_bounds_plays() -> None:
+def test_a_network_at_the_bounds_plays(tmp_path: Path) -> None:
     """The bounds are ones every evaluation stays finite within: weights of MAX_WEIGHT, scales of MIN_SCALE."""
     network = load_network(network_path(PIG))
     at_bound = {name: np.where(value >= 0, MAX_WEIGHT, -MAX_WEIGHT)
@@ -89,18 +89,16 @@ def test_a_network_at_the_bounds_plays() -> None:
     assert network.policy is not None
     extreme = replace(network, layers=((at_bound["w0"], at_bound["b0"]),),
                       value=(np.full_like(network.value[0], MAX_WEIGHT), MAX_WEIGHT),
-                      policy=(np.full_like(network.policy[0], -MAX_WEIGHT), np.full_like(network.policy[1], MAX_WEIGHT)),
+                      policy=(np.full_like(network.policy[0], -MAX_WEIGHT),
+                              np.full_like(network.policy[1], MAX_WEIGHT)),
                       mean=np.full_like(network.mean, MAX_WEIGHT), scale=np.full_like(network.scale, MIN_SCALE))
-    path = Path(os.environ.get("TMPDIR", "/tmp")) / f"extreme-{os.getpid()}.npz"
+    path = tmp_path / "extreme.npz"
     extreme.save(path)
-    try:
-        for spec in (f"expert:network={path}", f"mcts:iterations=30,evaluation=net,network={path}",
-                     f"mcts:iterations=30,prior=net,network={path}"):
-            state = PIG.new_initial_state(seed=3)
-            for decision in range(10):
-                state.apply(make_player(spec, decision, PIG).choose(state))
-    finally:
-        path.unlink()
+    for spec in (f"expert:network={path}", f"mcts:iterations=30,evaluation=net,network={path}",
+                 f"mcts:iterations=30,prior=net,network={path}"):
+        state = PIG.new_initial_state(seed=3)
+        for decision in range(10):
+            state.apply(make_player(spec, decision, PIG).choose(state))
 
 
 def without_blocking(call: Callable[[], object], fifo: Path) -> BaseException | None:
@@ -112,7 +110,7 @@ def without_blocking(call: Callable[[], object], fifo: Path) -> BaseException | 
         try:
             call()
             raised.append(None)
-        except BaseException as exc:       # noqa: BLE001 - handed to the test
+        except BaseException as exc:       # handed to the test
             raised.append(exc)
 
     thread = threading.Thread(target=run, daemon=True)
