@@ -554,8 +554,8 @@ def test_random_explain_names_the_choice_and_the_number_of_legal_actions():
     ai = RandomPlayer(seed=4)
     assert ai.explain() == "no decision yet"
     action = ai.choose(state)
-    assert ai.explain() == (f"random: chose {ai.game.describe_action(state, action)} uniformly at random among "
-                            f"{len(state.legal_actions())} legal action(s)")
+    assert ai.explain() == (f"the random player: chose {ai.game.describe_action(state, action)} uniformly at random "
+                            f"among {len(state.legal_actions())} legal action(s)")
 
 
 @pytest.mark.parametrize("spec", ["heuristic", "heuristic:thorough=false", "heuristic:style=builder,fishing=never"])
@@ -575,7 +575,7 @@ def test_heuristic_explain_shows_its_evaluations_with_the_choice_on_top(spec):
         assert chosen.value >= options[0].value - 1e-5, (spec, chosen, options[:3])
         text = ai.explain(top=3)
         words = ai.game.describe_action(state, action)
-        assert text.splitlines()[0].startswith(f"{ai.spec()}: chose {words}: the best by its evaluation ")
+        assert text.splitlines()[0].startswith(f"{ai.in_words()}: chose {words}: the best by its evaluation ")
         assert text.splitlines()[1] == "  VP vs best  move"
         [line] = chosen_lines(text)
         assert line.endswith(f"  {words}") and float(line[1:].split()[0]) == round(chosen.value - options[0].value, 1)
@@ -608,7 +608,7 @@ def test_search_explain_marks_the_chosen_option_with_its_counts_and_mean(spec, f
         action = ai.choose(state)
         text = ai.explain(top=50)
         words = ai.game.describe_action(state, action)
-        assert text.splitlines()[0].startswith(f"{ai.spec()}: chose {words}: ")
+        assert text.splitlines()[0].startswith(f"{ai.in_words()}: chose {words}: ")
         stat = next(s for s in ai.last_stats if s.action == action)
         count = "rollouts" if ai.name == "flatmc" else "visits"
         assert text.splitlines()[1] == f"  win chance  {count}  move"
@@ -638,7 +638,7 @@ def test_search_explain_describes_a_decision_without_search_not_the_previous_one
     action = ai.choose(state)
     assert action not in FISHING_ACTIONS
     assert ai.last_stats == [] and ai.last_iterations == 0
-    assert ai.explain() == (f"{ai.spec()}: chose {ai.game.describe_action(state, action)}, the only legal action "
+    assert ai.explain() == (f"{ai.in_words()}: chose {ai.game.describe_action(state, action)}, the only legal action "
                             "that is not fishing (fishing=never); no search was needed")
 
 

@@ -74,7 +74,7 @@ def test_every_player_type_plays_every_game_from_its_state_alone(game_spec_text:
         assert player.choose(state) in state.legal_actions()
         assert player.bound and player.game == game and game_spec(player.game) == game_spec(game)
         assert option_names(player.spec()) <= set(type(player).params(game))
-        assert player.explain().startswith(f"{player.spec()}: chose ")
+        assert player.explain().startswith(f"{player.in_words()}: chose ")
     assert refused is None or game.name != "bora_bora"
 
 
@@ -98,7 +98,7 @@ def test_mcts_takes_the_search_defaults_and_a_heuristic_rollout_the_weights_of_t
     assert isinstance(player, MCTSPlayer) and player.last_iterations == 30
     assert {key: getattr(player, key) for key in game.search_defaults} == dict(game.search_defaults)
     assert player.style in game.styles
-    assert ("fishing=" in player.explain()) == ("fishing" in game.action_kinds)
+    assert ("fishing=" in player.spec()) == ("fishing" in game.action_kinds)
 
 
 @pytest.mark.parametrize("game_name", game_names())
@@ -108,9 +108,10 @@ def test_explain_names_only_the_options_of_the_states_game(game_name: str) -> No
     for spec in ("mcts:iterations=20", "flatmc:rollouts=2", "heuristic"):
         player = make_player(spec, seed=1)
         player.choose(state)
-        first_line = player.explain().splitlines()[0]
-        assert option_names(first_line.partition(": chose")[0]) <= set(type(player).params(game)), first_line
-        assert ("fishing=" in first_line) == ("fishing" in game.action_kinds), first_line
+        assert player.explain().startswith(f"{player.in_words()}: chose ")
+        spec = player.spec()
+        assert option_names(spec) <= set(type(player).params(game)), spec
+        assert ("fishing=" in spec) == ("fishing" in game.action_kinds), spec
 
 
 # (the game of the state, the spec, what the refusal names besides the game): options of another game

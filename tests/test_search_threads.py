@@ -146,7 +146,7 @@ def test_threads_is_a_spec_option_and_shows_in_the_spec_and_the_explanation() ->
     _, state = position(*POSITIONS[0])
     player.choose(state)
     explanation = player.explain()
-    assert explanation.startswith(f"{player.spec()}: chose ")
+    assert explanation.startswith(f"{player.in_words()}: chose ")
     assert f"after {player.last_iterations} iterations" in explanation and player.last_iterations > 0
     assert "threads" not in make_player("mcts:iterations=10").spec()       # one thread: the spec of earlier runs
 

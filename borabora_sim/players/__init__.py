@@ -43,11 +43,13 @@ def make_player(spec: str, seed: int | None = None, game: Game | None = None) ->
     if game is None or resolved == spec:
         return _make_player(spec, seed, game)
     try:
-        return _make_player(resolved, seed, game)
+        player = _make_player(resolved, seed, game)
     except ValueError as exc:           # said of the preset as written, with the spec it stands for
         message, inner = str(exc), f"player spec {resolved!r}: "
         message = message.removeprefix(inner)
         raise ValueError(f"player spec {spec!r} (in {game.name}: {resolved!r}): {message}") from None
+    player.preset = split_spec(spec)[0]         # named in words as the preset ("the strong AI")
+    return player
 
 
 def _make_player(spec: str, seed: int | None, game: Game | None) -> SeededPlayer:

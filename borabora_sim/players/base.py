@@ -52,6 +52,7 @@ class SeededPlayer:
 
     name: ClassVar[str]
     game: Game              # the game its settings are for
+    preset: str | None = None   # the preset it was made as ("strong"), which names it in words
     bound: bool             # whether it plays that game only: given it, or given a state of it since the last reset
 
     @classmethod
@@ -157,6 +158,15 @@ class SeededPlayer:
 
     def spec(self) -> str:
         return self.name
+
+    def in_words(self) -> str:
+        """The player as a person reads it, where its explanations name it: "the strong AI" for a preset (which
+        make_player records in `preset`), otherwise what it is ("the balanced heuristic")."""
+        return f"the {self.preset} AI" if self.preset else self.kind_words()
+
+    def kind_words(self) -> str:
+        """What the player is, in words: "the random player"."""
+        return f"the {self.name} player"
 
     def __getattr__(self, name: str) -> str:
         """The player's setting of one of the game's action kinds, read as an attribute (`player.fishing`)."""
@@ -392,7 +402,7 @@ class OptionRatingPlayer(ValuedKindChoices, SeededPlayer):
         reasons = self.reasons(top)
         if reasons is None:
             words = self.game.describe_action(self.last_state, self.last_action)
-            return f"{self.spec()}: played the only legal action, {words}"
+            return f"{self.in_words()}: played the only legal action, {words}"
         return reasons.text()
 
     def reasons(self, top: int = 10) -> Reasons | None:
@@ -402,7 +412,7 @@ class OptionRatingPlayer(ValuedKindChoices, SeededPlayer):
         words = self.game.describe_actions(self.last_state, [o.action for o in self.last_options])
         rows = [Option(o.action, text, (o.value,)) for o, text in zip(self.last_options, words, strict=True)]
         shown, chosen = top_options(rows, self.last_action, top)
-        return Reasons(self.spec(), self.last_action, shown[chosen].words, self.last_rule,
+        return Reasons(self.in_words(), self.last_action, shown[chosen].words, self.last_rule,
                        (Column(self.value_column, PERCENT),), shown, chosen, len(self.last_options), self.legend)
 
 

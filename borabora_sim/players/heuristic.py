@@ -186,8 +186,11 @@ class HeuristicPlayer(SeededPlayer):
         how = "after finishing its own compound action" if self.thorough else "after this step alone"
         legend = (f"{unit} vs best: the heuristic's evaluation of the position after each move ({unit} scored plus "
                   f"its worth of what is held), against its best move; not a forecast of the final score")
-        return Reasons(self.spec(), action, shown[chosen].words, f"the best by its evaluation {how}",
+        return Reasons(self.in_words(), action, shown[chosen].words, f"the best by its evaluation {how}",
                        (Column(f"{unit} vs best", DIFFERENCE),), shown, chosen, len(options), legend)
+
+    def kind_words(self) -> str:
+        return f"the {self.style.replace('_', '-')} heuristic"
 
     def spec(self) -> str:
         kinds = heuristic_kinds(self.game)

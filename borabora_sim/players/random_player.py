@@ -29,7 +29,7 @@ class RandomPlayer(SeededPlayer):
             return "no decision yet"
         name, legal = self.last_choice
         words = self.game.describe_action(self.last_state, self.last_state.action_from_string(name))
-        return f"{self.spec()}: chose {words} uniformly at random among {legal} legal action(s)"
+        return f"{self.in_words()}: chose {words} uniformly at random among {legal} legal action(s)"
 
 
 __all__ = ["RandomPlayer"]

@@ -42,9 +42,9 @@ class Option:
 
 @dataclass(frozen=True)
 class Reasons:
-    """Why `player` (its spec) chose `action` (`words`): the rule `why`, the options weighed (best first; the chosen
-    one always among them, at index `chosen`) with their values by column, how many options were weighed, and a
-    one-line legend of the columns."""
+    """Why `player` (its name in words, `SeededPlayer.in_words`) chose `action` (`words`): the rule `why`, the
+    options weighed (best first; the chosen one always among them, at index `chosen`) with their values by column,
+    how many options were weighed, and a one-line legend of the columns."""
 
     player: str
     action: int

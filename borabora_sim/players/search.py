@@ -194,7 +194,8 @@ class _SearchPlayer(ValuedKindChoices, SeededPlayer):
         if reasons is not None:
             return reasons.text()
         action, _, why = self.last_choice
-        return f"{self.spec()}: chose {self.game.describe_action(self.last_state, action)}, {why}; no search was needed"
+        return (f"{self.in_words()}: chose {self.game.describe_action(self.last_state, action)}, {why}; no search was "
+                f"needed")
 
     def reasons(self, top: int = 10) -> Reasons | None:
         """The root actions of the last search, in the order the search ranks them: each with its mean reward,
@@ -222,7 +223,7 @@ class _SearchPlayer(ValuedKindChoices, SeededPlayer):
                    "most visited)" if count == "visits" else
                    "rollouts: games simulated from each move, the same number for every move (it plays the best "
                    "win chance)")
-        return Reasons(self.spec(), action, shown[chosen].words,
+        return Reasons(self.in_words(), action, shown[chosen].words,
                        f"{why}, after {self.last_iterations} {self.budget_unit}",
                        (Column(value, PERCENT), Column(count, COUNT)), shown, chosen, len(self.last_stats),
                        f"{measured}; {counted}")
@@ -337,6 +338,10 @@ class MCTSPlayer(_SearchPlayer):
     def _puct(self) -> bool:
         return self.evaluation == "net" or self.prior == "net"
 
+    def kind_words(self) -> str:
+        budget = f"{self.seconds:g} s" if self.seconds > 0 else f"{self.iterations:,} iterations"
+        return f"the {'network-guided ' if self._puct() else ''}tree search with {budget} a decision"
+
     def spec(self) -> str:
         budget = f"seconds={self.seconds:g}" if self.seconds > 0 else f"iterations={self.iterations}"
         if self.threads > 1:            # one thread is left out: the specs of every earlier run stay as they were
@@ -374,6 +379,9 @@ class FlatMCPlayer(_SearchPlayer):
     def _search(self, state: GameState, legal: list[int], options: SearchOptions) -> SearchResult:
         return _search.run_flat_mc(state.search_handles(), state.current_player, legal, rollouts=self.rollouts,
                                    **options)
+
+    def kind_words(self) -> str:
+        return f"the flat Monte Carlo search with {self.rollouts:,} rollouts a move"
 
     def spec(self) -> str:
         return f"{self.name}:rollouts={self.rollouts},{self._rollout_spec()}"

@@ -110,13 +110,13 @@ def reasons_view(reasons: Reasons | None) -> dict[str, Any] | None:
 
 
 def advise(task: AdviceTask) -> dict[str, Any]:
-    """What the advisor of `task` would do, and why: the answer of GET /api/advice (the move in the game's words,
-    the advisor's `explain()` and its reasons as a table, `reasons_view`)."""
+    """What the advisor of `task` would do, and why: the answer of GET /api/advice (the advisor in words, the move in
+    the game's words, the advisor's `explain()` and its reasons as a table, `reasons_view`)."""
     game = get_game(task.game)
     advisor = make_player(task.player, None, game)
     advisor.reset(task.seed)
     action = advisor.choose(task.state.clone())
-    return {"version": task.version, "player": task.player, "action": action,
+    return {"version": task.version, "player": task.player, "player_words": advisor.in_words(), "action": action,
             "name": task.state.action_to_string(action), "words": game.describe_action(task.state, action),
             "explanation": advisor.explain(ADVICE_OPTIONS), "reasons": reasons_view(advisor.reasons(ADVICE_OPTIONS))}
 
@@ -193,7 +193,8 @@ class WebGame:
         return not self.state.is_terminal() and self.state.current_player in self.humans
 
     def view(self) -> dict[str, Any]:
-        """The position as the page needs it (docs/web_play.md): the picture as `viewer` sees it, the legal moves
+        """The position as the page needs it (docs/web_play.md): the seats' players in words, the picture as `viewer`
+        sees it, the legal moves
         only when a human is to move (an AI seat's would tell what it holds) in the game's words, the decision, its
         rules hint and the move that ends it, the moves so far, the scores."""
         state = self.state
@@ -207,6 +208,8 @@ class WebGame:
             "game": game_spec(self.game),
             "seed": self.seed,
             "players": list(self.players),
+            "seat_words": [self.ai[seat].in_words() if seat in self.ai else "a person"
+                           for seat in range(len(self.players))],
             "viewer": self.viewer,
             "to_move": None if terminal else state.current_player,
             "human_to_move": self.human_to_move(),

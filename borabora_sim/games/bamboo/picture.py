@@ -67,7 +67,7 @@ def _shoot(parent: ET.Element, kind: int, x: float, y: float, r: float = B.SHOOT
     size = max(L.MIN_TEXT, r * 1.05)
     label(group, x, y + size * 0.36, B.ICON_LETTERS[icon], size=size, anchor="middle", font_weight="bold",
           fill="#ffffff")
-    title(group, f"{COLOURS[colour]} {ACTIONS[icon]}")
+    title(group, W.shoot_title(kind))
 
 
 def _sticks(parent: ET.Element, x: float, y: float, count: int, colour: str, **data: object) -> None:
@@ -199,7 +199,7 @@ def _header(svg: ET.Element, state: _bamboo.State, viewer: int | None) -> None:
         season = ("set-up" if state.phase == "setup"
                   else B.SEASON_NAMES[SEASON_OF_PHASE[state.phase]].lower())
         line = (f"Bamboo: round {state.round}, {season}; seat {state.current_player} decides "
-                f"({W.DECISION_SHORT.get(str(state.decision), str(state.decision))})")
+                f"({W.DECISION_WORDS[str(state.decision)]})")
     decides = sub(group, "g", data_round=state.round, data_phase=state.phase, data_to_move=state.current_player,
                   data_decision=None if state.is_terminal() else state.decision)
     hit_area(decides, 10, 10, min(len(line) * 11.5, B.WIDTH - 200), 30)
@@ -431,9 +431,8 @@ def _turn(svg: ET.Element, c: BambooComponents, view: dict[str, Any]) -> None:
     panel(svg, "turn", B.TURN, "Turn in progress and pending decisions")
     group = sub(svg, "g", data_panel="turn-state")
     stack = view["stack"]
-    pending = " \u2192 ".join(f"{W.DECISION_SHORT[_bamboo.DECISIONS[f['kind']]]} (seat {f['player']})"
-                              for f in reversed(stack)) or "none"
-    label(group, x + 10, y + 48, f"pending, top first: {pending}", size=B.SMALL, data_stack=len(stack))
+    pending = W.pending_words([(_bamboo.DECISIONS[f["kind"]], f["player"]) for f in reversed(stack)])
+    label(group, x + 10, y + 48, pending, size=B.SMALL, data_stack=len(stack))
     if view["visit"] < 0:
         label(group, x + 10, y + 70, "no Summer turn in progress", size=B.SMALL, fill="#555555")
     else:

@@ -56,11 +56,14 @@ DECISION_WORDS = {
     "wake": "Winter: wake up a Spirit of the Forest",
     "feed": "Winter: feed your family",
 }
-# Each decision in a word or two, where a list of pending decisions names them.
-DECISION_SHORT = {
-    "draft": "draft", "gift": "gift", "visit": "visit", "offer": "offering", "stalk": "stalks", "shoot": "shoot",
-    "activate": "activations", "balance": "Balance", "improve": "Improve Your Home", "home_space": "home tile",
-    "cook": "Cook", "renew_food": "Tengu", "keep_shoot": "full area", "wake": "waking", "feed": "feeding",
+# What a seat does at each decision, where the decisions still to take are listed ("seat 2 chooses a stalk").
+DECISION_DOINGS = {
+    "draft": "takes a Bamboo Shoot from the pool", "gift": "chooses a gift from the forest",
+    "visit": "visits a temple", "offer": "makes an offering", "stalk": "chooses a stalk for a shoot",
+    "shoot": "chooses the shoot for the stalk", "activate": "activates the Bamboo Shoots",
+    "balance": "performs Balance", "improve": "performs Improve Your Home", "home_space": "places the home tile",
+    "cook": "performs Cook", "renew_food": "uses the Tengu", "keep_shoot": "places a shoot whose area is full",
+    "wake": "wakes up a spirit", "feed": "feeds the family",
 }
 # A spirit's effect in a few words, for its tile.
 SPIRIT_EFFECT_SHORT = {
@@ -92,7 +95,7 @@ RULES_HINTS = {
     "wake": "Wake up a sleeping Spirit of the Forest by paying its cost in coins.",
     "feed": "Pay 1 food unit per home tile; each unit short costs 1 HP, and no change is given.",
 }
-assert set(DECISION_WORDS) == set(_bamboo.DECISIONS) == set(RULES_HINTS) == set(DECISION_SHORT)
+assert set(DECISION_WORDS) == set(_bamboo.DECISIONS) == set(RULES_HINTS) == set(DECISION_DOINGS)
 assert set(SPIRIT_EFFECT_SHORT) == set(SPIRIT_EFFECTS)
 assert set(PHASE_WORDS) == set(_bamboo.PHASES) and set(SOURCE_WORDS) == set(_bamboo.SOURCES)
 assert set(ACTION_WORDS) == set(ACTIONS) and set(SPIRIT_EFFECT_WORDS) == set(SPIRIT_EFFECTS)
@@ -105,6 +108,23 @@ def plural(count: int, one: str, many: str | None = None) -> str:
 def shoot_words(kind: int) -> str:
     """A shoot kind (colour x 5 + icon): "temple-2 Cook shoot"."""
     return f"temple-{kind // len(ACTIONS) + 1} {ACTION_WORDS[ACTIONS[kind % len(ACTIONS)]]} shoot"
+
+
+def pending_words(decisions: Sequence[tuple[str, int]]) -> str:
+    """The decisions still to take, the next first, as (decision, seat): "Next: seat 2 chooses a stalk for a shoot,
+    then activates the Bamboo Shoots"; "Nothing pending" for none."""
+    if not decisions:
+        return "Nothing pending"
+    parts, last = [], None
+    for decision, seat in decisions:
+        parts.append(DECISION_DOINGS[decision] if seat == last else f"seat {seat} {DECISION_DOINGS[decision]}")
+        last = seat
+    return "Next: " + ", then ".join(parts)
+
+
+def shoot_title(kind: int) -> str:
+    """A shoot and what activating it does: "temple-2 Cook shoot: take a food counter"."""
+    return f"{shoot_words(kind)}: {ACTION_EFFECTS[ACTIONS[kind % len(ACTIONS)]]}"
 
 
 def spirit_words(c: BambooComponents, spirit: int) -> str:
