@@ -22,6 +22,7 @@ import pandas as pd
 from borabora_sim import _search
 from borabora_sim.errors import check_players
 from borabora_sim.games import get_game
+from borabora_sim.network import network_model, network_path
 from borabora_sim.players.heuristic import style_file, weights_for
 from borabora_sim.protocol import Game, GameState
 from borabora_sim.simulate import seated_players
@@ -34,14 +35,18 @@ Situation = Callable[[GameState, int], dict[str, Any]]
 class RolloutJudge:
     """How options are judged: `rollouts` paired rollouts per option, random or heuristic-guided, optionally
     cut off after `rollout_depth` decisions and scored by the evaluation (style weights of the game's
-    heuristic); `margin` mixes the normalised score margin into the win reward (0: the win alone). `files_read`
-    names the data file its style is read from, as a player's does, so that what it judged can follow the file."""
+    heuristic); `margin` mixes the normalised score margin into the win reward (0: the win alone). With `network`,
+    the cut-offs are scored by the game's shipped policy-and-value network instead (the expert player's): with
+    `rollout_depth` 0, each option is the network's win chance right after it, averaged over `rollouts` samples of
+    what the mover cannot see. `files_read` names the data file its style or network is read from, as a player's
+    does, so that what it judged can follow the file."""
 
     rollouts: int = 64
     rollout: str = "heuristic"
     rollout_depth: int = -1
     style: str = "balanced"
     margin: float = 0.0
+    network: bool = False
 
     def _plays_by_style(self) -> bool:
         """Whether the judge's rollouts or cut-offs play by its style's weights."""
@@ -51,7 +56,10 @@ class RolloutJudge:
         """The files the judge's values depend on in `game` (default: the default game), as a player's
         `files_read`: the data file its style is read from (a tuned style's, every style of Pig: Game.style_files)
         when its rollouts or cut-offs play by it; none for a style written in code or random rollouts to the end."""
-        path = style_file(get_game() if game is None else game, self.style) if self._plays_by_style() else None
+        board = get_game() if game is None else game
+        if self.network:
+            return (network_path(board),)
+        path = style_file(board, self.style) if self._plays_by_style() else None
         return () if path is None else (path,)
 
     def values(self, state: GameState, actions: Sequence[int], seed: int,
@@ -59,11 +67,14 @@ class RolloutJudge:
         """The mean reward in [0, 1] of the player to move after each of `actions` (`game`: the state's game,
         default the default game; it names the heuristic's weights)."""
         heuristic = self.rollout == "heuristic"
-        weights = weights_for(self.style, game=get_game() if game is None else game) if self._plays_by_style() else None
+        board = get_game() if game is None else game
+        weights = weights_for(self.style, game=board) if heuristic or (self._plays_by_style() and not self.network) \
+            else None
         _, stats = _search.run_flat_mc(state.search_handles(), state.current_player, list(actions),
                                        rollouts=self.rollouts, heuristic_rollout=heuristic,
                                        rollout_depth=self.rollout_depth, margin_weight=self.margin,
-                                       weights=weights, seed=seed)
+                                       weights=weights, seed=seed,
+                                       model=network_model(board) if self.network else None)
         return {int(action): float(mean) for action, _, mean in stats}
 
 

@@ -1,9 +1,14 @@
-"""The three studies as question files: with the same seeds, the question engine reproduces the tables the study
-modules wrote (tests/data/studies/, quick size), cell by cell."""
+"""The three studies as question files: with the same seeds and judges, the question engine reproduces the tables the
+study modules wrote (tests/data/studies/, quick size), cell by cell: the games, counts, rates and effects. The
+intervals, p-values and verdicts are not compared: the engine now judges each table's rows together with
+simultaneous intervals that decide its verdicts (`stats.paired_table`), where the studies printed 95% intervals beside
+Holm-corrected tests."""
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -15,17 +20,33 @@ STUDIES = Path(__file__).parent / "data" / "studies"
 
 
 REFITTED = "learned"
+METHOD = {"ci", "p", "holm", "verdict", "wilcoxon", "mcnemar"}       # the parts of the names of judged columns
+
+
+def _judged_columns(table: pd.DataFrame) -> list[str]:
+    """The columns a table's judgement wrote (intervals, p-values, verdicts), where the table has verdicts."""
+    if not any("verdict" in column or "holm" in column for column in table.columns):
+        return []
+    return [column for column in table.columns if METHOD & set(column.split("_"))]
+
+
+def _with_judges(name: str, judges: dict[str, dict[str, str]]) -> dict[str, Any]:
+    """A built-in question with the judges the study used for the parts named in `judges` (the engine's default
+    judge is now the game's network)."""
+    question = tomllib.loads(builtin_questions()[name].read_text())
+    for part in question["parts"]:
+        part.update(judges.get(part["name"], {}))
+    return question
 
 
 def assert_same_cells(before: pd.DataFrame, after: pd.DataFrame, names: dict[str, str]) -> None:
-    """Every column of `before` equals its column of `after` (named by `names` where the name changed), row by
-    row: numbers to 1e-12, everything else as text. The `learned` player was refitted on new features after the
-    study modules wrote these tables, so its rows are left out, and with them the Holm-corrected p-values, which
-    pool every row of a table, its rows too."""
+    """Every column of `before` but its judged ones (`_judged_columns`) equals its column of `after` (named by
+    `names` where the name changed), row by row: numbers to 1e-12, everything else as text. The `learned` player
+    was refitted on new features after the study modules wrote these tables, so its rows are left out."""
+    before = before.drop(columns=_judged_columns(before))
     if "rung" in before.columns:
         before = before[before["rung"] != REFITTED].reset_index(drop=True)
         after = after[after["rung"] != REFITTED].reset_index(drop=True)
-        before = before.drop(columns=[c for c in before.columns if c.endswith("_holm")])
     assert len(before) == len(after)
     for column in before.columns:
         old, new = before[column], after[names.get(column, column)]
@@ -68,7 +89,8 @@ def test_the_priest_question_reproduces_each_players_strength(priest: Path) -> N
 @pytest.fixture(scope="module")
 def fishing(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("fishing")
-    ask("fishing", out, size="quick", jobs=1, progress=False)
+    ask(_with_judges("fishing", {"best_move": {"judge": "tuned", "second_judge": "balanced"}}), out, size="quick",
+        jobs=1, progress=False)
     return out
 
 
@@ -135,7 +157,7 @@ def test_the_study_reports_speak_the_games_words(fishing: Path, priest: Path) ->
 @pytest.fixture(scope="module")
 def spirits(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("spirits")
-    ask("spirits", out, size="quick", jobs=1, progress=False)
+    ask(_with_judges("spirits", {"fallbacks": {"judge": "balanced"}}), out, size="quick", jobs=1, progress=False)
     return out
 
 
@@ -172,11 +194,11 @@ def test_the_spirits_question_reproduces_what_each_spirit_is_worth(spirits: Path
 def test_the_spirits_question_reproduces_the_balanced_heuristics_pooled_values(spirits: Path) -> None:
     """The study played its stronger rung in 2-player games (its seat count came from the two specs it was given),
     where the question seats that player among three balanced heuristics; so only the balanced heuristic's rows
-    are compared, without the Holm-corrected columns, whose family holds the stronger rung's rows too."""
+    are compared, without the judged columns, whose family holds the stronger rung's rows too."""
     before = pd.read_csv(STUDIES / "spirits" / "spirits_by_strength.csv")
     before = before[before["rung"] == "heuristic"]
     after = pd.read_csv(spirits / "spirits_effects.csv")
-    assert_same_cells(before[[c for c in before.columns if "holm" not in c and "verdict" not in c]],
+    assert_same_cells(before[[c for c in before.columns if not METHOD & set(c.split("_"))]],
                       after[after["rung"] == "heuristic"].reset_index(drop=True), SPIRIT_NAMES)
 
 

@@ -29,7 +29,16 @@ from borabora_sim.counterfactual import RolloutJudge, judge_game
 from borabora_sim.games import get_game
 from borabora_sim.protocol import Game, GameState
 from borabora_sim.questions import lead, when
-from borabora_sim.questions.question import BUILT_IN, MAX_BATCHES, NO_JUDGE, Question, Size, variant_words
+from borabora_sim.questions.question import (
+    BUILT_IN,
+    MAX_BATCHES,
+    NETWORK_JUDGE,
+    NO_JUDGE,
+    Question,
+    Size,
+    judge_words,
+    variant_words,
+)
 from borabora_sim.questions.vocabulary import Edit, Moment
 from borabora_sim.questions.work import BATCH_ID_STRIDE, Rows, Work
 from borabora_sim.simulate import seated_players
@@ -80,10 +89,13 @@ def played_specs(question: Question, size: Size) -> list[str]:
     return list(dict.fromkeys(specs))
 
 
-def choice_judge(style: str, rollouts: int = RolloutJudge.rollouts) -> RolloutJudge:
-    """The judge of a choice question's options: `rollouts` paired rollouts, played to the end by the heuristic of
-    `style`."""
-    return RolloutJudge(rollouts=rollouts, rollout="heuristic", style=style)
+def choice_judge(judge: str, rollouts: int = RolloutJudge.rollouts) -> RolloutJudge:
+    """The judge of a choice question's options, over `rollouts` samples of what the mover cannot see: the game's
+    network's win chance right after each option ("expert"), or paired rollouts played to the end by the heuristic
+    of style `judge`."""
+    if judge == NETWORK_JUDGE:
+        return RolloutJudge(rollouts=rollouts, rollout="random", rollout_depth=0, network=True)
+    return RolloutJudge(rollouts=rollouts, rollout="heuristic", style=judge)
 
 
 def judge_files(question: Question, size: Size) -> list[tuple[Path, ...]]:
@@ -584,7 +596,7 @@ def choice(question: Question, size: Size, work: Work, folder: Path | None) -> F
                  for game_id in range(min(size.second_judge_games, _games(question, size, label)))]
         second = pd.DataFrame(work.tasks("second_judge", _choice_task, tasks, f"{words}: the second judge"))
         findings.tables["second_judge_options"] = second
-        agreement = judge_agreement(values, second)
+        agreement = judge_agreement(values, second, question.alpha)
         findings.tables["agreement"] = agreement
         findings.evidence.append(_agreement_words(question, agreement))
     _choice_robustness(question, size, work, folder, rungs[0], values, findings)
@@ -609,7 +621,7 @@ def _choice_lead(question: Question, rungs: Sequence[str], values: pd.DataFrame,
     judged = values[values["group"] == name] if groups else values
     found = when.find_situation(judged, question.vocabulary.situations, question.alpha, seed=question.seed)
     first.when = when.when_sentence(found, words)
-    findings.evidence.append(when.how_sure_sentence(found))
+    findings.answer.append(when.how_sure_sentence(found))
     example = when.example_row(judged, found) if found.found else None
     if example is not None and folder is not None:
         picture = f"when-{_slug(question.name)}.svg"
@@ -755,15 +767,16 @@ def _judged_findings(question: Question, size: Size, values: pd.DataFrame, findi
     summary["player"] = [vocabulary.rung(label).words for label in summary["rung"]]
     shown = choice_verdicts(_group_labels(question, values), [*groups, "rung"], question.alpha)
     shown["rung"] = summary["player"]
-    judge_words = f"paired rollouts played to the end by the {question.judge} heuristic"
+    judged_by = judge_words(question.judge)
     seats = ("every seat the studied player plays" if question.seats == "all" else
              f"the studied player in one seat (rotated) against {question.players - 1} {vocabulary.opponent_words}")
     findings.evidence += [
         f"Games with {seats}. At every decision of a studied seat where {words} was legal beside another move, "
-        f"every legal move was judged by {size.rollouts} {judge_words} (the same hidden-card samples and dice for "
-        "every move). An option is the best move when its win chance in the rollouts is above every move outside "
-        "its group, tied when level with the best of them; the comparison with the best other move is judged again "
-        "on fresh rollouts, free of the bias of picking the best of several noisy values (paired t interval; the "
+        f"every legal move was judged by {judged_by}, over {size.rollouts} samples of what the mover cannot see "
+        "(the same samples and dice for every move). An option is the best move when its judged win chance is above "
+        "every move outside its group, tied when level with the best of them; the comparison with the best other "
+        "move is judged again on fresh samples, free of the bias of picking the best of several noisy values "
+        "(paired t interval; the "
         f"{len(summary)} rows judged together, each interval at "
         f"{100 * float(summary['confidence'].iloc[0]):.4g}%, an advantage detectable exactly when its interval "
         "excludes 0).",
@@ -794,7 +807,7 @@ def _judged_findings(question: Question, size: Size, values: pd.DataFrame, findi
     for name in question.groups:
         rows = summary[summary["group"] == name] if groups else summary
         _choice_answer(question, values if not groups else values[values["group"] == name], rows.iloc[-1],
-                       vocabulary.groups[name].words, judge_words, findings)
+                       vocabulary.groups[name].words, judged_by, findings)
     strongest = summary.iloc[-1]
     lo, hi = strongest["best_ci"]
     findings.certainty = (f"best-move share +/- {100 * (hi - lo) / 2:.0f} points over {int(strongest['decisions'])} "
@@ -809,8 +822,8 @@ def _judged_findings(question: Question, size: Size, values: pd.DataFrame, findi
 
 def _choice_answer(question: Question, values: pd.DataFrame, row: pd.Series, words: str, judge_words: str,
                    findings: Findings) -> None:
-    """The answer for one group from the strongest player's row of the summary, then where it was best most often
-    (over all players, situations of at least 20 decisions)."""
+    """The answer for one group from the strongest player's row of the summary (where it is best most often is
+    `_choice_lead`'s)."""
     lo, hi = row["best_ci"]
     alo, ahi = row["advantage_ci"]
     findings.answer.append(
@@ -819,19 +832,9 @@ def _choice_answer(question: Question, values: pd.DataFrame, row: pd.Series, wor
         f"best in {row['tied_share']:.0%}), and {AGAINST[row['verdict']]} ({100 * row['advantage']:+.1f} points "
         f"of win chance, {100 * alo:+.1f} to {100 * ahi:+.1f}); the player took it in "
         f"{row['taken_share']:.0%} of them.")
-    for by in question.by[:1]:
-        enough = choice_table(values, [by])
-        enough = enough[enough["decisions"] >= 20]
-        if len(enough) > 1 and enough["best_share"].max() > 0:
-            top = enough.iloc[int(enough["best_share"].to_numpy().argmax())]
-            tlo, thi = top["best_ci"]
-            findings.answer.append(
-                f"Over all players, {words} was best most often at {question.vocabulary.situations[by].words} "
-                f"{_text(top[by])} ({_share_text(top['best_share'], tlo, thi)} of {int(top['decisions'])} "
-                "decisions); groups of fewer than 20 decisions are not compared.")
 
 
-def judge_agreement(first: pd.DataFrame, second: pd.DataFrame) -> pd.DataFrame:
+def judge_agreement(first: pd.DataFrame, second: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     """The two judges on the options both judged: how often both, either or neither call the option the best
     move, their agreement (Wilson interval, Cohen's kappa), the paired difference of their shares (first - second;
     the exact interval that inverts the exact McNemar test) and the correlation of their advantages. One row (none
@@ -846,7 +849,7 @@ def judge_agreement(first: pd.DataFrame, second: pd.DataFrame) -> pd.DataFrame:
     agree = counts[0] + counts[3]
     expected = a.mean() * b.mean() + (1 - a.mean()) * (1 - b.mean())
     difference = (counts[1] - counts[2]) / n
-    low, high = stats.paired_win_interval(counts[1], counts[2], n)
+    low, high = stats.paired_win_interval(counts[1], counts[2], n, 1 - alpha)
     correlation = np.corrcoef(both["advantage_first"], both["advantage_second"])[0, 1] if n > 1 else 1.0
     return pd.DataFrame([{
         "options": n, "both": counts[0], "first_only": counts[1], "second_only": counts[2], "neither": counts[3],
@@ -869,11 +872,11 @@ def _agreement_words(question: Question, agreement: pd.DataFrame) -> str:
     shares = (f"the {first} judge calls it the best move {'more' if row['difference'] > 0 else 'less'} often than "
               f"the {second} judge" if row["mcnemar_p"] < question.alpha else
               "the two judges call it the best move about equally often (no detectable difference)")
-    return (f"On the {int(row['options']):,} options judged both by rollouts of the {first} heuristic and by "
-            f"rollouts of the {second} heuristic, the judges agree on whether it is the best move in "
+    return (f"On the {int(row['options']):,} options judged both by {judge_words(first)} and by "
+            f"{judge_words(second)}, the judges agree on whether it is the best move in "
             f"{_share_text(row['agreement'], lo, hi)} (Cohen's kappa {row['kappa']:.2f}; the correlation of their "
             f"advantages {row['advantage_correlation']:.2f}); {shares}: {row['first_share']:.0%} against "
-            f"{row['second_share']:.0%}, a difference of {100 * row['difference']:+.1f} points (95% interval "
+            f"{row['second_share']:.0%}, a difference of {100 * row['difference']:+.1f} points ("
             f"{100 * dlo:+.1f} to {100 * dhi:+.1f}, exact McNemar p = {row['mcnemar_p']:.2g}).")
 
 
@@ -1409,17 +1412,16 @@ def _setup_games(question: Question, work: Work, folder: Path | None, label: str
 
 
 def _setup_robustness(question: Question, size: Size, work: Work, folder: Path | None, label: str,
-                      findings: Findings) -> pd.DataFrame:
+                      own: pd.DataFrame, findings: Findings) -> pd.DataFrame:
     """The first player's places again on each component variant, every setup, beside the same number of the
-    question's own games (as printed): one family of verdicts."""
+    question's own games (`own`, the first player's, as printed): one family of verdicts."""
     variants = size.variants if size.variants is not None else question.robustness_variants
     if not variants or question.vary == "variant":
         return pd.DataFrame()
     unit = unit_words(question)
     games = size.robustness_games
-    frames = [pd.DataFrame(_seat_rows(question, label, pd.concat(
-        [_setup_games(question, work, folder, label, arm.name, arm.value, games, 0) for arm in question.arms],
-        ignore_index=True), unit)).assign(components=lead.AS_PRINTED)]
+    frames = [pd.DataFrame(_seat_rows(question, label, own[own["game_id"] < games], unit))
+              .assign(components=lead.AS_PRINTED)]
     for variant in variants:
         played = pd.concat([_setup_games(question, work, folder, label, arm.name, arm.value, games, 0, variant)
                             for arm in question.arms], ignore_index=True)
@@ -1474,6 +1476,8 @@ def setup(question: Question, size: Size, work: Work, folder: Path | None) -> Fi
                     or not work.may_play([f"setup-{label}-{arm.name}-b{batch}" for arm in question.arms]):
                 break
         rows += seat_rows
+        if i == 0:
+            first_games = pd.concat(parts, ignore_index=True)
         if question.vary != "players":
             homogeneity.append({"rung": label, "player": question.vocabulary.rung(label).words,
                                 "p": _homogeneity_p(pd.DataFrame(seat_rows))})
@@ -1534,7 +1538,7 @@ def setup(question: Question, size: Size, work: Work, folder: Path | None) -> Fi
         last = frame.iloc[-1]
         findings.answer.append(f"Between the setups, for {last['player']}: {last['verdict']} (chi-square test, "
                                f"adjusted p = {last['p_adjusted']:.2g}).")
-    robust = _setup_robustness(question, size, work, folder, rungs[0], findings)
+    robust = _setup_robustness(question, size, work, folder, rungs[0], first_games, findings)
     findings.lead = lead.setup_lead(question, table, rungs, findings.tables.get("between_setups", pd.DataFrame()),
                                     robust)
     return findings

@@ -316,7 +316,7 @@ def setup_lead(question: Question, table: pd.DataFrame, rungs: Sequence[str], be
                           + (found[0] + _more_places(len(found) - 1) if found else "no place is off its fair share"))
     strength = _strength_sentence(table["rung"].nunique(), differ)
     if len(between) and places:
-        strength = f"For both, {places[0]}{_more_places(len(places) - 1)}. {strength}"
+        strength = f"{_capital(places[0])}{_more_places(len(places) - 1)}. {strength}"
     reference = {(str(r["setup"]), int(r["turn_order"])): r["verdict"]
                  for _, r in table[table["rung"] == rungs[0]].iterrows()}
     invented = invented_sentence(question, robust, "verdict", ("setup", "turn_order"), reference,

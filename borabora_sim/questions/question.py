@@ -85,7 +85,7 @@ SIZES: dict[str, dict[str, Size]] = {
                "default": Size(1000, 40, 400, target=0.03, budget=420),
                "full": Size(20000, 1000, 8000, target=0.01)},
     "choice": {"quick": Size(2, 1, 1, rollouts=8, search_rungs=False),
-               "default": Size(12, 4, 4, rollouts=48, target=0.05, budget=420),
+               "default": Size(12, 4, 4, rollouts=48, target=0.05, budget=420, second_judge_games=4),
                "full": Size(150, 40, 40, rollouts=128)},
     "gift": {"quick": Size(6, 1, 4, search_rungs=False),
              "default": Size(600, 16, 200, target=0.03, budget=420),
@@ -168,7 +168,7 @@ class Question:
                       "studied players: " + "; ".join(f"{vocabulary.rung(r).words} (`{vocabulary.rung(r).spec}`)"
                                                       for r in self.rungs),
                       f"other seats: {vocabulary.opponent_words} (`{vocabulary.opponent}`)"]
-        lines += [f"seed: {self.seed}", f"significance level: {self.alpha:g}, Holm-corrected"]
+        lines += [f"seed: {self.seed}", f"significance level: {self.alpha:g}, over the rows of each table together"]
         if self.arms:
             lines.append("arms: " + "; ".join(self._arm_words(arm) for arm in self.arms))
         if self.compare:
@@ -176,9 +176,9 @@ class Question:
                                                      for a, b in self.compare))
         if self.groups:
             lines.append("choice: " + "; ".join(vocabulary.groups[g].words for g in self.groups) + "; "
-                         + (f"judged by rollouts of the {self.judge} heuristic" if self.judge != NO_JUDGE
+                         + (f"judged by {judge_words(self.judge)}" if self.judge != NO_JUDGE
                             else "counted, not judged")
-                         + (f", and again by the {self.second_judge} heuristic's" if self.second_judge else "")
+                         + (f", and again by {judge_words(self.second_judge)}" if self.second_judge else "")
                          + ("; every seat the studied player plays is studied" if self.seats == "all" else ""))
         if self.by:
             lines.append("situations: " + ", ".join(vocabulary.situations[b].words for b in self.by))
@@ -246,6 +246,14 @@ FORM_KEYS = {"policy": ("arms", "compare"), "choice": ("group", "by", "judge", "
              "gift": ("edit", "seats"), "setup": ("vary", "arms")}
 SHARED = ("title", "game", "players", "rungs", "seed", "alpha", "description")   # what the parts of a question share
 NO_JUDGE = "none"                     # a choice counted, not judged
+NETWORK_JUDGE = "expert"              # a choice judged by the game's network, the expert player's
+
+
+def judge_words(judge: str) -> str:
+    """A choice's judge in words: the network's win chance after each move, or a heuristic style's rollouts."""
+    if judge == NETWORK_JUDGE:
+        return "the expert network's win chance right after each move"
+    return f"rollouts played to the end by the {judge} heuristic"
 
 
 def _fail(field_name: str, given: object, allowed: str) -> QuestionError:
@@ -541,13 +549,16 @@ def _choice(question: Question, data: Mapping[str, Any]) -> Question:
         raise _fail("by", by, f"must name situation columns of {question.game}; allowed: "
                               f"{_listing(tuple(vocabulary.situations))}")
     judge = data.get("judge", vocabulary.judge)
-    styles = (*get_game(question.game).styles, NO_JUDGE)
-    if judge not in styles:
-        raise _fail("judge", judge, f"is not a heuristic style to judge with; allowed: {_listing(styles)}")
-    second = data.get("second_judge", "")
-    if second and (second not in styles[:-1] or judge == NO_JUDGE or second == judge):
-        raise _fail("second_judge", second, f"must be another heuristic style than the judge's; allowed: "
-                                            f"{_listing(styles[:-1])}")
+    judges = (NETWORK_JUDGE, *get_game(question.game).styles)
+    if judge not in (*judges, NO_JUDGE):
+        raise _fail("judge", judge, f"is not a judge; allowed: {_listing((*judges, NO_JUDGE))} (the game's network, "
+                                    "a heuristic style's rollouts, or none: counted, not judged)")
+    second = data.get("second_judge", vocabulary.second_judge if "judge" not in data else "")
+    if second == judge or judge == NO_JUDGE:
+        second = "" if "second_judge" not in data else second
+    if second and (second not in judges or judge == NO_JUDGE or second == judge):
+        raise _fail("second_judge", second, f"must be another judge than the judge's; allowed: "
+                                            f"{_listing([j for j in judges if j != judge])}")
     return replace(question, groups=tuple(str(g) for g in groups), by=tuple(by), judge=str(judge),
                    second_judge=str(second), seats=_seats(data))
 

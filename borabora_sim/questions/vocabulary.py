@@ -202,8 +202,9 @@ def _no_variant(name: str, folder: Path) -> Path:
 class Vocabulary:
     """A game's pieces for questions (see the module docstring). `title` is the game's name in words; `rungs`
     are in ladder order, weakest first; `study_rungs` the labels a question uses when it names none; `opponent`
-    plays the other seats; `judge` is the heuristic style whose rollouts judge the options of a choice; `invented`
-    a sentence on the INVENTED component values the answers rest on."""
+    plays the other seats; `judge` judges the options of a choice ("expert": the game's network, the expert
+    player's; or a heuristic style, by its rollouts), `second_judge` judges some of them again, for the agreement
+    of the two; `invented` a sentence on the INVENTED component values the answers rest on."""
 
     title: str
     rungs: tuple[Rung, ...]
@@ -211,6 +212,7 @@ class Vocabulary:
     opponent: str
     opponent_words: str
     judge: str
+    second_judge: str = ""
     groups: Mapping[str, ActionGroup] = field(default_factory=lambda: MappingProxyType({}))
     situations: Mapping[str, Situation] = field(default_factory=lambda: MappingProxyType({}))
     edits: Mapping[str, Edit] = field(default_factory=lambda: MappingProxyType({}))

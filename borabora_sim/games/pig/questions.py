@@ -24,7 +24,8 @@ QUESTIONS = Vocabulary(
     study_rungs=("hold20", "keep_pace"),
     opponent="heuristic:style=hold20",
     opponent_words="hold-at-20 players",
-    judge="keep_pace",
+    judge="expert",
+    second_judge="keep_pace",
     score_words="points",
     groups=MappingProxyType({"hold": ActionGroup("holding", r"hold")}),
     situations=MappingProxyType({
