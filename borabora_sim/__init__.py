@@ -11,6 +11,7 @@ imported on first use so that importing the package stays quick).
 from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any
 
+from borabora_sim import _worker_start  # noqa: F401  (first: a worker of a run killed as it starts ends with it)
 from borabora_sim._engine import COMPILED, SOURCES, State, random_playouts
 from borabora_sim.errors import IllegalActionError, StateFormatError
 from borabora_sim.games.bora_bora.components import ComponentError, Components, load_components

@@ -154,7 +154,8 @@ def config_from_manifest(data: object, source: str) -> RunConfig:
     if unknown or missing:
         problem = "; ".join(filter(None, [f"unknown key {', '.join(map(repr, unknown))}" if unknown else None,
                                           f"missing key {', '.join(map(repr, missing))}" if missing else None]))
-        raise ValueError(f"{source}: {problem}; a manifest holds exactly {keys}")
+        raise ValueError(f"{source}: {problem}; a manifest holds exactly {keys} (and {FILES_KEY}, the sha256 of "
+                         "its finished files)")
     allowed, _ = _game_field()
     try:                                        # first: the other fields are checked for this game
         data["game"] = canonical_game_spec(data["game"])
@@ -353,10 +354,13 @@ class RunDirectory:
         """Repairs what an interrupted write left: removes hidden temporaries, undoes a merge whose players file
         is not in place, finishes the deletions of a merge that is, and removes a games file whose chunk is not
         done. Before any of it, every file is checked to be whole and of this run (a ValueError names the first
-        that is not), so that nothing of another run or of a damaged disk is deleted."""
+        that is not), so that nothing of another run or of a damaged disk is deleted; those that are kept are checked
+        against their digests too."""
         for table in TABLES:
+            kept = {path for _, _, path in self.files(table)}
             for _, _, path in self._all_files(table):
-                self._check_file(path, self._read(path, pq.read_schema).metadata, fingerprint)
+                read = self._read if path in kept else self._read_unchecked       # one held by a merged file
+                self._check_file(path, read(path, pq.read_schema).metadata, fingerprint)
         for folder in (self.path, *(self.path / table for table in TABLES)):
             files.remove_temporaries(folder)
         merged = {(first, last) for first, last, _ in self._all_files("players") if last > first}
@@ -381,13 +385,27 @@ class RunDirectory:
     def _read(self, path: Path, read: Callable[[Path], T]) -> T:
         """`read(path)`, its bytes first checked against the digest the manifest records, or a ValueError naming a
         damaged file and what to do."""
+        self._check_digest(path)
+        return self._read_unchecked(path, read)
+
+    def _read_unchecked(self, path: Path, read: Callable[[Path], T]) -> T:
+        """`read(path)`, or a ValueError naming a damaged file and what to do."""
         try:
-            self._check_digest(path)
             return read(path)
         except (OSError, pa.ArrowException) as exc:
             reason = " ".join(str(exc).splitlines()) or type(exc).__name__
             raise ValueError(f"{path} is damaged ({reason}); delete it and resume the run (simulate --resume "
                              f"--out {self.path}): its games are played again") from None
+
+    def _writable_digests(self) -> Digests:
+        """The record of the run's finished files, read from the manifest if `start` has not (a run written before
+        manifests recorded them is written into by a resume only, which records them first)."""
+        if self._digests is None:
+            self.read_manifest()
+        if self._digests is None:
+            raise ValueError(f"{self.path} holds a run written before runs recorded the digests of their files; "
+                             f"resume it first (simulate --resume --out {self.path})")
+        return self._digests
 
     def _check_digest(self, path: Path) -> None:
         """A ValueError unless the bytes of `path` are those the manifest recorded (a run written before manifests
@@ -408,8 +426,7 @@ class RunDirectory:
                              f"run's {fingerprint}); move it out of {self.path}")
 
     def _write(self, table: pa.Table, final: Path) -> None:
-        assert self._digests is not None, "start() has read or written the manifest"
-        self._digests.write_file(final, lambda path: pq.write_table(table, path))
+        self._writable_digests().write_file(final, lambda path: pq.write_table(table, path))
 
     def write_chunk(self, index: int, players: pa.Table, games: pa.Table) -> None:
         """Writes both files of a chunk (players last: the chunk is done once that file is in place)."""
@@ -425,8 +442,7 @@ class RunDirectory:
         merged = [self.chunk_file(table, k) for table in ("games", "players") for k in chunks]
         for path in merged:
             files.remove(path)
-        assert self._digests is not None, "start() has read or written the manifest"
-        self._digests.forget(merged)
+        self._writable_digests().forget(merged)
 
     def merge_if_complete(self, config: RunConfig, done: set[int], index: int) -> None:
         """Merges the group of small chunks holding chunk `index` (`config.merge_group`) once every chunk of it is

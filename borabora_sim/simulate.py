@@ -12,12 +12,9 @@ workers or the backend.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import math
 import os
-import signal
 import sys
-import threading
 import time
 import warnings
 from collections.abc import Callable, Iterator, Sequence
@@ -29,6 +26,7 @@ import pandas as pd
 import pyarrow as pa
 
 from borabora_sim import stats
+from borabora_sim._worker_start import PARENT_VARIABLE, exit_with_parent
 from borabora_sim.errors import ArgumentTypeError
 from borabora_sim.games import DEFAULT_GAME, game_spec, get_game
 from borabora_sim.match import DEFAULT_PLAYERS, play_game
@@ -187,27 +185,19 @@ class _WorkerStart(TypedDict, total=False):
     initargs: tuple[int]
 
 
-PR_SET_PDEATHSIG = 1        # Linux prctl(2): the signal a process receives when the thread that made it ends
-
-
-def _exit_with_parent(parent: int) -> None:
-    """Worker initializer: ends the worker as soon as the process that started it is gone, even when that
-    process was killed with SIGKILL (idle workers would otherwise wait minutes for work). On Linux the kernel
-    kills it at once (a watching thread could wait for the GIL as long as a compiled search holds it); elsewhere
-    a thread checks the parent twice a second."""
-    if sys.platform == "linux":
-        libc = ctypes.CDLL(None, use_errno=True)
-        if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL) == 0:
-            if os.getppid() != parent:      # the parent ended before the request: nobody will send the signal
-                os._exit(1)
-            return
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+@contextlib.contextmanager
+def _workers_tied_to_this_process() -> Iterator[None]:
+    """Names this process, while workers are started, as the one they end with (borabora_sim._worker_start): a
+    loky worker reads it as it imports the package, before the slow imports a worker initializer waits for."""
+    saved = os.environ.get(PARENT_VARIABLE)
+    os.environ[PARENT_VARIABLE] = str(os.getpid())
+    try:
+        yield
+    finally:
+        if saved is None:
+            del os.environ[PARENT_VARIABLE]
+        else:
+            os.environ[PARENT_VARIABLE] = saved
 
 
 @contextlib.contextmanager
@@ -232,7 +222,7 @@ def _parallel_chunks(config: RunConfig, todo: list[tuple[int, int, int]], n_jobs
         for index, start, end in todo:
             yield _run_chunk_job(config, index, start, end)
         return
-    watch: _WorkerStart = {"initializer": _exit_with_parent, "initargs": (os.getpid(),)}
+    watch: _WorkerStart = {"initializer": exit_with_parent, "initargs": (os.getpid(),)}
     if backend == "multiprocessing":        # joblib's multiprocessing backend cannot stream results as they finish
         import multiprocessing
 
@@ -243,7 +233,7 @@ def _parallel_chunks(config: RunConfig, todo: list[tuple[int, int, int]], n_jobs
     if backend != "dask":
         with parallel_config(backend=backend, **(watch if backend == "loky" else {})):
             parallel = Parallel(n_jobs=workers, return_as="generator_unordered")
-        with _quiet_cancellation():
+        with _quiet_cancellation(), _workers_tied_to_this_process():
             yield from parallel(jobs)
         return
     cluster = None
