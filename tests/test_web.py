@@ -145,7 +145,7 @@ def test_ai_moves_come_one_at_a_time_with_their_reasons(client: Client) -> None:
     assert len(view["moves"]) == before + 1 and view["moves"][-1]["ai"]
     status, why = client.call("GET", f"/api/why?move={before}")
     assert status == 200 and why["name"] == view["moves"][-1]["name"] and why["words"] == view["moves"][-1]["words"]
-    assert why["explanation"].startswith("heuristic") and why["words"] in why["explanation"]
+    assert why["explanation"].startswith("the balanced heuristic: chose ") and why["words"] in why["explanation"]
     reasons = why["reasons"]
     assert reasons["columns"] == ["VP vs best"] and "not a forecast" in reasons["legend"]
     [chosen] = [row for row in reasons["rows"] if row["chosen"]]

@@ -132,7 +132,7 @@ def test_a_whole_game_in_the_browser_ends_with_the_engine_scores(browser: Any, s
             suggestion.wait_for()
             hinted = int(suggestion.get_attribute("data-advice-action"))
             assert hinted in [m["action"] for m in view["legal"]]
-            assert "mcts" in page.locator("#advice").inner_text()
+            assert "the tree search with 30 iterations a decision would play: " in page.locator("#advice").inner_text()
             assert page.locator("#advice table.reasons tr.chosen").count() == 1
             assert page.locator("#advice table.reasons th").all_inner_texts() == ["move", "win chance", "visits"]
             assert "win chance:" in page.locator("#advice p.legend").inner_text()
@@ -316,8 +316,8 @@ def test_the_board_fits_the_window_with_readable_text_and_large_targets(browser:
     """Over the human's first decisions (each a move of the list picked at random), every text of the page is 11
     pixels or more, every thing of the board that can pick a move (CLICKABLE) and every button 24 or more, and
     nothing scrolls sideways; a
-    wide picture stands above the panels at 1366 pixels (the Moves button leads to them) and beside them at
-    1920."""
+    wide picture stands above the panels at 1366 pixels (the moves docked at the bottom of the window) and beside
+    them at 1920."""
     served = WebServer(WebGame(get_game(spec), FIT_PLAY[spec], 5))
     threading.Thread(target=served.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     width, height = size
@@ -343,12 +343,8 @@ def test_the_board_fits_the_window_with_readable_text_and_large_targets(browser:
             moves.nth(rng.randrange(moves.count())).click()
             settle(page, old)
         assert marked > 0
-        stacked = page.locator("#to-moves")
-        assert stacked.is_visible() == (name in WIDE and width < 1500)
-        if stacked.is_visible():
-            stacked.click()
-            page.wait_for_function("() => document.getElementById('legal').getBoundingClientRect().top"
-                                   " < window.innerHeight / 2")
+        docked = page.evaluate("getComputedStyle(document.getElementById('moves')).position") == "fixed"
+        assert docked == (name in WIDE and width < 1500)        # the moves stay in sight below a wide board
         assert errors == []
     finally:
         page.close()

@@ -19,8 +19,6 @@ header h1 { font-size: 17px; margin: 0; }
           position: sticky; top: 0; z-index: 1; min-height: 18px; display: flex; gap: 8px 12px;
           align-items: center; }
 #status-line { flex: 1; min-width: 0; }
-#to-moves { min-height: 28px; font-size: 13px; flex: none; }
-body:not([data-stacked]) #to-moves { display: none; }
 #status.yours { background: #fff3c4; }
 #status-text { font-weight: bold; }
 #status.yours #status-text { font-weight: bold; }
@@ -36,6 +34,12 @@ main { --aside: 430px; }
 section { background: #fffdf7; border: 1px solid #c8bb98; border-radius: 6px; padding: 6px 8px; }
 section h2 { font-size: 13px; margin: 0 0 4px 0; }
 #legal { max-height: 300px; overflow-y: auto; display: flex; flex-direction: column; gap: 2px; }
+body[data-stacked] { padding-bottom: 34vh; }
+body[data-stacked] #moves { position: fixed; left: 0; right: 0; bottom: 0; z-index: 2; max-height: 34vh;
+                            box-sizing: border-box; display: flex; flex-direction: column; border-radius: 0;
+                            border-width: 2px 0 0; box-shadow: 0 -2px 8px rgba(0, 0, 0, 0.2); }
+body[data-stacked] #legal { max-height: none; min-height: 0; display: grid; align-content: start;
+                            grid-template-columns: repeat(auto-fill, minmax(320px, 1fr)); }
 #legal button { text-align: left; font-size: 13px; padding: 4px 6px; min-height: 28px; }
 #legal button.candidate { background: #ffe9a8; outline: 2px solid #d6b44a; }
 #legal button.hinted { background: #d9f0d3; outline: 2px solid #3c9a3c; font-weight: bold; }
@@ -89,6 +93,7 @@ _SCRIPT = """
   var undoButton = document.getElementById("undo");
   var adviseButton = document.getElementById("advise");
   var view = null, busy = false, timer = null, picked = [], candidates = null, reasons = {};
+  var errorVersion = null;          // the version of the position the error shown was about
 
   function seatChip(seat) {
     var chip = document.createElement("span");
@@ -99,6 +104,7 @@ _SCRIPT = """
   function showError(message) {
     errorLine.textContent = message;
     errorLine.style.display = message ? "block" : "none";
+    errorVersion = view && message ? view.version : null;
   }
   function request(method, path, body) {
     var options = {method: method, headers: {}};
@@ -149,6 +155,8 @@ _SCRIPT = """
     if (view === null || view.seed !== data.seed || view.players.join() !== data.players.join()) {
       seatsInput.value = data.players.join(",");      // the seats of the game shown, to edit for the next one
     }
+    // An error about an older position (a request this tab made before it was brought up to date) is gone with it.
+    if (errorVersion !== null && errorVersion !== data.version) { showError(""); }
     view = data;
     picked = []; candidates = null;
     document.body.setAttribute("data-version", String(data.version));
@@ -162,10 +170,27 @@ _SCRIPT = """
     renderLog();
     undoButton.disabled = !(data.can_undo && (data.human_to_move || data.terminal));
     adviseButton.disabled = !data.human_to_move;
+    if (data.human_to_move) { requestAnimationFrame(revealDecision); }   // once the board is fitted (zoom.py)
     clearTimeout(timer);
     if (!data.terminal && !data.human_to_move) {
       timer = setTimeout(function () { change("/api/step", {version: view.version}); }, delay);
     }
+  }
+  // The part of the window the board is seen in: below the bar on top, above the moves when they are docked.
+  function boardWindow() {
+    var moves = document.getElementById("moves").getBoundingClientRect();
+    return [statusLine.getBoundingClientRect().bottom,
+            document.body.hasAttribute("data-stacked") ? moves.top : window.innerHeight];
+  }
+  // The things of the board that pick a move now: when none has its middle in sight, the first is scrolled into
+  // view.
+  function revealDecision() {
+    var things = board.querySelectorAll(".pickable"), seen = boardWindow();
+    var inSight = Array.prototype.some.call(things, function (thing) {
+      var box = thing.getBoundingClientRect(), middle = box.top + box.height / 2;
+      return middle > seen[0] && middle < seen[1];
+    });
+    if (things.length && !inSight) { things[0].scrollIntoView({block: "center", inline: "nearest"}); }
   }
   function renderStatus() {
     var text, mover = view.to_move;
@@ -187,14 +212,11 @@ _SCRIPT = """
         endButton.hidden = false;
       }
     } else {
-      text = "Seat " + mover + " (" + view.players[mover] + ") is deciding: " + view.decision_words + " (" +
+      text = "Seat " + mover + " (" + view.seat_words[mover] + ") is deciding: " + view.decision_words + " (" +
              view.phase_words + ")...";
     }
     statusText.textContent = text;
   }
-  document.getElementById("to-moves").addEventListener("click", function () {
-    legalList.parentElement.scrollIntoView({block: "start"});     // below the status line (its scroll padding)
-  });
   endButton.addEventListener("click", function () {
     if (view && view.end && view.human_to_move) { play(view.end.action); }
   });
@@ -255,7 +277,7 @@ _SCRIPT = """
       var row = document.createElement("tr"), chip = document.createElement("td");
       var spec = document.createElement("td"), total = document.createElement("td");
       chip.appendChild(seatChip(seat));
-      spec.textContent = view.players[seat] + (seat === view.viewer ? " (you)" : "");
+      spec.textContent = view.seat_words[seat] + (seat === view.viewer ? " (you)" : "");
       total.className = "total";
       total.setAttribute("data-score-seat", String(seat));
       total.textContent = score + " " + view.unit;
@@ -354,7 +376,7 @@ _SCRIPT = """
       if (view.version !== asked) { return; }
       advice.textContent = "";
       var line = document.createElement("div");
-      line.textContent = data.player + " would play: " + data.words;
+      line.textContent = data.player_words + " would play: " + data.words;
       line.setAttribute("data-advice-action", String(data.action));
       advice.appendChild(line);
       addReasons(advice, data);
@@ -411,13 +433,13 @@ _PAGE = """<!DOCTYPE html>
 <body>
 <header><h1>borabora play</h1></header>
 <div id="status" data-sticky><div id="status-line"><span id="status-text"></span><button id="end" hidden></button>
-<div id="hint"></div></div><button id="to-moves" title="to the list of moves, below the board">Moves &#x2193;</button>
+<div id="hint"></div></div>
 """ + zoom.BUTTONS + """</div>
 <div id="error" role="alert"></div>
 <main>
 <div id="board"></div>
 <aside>
-<section><h2>Your moves</h2><div id="legal"></div></section>
+<section id="moves"><h2>Your moves</h2><div id="legal"></div></section>
 <section><h2>Tools</h2><div id="tools">
 <button id="undo" title="back to the position before your last decision">Undo my last decision</button>
 <a id="save" href="/api/save" download>Save position</a>

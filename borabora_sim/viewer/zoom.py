@@ -2,11 +2,12 @@
 and the script both pages share.
 
 The picture is shown at "fit" at first: as wide as the board's room allows (no horizontal scrolling), and no taller
-than the window when that makes it larger than drawn, at most `MAX_FIT` times its size. The side panels (scores,
-moves, tools) stand beside the board when it keeps at least `READABLE_SCALE` of its drawn size there, and below
-it otherwise, and always below it in a window narrower than `NARROW` pixels. Every picture draws its text at least
-`layout.MIN_TEXT` units high and its click targets at least `layout.MIN_TARGET` units wide, so that at fit, in a
-window of 1366 pixels or more, no text is under 11 pixels and no target under 24.
+than the window when that makes it larger than drawn, at most `MAX_FIT` times its size, but never smaller than
+`READABLE_SCALE` of it (a window too narrow for that, such as 1280 pixels for the widest pictures, scrolls the board
+sideways). The side panels (scores, moves, tools) stand beside the board when it keeps at least `READABLE_SCALE`
+of its drawn size there, and below it otherwise, and always below it in a window narrower than `NARROW` pixels.
+Every picture draws its text at least `layout.MIN_TEXT` units high and its click targets at least
+`layout.MIN_TARGET` units wide, so that at fit no text is under 11 pixels and no target under 24.
 
 The zoom buttons (-, +, Fit), the keys - + 0 and Ctrl with the mouse wheel over the board zoom in steps; a board
 zoomed wider than its room scrolls sideways. The script follows the board by itself (it watches what is put in
@@ -23,7 +24,7 @@ STEPS = (0.5, 0.6, 0.75, 0.9, 1, 1.1, 1.25, 1.5, 1.75, 2, 2.5, 3)     # the zoom
 
 STYLE = f"""
 html {{ scrollbar-gutter: stable; }}
-main {{ display: flex; gap: 10px; padding: 10px; align-items: flex-start; --aside: 460px; }}
+main {{ display: flex; gap: 10px; padding: 10px 8px; align-items: flex-start; --aside: 460px; }}
 #board {{ flex: 1; min-width: 0; overflow-x: auto; }}
 #board svg {{ display: block; }}
 aside {{ width: var(--aside); flex: none; display: flex; flex-direction: column; gap: 8px; }}
@@ -80,9 +81,10 @@ SCRIPT = """
   }
   // Whatever is scrolled into view (a thing of the board, a section) stops below the bar that stays on top.
   function padTop() { document.documentElement.style.scrollPaddingTop = (sticky() + 8) + "px"; }
+  // No smaller than `readable`: a window too narrow for that scrolls the board sideways instead.
   function fitScale(size) {
     var tall = (window.innerHeight - sticky() - 24) / size[1];
-    return Math.max(0.1, Math.min(board.clientWidth / size[0], Math.max(1, tall), maxFit));
+    return Math.max(readable, Math.min(board.clientWidth / size[0], Math.max(1, tall), maxFit));
   }
   function apply() {
     var svg = picture();
