@@ -279,7 +279,8 @@ def test_importing_the_package_does_not_load_the_question_engine() -> None:
 
 def test_an_answer_shows_its_question_and_sentences_as_markdown_in_a_notebook() -> None:
     question = load_question(setup_question())
-    answer = Answer(question, "quick", {}, ["Yes, slightly.", "Weaker players differ little."], None, 1.0, 2.0)
-    assert answer._repr_markdown_() == ("### Is moving first an advantage?\n\nYes, slightly.\n\n"
-                                        "Weaker players differ little.")
+    answer = Answer(question, "quick", {}, ["Place 1 wins 52% (50% to 54%)."], None, 1.0, 2.0,
+                    lead=["Yes, slightly.", "Weaker players differ little."])
+    assert answer._repr_markdown_() == ("### Is moving first an advantage?\n\nYes, slightly. Weaker players differ "
+                                        "little.\n\n- Place 1 wins 52% (50% to 54%).")
 

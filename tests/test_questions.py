@@ -151,6 +151,18 @@ FORMS_ON_BOTH_GAMES = [
 ]
 
 
+STATISTICS_WORDS = ("Holm", "CI", " p ", "p =", "rollout", "heuristic", "rung", "interval", "significan")
+
+
+def assert_reads_as_a_verdict(sentence: str) -> None:
+    """An answer's first sentence, for a player: at most MAX_VERDICT_WORDS words, none of statistics or of the
+    library's machinery."""
+    from borabora_sim.questions.lead import MAX_VERDICT_WORDS
+
+    assert len(sentence.split()) <= MAX_VERDICT_WORDS, sentence
+    assert not [word for word in STATISTICS_WORDS if word in sentence], sentence
+
+
 @pytest.mark.parametrize(("form", "fields"), FORMS_ON_BOTH_GAMES,
                          ids=[f"{form}-{fields['game']}" for form, fields in FORMS_ON_BOTH_GAMES])
 def test_every_form_answers_on_both_games_in_game_words(form: str, fields: dict[str, Any], tmp_path: Path) -> None:
@@ -158,10 +170,12 @@ def test_every_form_answers_on_both_games_in_game_words(form: str, fields: dict[
                  progress=False)
     assert answer.answer and answer.report is not None
     text = answer.report.read_text()
-    assert (text.index("## Answer") < text.index("## In detail") < text.index("## Evidence") < text.index("## Method")
-            < text.index("## Settings"))
+    assert (text.index("## Answer") < text.index("## How sure") < text.index("## In detail") < text.index("## Evidence")
+            < text.index("## Method") < text.index("## Settings"))
     short = text.split("## Answer\n\n")[1].split("\n\n")[0]
-    assert short == " ".join(answer.answer[:3])
+    assert short == " ".join(answer.lead)
+    assert text.split("## How sure\n\n")[1].split("\n\n")[0] == " ".join(answer.answer[:3])
+    assert_reads_as_a_verdict(answer.lead[0])
     assert all(f"- {sentence}" in text for sentence in answer.answer)
     assert identifiers_in(text, get_game(fields["game"])) == []
     for name in answer.tables:
@@ -268,7 +282,7 @@ def test_a_gift_is_called_detectable_exactly_where_its_printed_interval_excludes
     from borabora_sim.questions.forms import _gift_answer, _gift_table
 
     question = load_question({"title": "t", "game": "bora_bora", "form": "gift", "edit": "priest"})
-    weak = _gift_rows(1, 20, 9, 1, [1] * 9 + [-1] + [0] * 10)          # raw p about 0.02, not over 6 rows
+    weak = _gift_rows(1, 20, 9, 1, [1] * 8 + [-1] + [0] * 11)          # raw p about 0.015, not over 6 rows
     strong = _gift_rows(2, 20, 20, 0, [5 + i % 3 for i in range(20)])    # detectable over the 6 rows
     nothing = [_gift_rows(r, 20, 0, 0, [0] * 20) for r in range(3, 7)]
     table = stats.paired_table(_gift_table(question, pd.concat([weak, strong, *nothing]), "VP", ("rung", "round")))
@@ -278,7 +292,8 @@ def test_a_gift_is_called_detectable_exactly_where_its_printed_interval_excludes
     assert first["vp_verdict"] == "no detectable difference" and second["vp_verdict"] == "A better"
     [sentence] = _gift_answer(table, question.vocabulary.edits["priest"], "VP")
     assert "detectably raises the final VP when gained at the start of round 2: +6.0" in sentence
-    assert "makes no detectable difference to the final VP when gained at the start of round 1: +0.4" in sentence
+    assert f"makes no detectable difference to the final VP when gained at the start of round 1: {0.35:+.1f}" \
+        in sentence
     assert "detectable in round 2 (+100.0 points)" in sentence and "round 1 (" not in sentence.split("win rate")[1]
 
 

@@ -615,7 +615,7 @@ def _choice_lead(question: Question, rungs: Sequence[str], values: pd.DataFrame,
                                      question.vocabulary.groups[name].words, robust, name if groups else None)
              for name in question.groups]
     first = leads[0]
-    first.verdict = " ".join(one.verdict for one in leads)
+    first.strength = " ".join([*(one.verdict for one in leads[1:]), first.strength])   # the other groups' verdicts
     name = question.groups[0]
     words = question.vocabulary.groups[name].words
     judged = values[values["group"] == name] if groups else values

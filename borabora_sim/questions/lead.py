@@ -141,8 +141,7 @@ def _how_often(share: float, high: float) -> str:
     return "Sometimes" if share < 0.5 else "Usually"
 
 
-AGAINST_WORDS = {"better": ", and on average it beats the best other move",
-                 "worse": ", and on average it gives up winning chances against the best other move",
+AGAINST_WORDS = {"better": "; on average it beats the best other move", "worse": "; on average it costs winning chances",
                  "no detectable difference": ""}
 
 
