@@ -11,8 +11,9 @@ and its result is a rule a player reads as it is.
 
 The decisions of one game are not independent, so the games (not the decisions) are split: the rule is learned
 on two thirds of them and judged on the others, the held-out games. It is reported as found only when, there,
-it covers at least `MIN_HELD_OUT` decisions and the share inside it beats the share outside it by Fisher's exact
-test (one-sided) at the question's level.
+it covers at least `MIN_HELD_OUT` decisions, the share inside it beats the share outside it by Fisher's exact
+test (one-sided) at the question's level, and the Wilson interval printed beside the share inside lies above both
+the share outside and the overall one, so the sentence never sets a share against one its interval holds.
 
 >>> result = find_situation(values, QUESTIONS.situations, alpha=0.05)      # doctest: +SKIP
 >>> when_sentence(result, "a die on the Fishing action")                   # doctest: +SKIP
@@ -218,10 +219,13 @@ def _judged(conditions: tuple[Condition, ...], situations: Mapping[str, Situatio
         table = np.array([[in_best, n_in - in_best], [out_best, n_out - out_best]])
         p_value = float(fisher_exact(table, alternative="greater").pvalue)
     right = in_best + (n_out - out_best) if conditions else 0
+    inside_ci = stats.wilson_interval(in_best, n_in) if n_in else (math.nan, math.nan)
+    # found only where the interval printed beside the share also lies above the shares it is set against
+    apart = bool(n_in) and inside_ci[0] > max(base, out_best / n_out if n_out else 0.0)
     return When(conditions=conditions, words=tuple(condition.words(situations) for condition in conditions),
-                found=bool(conditions) and n_in >= MIN_HELD_OUT and p_value < alpha, alpha=alpha,
+                found=bool(conditions) and n_in >= MIN_HELD_OUT and p_value < alpha and apart, alpha=alpha,
                 train_games=train_games, held_out_games=held_out_games, held_out=len(held), inside=n_in,
-                inside_best=in_best, inside_ci=stats.wilson_interval(in_best, n_in) if n_in else (math.nan, math.nan),
+                inside_best=in_best, inside_ci=inside_ci,
                 outside=n_out, outside_best=out_best, base_rate=base, p_value=p_value,
                 accuracy=right / len(held) if len(held) and conditions else math.nan,
                 base_accuracy=max(base, 1 - base) if len(best) else math.nan)
