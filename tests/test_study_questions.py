@@ -30,9 +30,9 @@ def _judged_columns(table: pd.DataFrame) -> list[str]:
     return [column for column in table.columns if METHOD & set(column.split("_"))]
 
 
-def _with_judges(name: str, judges: dict[str, dict[str, str]]) -> dict[str, Any]:
-    """A built-in question with the judges the study used for the parts named in `judges` (the engine's default
-    judge is now the game's network)."""
+def _with_judges(name: str, judges: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """A built-in question with the judges (and players) the study used for the parts named in `judges` (the
+    engine's default judge is now the game's network)."""
     question = tomllib.loads(builtin_questions()[name].read_text())
     for part in question["parts"]:
         part.update(judges.get(part["name"], {}))
@@ -89,8 +89,8 @@ def test_the_priest_question_reproduces_each_players_strength(priest: Path) -> N
 @pytest.fixture(scope="module")
 def fishing(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("fishing")
-    ask(_with_judges("fishing", {"best_move": {"judge": "tuned", "second_judge": "balanced"}}), out, size="quick",
-        jobs=1, progress=False)
+    ask(_with_judges("fishing", {"best_move": {"judge": "tuned", "second_judge": "balanced", "rungs": ["heuristic"]}}),
+        out, size="quick", jobs=1, progress=False)
     return out
 
 

@@ -33,7 +33,6 @@ from borabora_sim.questions.forms import FORM_RUNNERS, Findings, judge_files, pl
 from borabora_sim.questions.lead import Lead
 from borabora_sim.questions.question import (
     FORMS,
-    NO_JUDGE,
     PARTS,
     Question,
     QuestionError,
@@ -119,7 +118,7 @@ def ask(question: str | os.PathLike[str] | Mapping[str, Any] | Question, out: st
     parts = checked.parts or (checked,)
     findings = Findings()
     headlines: list[str] = []                 # how sure: each part's first sentence, or the first few
-    leads: list[tuple[int, Lead]] = []        # each part's first words, with the place of its form in LEAD_ORDER
+    leads: list[Lead] = []                    # each part's first words, in the order of the parts
     cpu_unknown = False
     played = False
     for part in parts:
@@ -141,7 +140,7 @@ def ask(question: str | os.PathLike[str] | Mapping[str, Any] | Question, out: st
         findings.certainty = findings.certainty or found.certainty
         findings.replay = findings.replay or found.replay
         if found.lead is not None:
-            leads.append((LEAD_ORDER.index(_lead_kind(part)), found.lead))
+            leads.append(found.lead)
     wall = time.monotonic() - began
     result = Answer(checked, size, findings.tables, findings.answer, None, wall, cpu, cpu_unknown,
                     kept_only or not played, _lead_sentences(leads))
@@ -151,24 +150,15 @@ def ask(question: str | os.PathLike[str] | Mapping[str, Any] | Question, out: st
     return result
 
 
-LEAD_ORDER = ("judged choice", "policy", "gift", "setup", "counted choice")   # which part's verdict comes first
-
-
-def _lead_kind(part: Question) -> str:
-    if part.form == "choice":
-        return "counted choice" if part.judge == NO_JUDGE else "judged choice"
-    return part.form
-
-
-def _lead_sentences(leads: list[tuple[int, Lead]]) -> list[str]:
-    """The answer for a player: the whole lead of the part that answers most directly (a judged choice first, a
-    counted one last), then the verdicts of the other parts."""
+def _lead_sentences(leads: list[Lead]) -> list[str]:
+    """The answer for a player: the whole lead of the first part (a question file puts first the part that answers
+    its title), then the verdicts of the other parts; how it moves with the INVENTED values from the first part
+    that measured it."""
     if not leads:
         return []
-    ordered = [one for _, one in sorted(leads, key=lambda pair: pair[0])]
-    first = ordered[0]
-    varied = next((one.invented for one in ordered if one.varied), first.invented)   # a part that varied them
-    return [*replace(first, invented=varied).sentences(), *(one.verdict for one in ordered[1:])]
+    first = leads[0]
+    varied = next((one.invented for one in leads if one.varied), first.invented)
+    return [*replace(first, invented=varied).sentences(), *(one.verdict for one in leads[1:])]
 
 
 def _time_words(answer: Answer, jobs: int, played_wall: int | None) -> str:

@@ -141,8 +141,10 @@ def _how_often(share: float, high: float) -> str:
     return "Sometimes" if share < 0.5 else "Usually"
 
 
-AGAINST_WORDS = {"better": "; on average it beats the best other move", "worse": "; on average it costs winning chances",
-                 "no detectable difference": ""}
+LEVEL_WORDS = {"better": "beats the best other move", "worse": "costs winning chances",
+               "no detectable difference": "is level with the best other move"}
+AGAINST_WORDS = {"better": "; on average it beats the best other move",
+                 "worse": "; on average it costs winning chances", "no detectable difference": ""}
 
 
 def judged_choice_lead(question: Question, summary: pd.DataFrame, rungs: Sequence[str], option_words: str,
@@ -153,8 +155,8 @@ def judged_choice_lead(question: Question, summary: pd.DataFrame, rungs: Sequenc
     player = plain_player(str(row["player"]))
     verdict = (f"{_how_often(row['best_share'], row['best_ci'][1])}: {option_words} is the best move in "
                f"{row['best_share']:.0%} of the decisions where {player} could take it{AGAINST_WORDS[row['verdict']]}.")
-    differ = [f"for {plain_player(str(other['player']))} it is the best move in {other['best_share']:.0%}"
-              + AGAINST_WORDS[other["verdict"]]
+    differ = [f"for {plain_player(str(other['player']))} it is the best move in {other['best_share']:.0%} and on "
+              f"average {LEVEL_WORDS[other['verdict']]}"
               for _, other in summary[summary["rung"] != rung].iterrows()
               if (_how_often(other["best_share"], other["best_ci"][1]), other["verdict"])
               != (_how_often(row["best_share"], row["best_ci"][1]), row["verdict"])]
