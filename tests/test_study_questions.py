@@ -6,13 +6,13 @@ Holm-corrected tests."""
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import pytest
+import tomllib
 
 from borabora_sim.questions import ask, builtin_questions
 
