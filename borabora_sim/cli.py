@@ -548,7 +548,7 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("study", choices=tuple(studies()), help="which study")
     an.add_argument("--out", default="reports", help="output directory (default: reports)")
     an.add_argument("--size", default="default", choices=("quick", "default", "full"),
-                    help="quick (seconds), default (under 10 minutes on 2 cores) or full")
+                    help="quick (about a minute at most: a try-out), default (under 10 minutes on 2 cores) or full")
     an.add_argument("--jobs", type=int, help="worker processes (-1: all cores)")
     an.add_argument("--rungs", help="the players measured, comma-separated rungs of the game's ladder "
                                     "(docs/questions.md; default: the question's)")
