@@ -39,7 +39,7 @@ from borabora_sim.questions.question import (
     judge_words,
     variant_words,
 )
-from borabora_sim.questions.vocabulary import Edit, Moment
+from borabora_sim.questions.vocabulary import Edit, Moment, value_text
 from borabora_sim.questions.work import BATCH_ID_STRIDE, Rows, Work
 from borabora_sim.simulate import seated_players
 
@@ -552,11 +552,6 @@ def _share_text(share: float, low: float, high: float) -> str:
     return f"{share:.0%} ({low:.0%} to {high:.0%})"
 
 
-def _text(value: object) -> str:
-    """A situation's value as a person reads it: a whole number without its ".0"."""
-    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
-
-
 def _groups_words(question: Question) -> str:
     words = [question.vocabulary.groups[name].words for name in question.groups]
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
@@ -632,7 +627,7 @@ def _choice_lead(question: Question, rungs: Sequence[str], values: pd.DataFrame,
 
 def _choice_view(question: Question, table: pd.DataFrame, labels: dict[str, str]) -> pd.DataFrame:
     """The printed columns of a `choice_verdicts` table, its key columns named by `labels`."""
-    view = pd.DataFrame({words: [_text(v) for v in table[column]] for column, words in labels.items()})
+    view = pd.DataFrame({words: [value_text(v) for v in table[column]] for column, words in labels.items()})
     view["options judged"] = table["decisions"].astype(int)
     view["best move (share, 95% CI)"] = [_share_text(s, lo, hi)
                                          for s, (lo, hi) in zip(table["best_share"], table["best_ci"], strict=True)]
@@ -736,7 +731,7 @@ def _counted_findings(question: Question, values: pd.DataFrame, findings: Findin
             columns[part["player"].iloc[0]] = pd.Series(
                 [f"{_share_text(s, lo, hi)} of {n}" for s, lo, hi, n in zip(
                     table["share"], table["ci_low"], table["ci_high"], table["decisions"], strict=True)],
-                index=[_text(v) for v in table[by]])
+                index=[value_text(v) for v in table[by]])
         view = pd.DataFrame(columns).fillna("-")
         view.index.name = situation
         findings.evidence += [f"By {situation}:", _markdown(view, index=True)]
