@@ -1,6 +1,7 @@
 """Writes the Strategy atlas page (atlas.md) from the answered questions in analysis/results/: one line per
-question with its one-sentence answer, how sure it is and a link to its report (each report is a page of the site,
-docs/hooks/repo_links.py). The page is made when the site is built, so it shows what the reports say."""
+question with the first sentence of its answer (its summary's headline), how sure it is and a link to its report
+(each report is a page of the site, docs/hooks/repo_links.py). The page is made when the site is built, so it
+shows what the reports say."""
 
 from __future__ import annotations
 
@@ -27,10 +28,12 @@ HEADER = """# Strategy atlas
 
 Questions players of these games argue about, each answered by the question engine
 ([Asking questions](questions.md)) at the default size: the question file is built in (`borabora ask --list`), the
-report (answer, evidence, method, settings) is linked. Every answer holds for the players it names, against the
-opponents it names; read the report before quoting it. `borabora ask NAME --out DIR` reproduces a line.
+report (answer, how sure, evidence, method, settings) is linked. The answer shown is the report's first sentence:
+the verdict for the strongest player measured to the question's precision. Every answer holds for the players it
+names, against the opponents it names; read the report before quoting it. `borabora ask NAME --out DIR`
+reproduces a line.
 
-| game | question | answer (for the strongest player measured) | how sure | CPU |
+| game | question | answer (its first sentence) | how sure | CPU |
 | --- | --- | --- | --- | --- |
 """
 
