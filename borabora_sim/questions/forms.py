@@ -155,18 +155,37 @@ def effect_sentence(row: pd.Series, unit: str) -> str:
             f"over {int(row['games']):,} pairs")
 
 
+def interval_text(low: float, high: float, digits: int, scale: float = 1.0, reference: float = 0.0,
+                  percent: bool = False) -> str:
+    """An interval as a table prints it, "(-2.9 to -0.3)" or "(16.6% to 20.0%)", with as many more digits as it takes
+    (up to three) for neither bound to read as the tested `reference` when it is not: a verdict read from the
+    interval never stands beside bounds that seem to say otherwise."""
+    def text(value: float, places: int) -> str:
+        return f"{100 * value:.{places}f}%" if percent else f"{scale * value:+.{places}f}"
+
+    shown = 100 if percent else scale
+
+    def reads_as_reference(bound: float, places: int) -> bool:
+        return bound != reference and round(shown * bound, places) == round(shown * reference, places)
+
+    places = digits
+    while places < digits + 3 and (reads_as_reference(low, places) or reads_as_reference(high, places)):
+        places += 1
+    return f"({text(low, places)} to {text(high, places)})"
+
+
 def paired_view(table: pd.DataFrame, labels: Sequence[str], unit: str) -> pd.DataFrame:
     """The printed columns of a paired table, in words, intervals as text."""
     view = table[list(labels)].copy()
     view["pairs"] = table["games"].astype(int)
     view["win rate A"] = [f"{v:.1%}" for v in table["win_a"]]
     view["win rate B"] = [f"{v:.1%}" for v in table["win_b"]]
-    view["change in win rate (points)"] = [f"{100 * d:+.1f} ({100 * lo:+.1f} to {100 * hi:+.1f})"
+    view["change in win rate (points)"] = [f"{100 * d:+.1f} {interval_text(lo, hi, 1, 100)}"
                                            for d, (lo, hi) in zip(table["win_diff"], table["win_diff_ci"],
                                                                   strict=True)]
     view["adjusted p (win)"] = [f"{p:.3g}" for p in table["win_p_adjusted"]]
     view["verdict (win)"] = table["win_verdict"].map(VERDICT_COLUMN)
-    view[f"change in {unit}"] = [f"{d:+.2f} ({lo:+.2f} to {hi:+.2f})"
+    view[f"change in {unit}"] = [f"{d:+.2f} {interval_text(lo, hi, 2)}"
                                  for d, (lo, hi) in zip(table["vp_diff"], table["vp_diff_ci"], strict=True)]
     view[f"adjusted p ({unit})"] = [f"{p:.3g}" for p in table["vp_p_adjusted"]]
     view[f"verdict ({unit})"] = table["vp_verdict"].map(VERDICT_COLUMN)
@@ -634,7 +653,7 @@ def _choice_view(question: Question, table: pd.DataFrame, labels: dict[str, str]
     view["tied for best"] = [f"{s:.0%}" for s in table["tied_share"]]
     view["taken by the player"] = [f"{s:.0%}" for s in table["taken_share"]]
     view["against the best other move (win chance, points)"] = [
-        f"{100 * m:+.1f} ({100 * lo:+.1f} to {100 * hi:+.1f})"
+        f"{100 * m:+.1f} {interval_text(lo, hi, 1, 100)}"
         for m, (lo, hi) in zip(table["advantage"], table["advantage_ci"], strict=True)]
     if "advantage_p_adjusted" in table:
         view["adjusted p"] = [f"{p:.3g}" for p in table["advantage_p_adjusted"]]
@@ -1094,7 +1113,7 @@ def _own_columns(view: pd.DataFrame, table: pd.DataFrame, edit: Edit, unit: str)
     if "own" not in table:
         return view
     view[f"of which {edit.own_words}"] = [f"{v:+.2f}" for v in table["own"]]
-    view[f"beyond it ({unit})"] = [f"{d:+.2f} ({lo:+.2f} to {hi:+.2f})"
+    view[f"beyond it ({unit})"] = [f"{d:+.2f} {interval_text(lo, hi, 2)}"
                                    for d, (lo, hi) in zip(table["beyond"], table["beyond_ci"], strict=True)]
     view["adjusted p (beyond)"] = [f"{p:.3g}" for p in table["beyond_p_adjusted"]]
     view["verdict (beyond)"] = table["beyond_verdict"].map(VERDICT_COLUMN)
@@ -1429,8 +1448,9 @@ def _setup_robustness(question: Question, size: Size, work: Work, folder: Path |
         f"{games:,} of the question's own games (these {len(table)} places judged together):",
         _markdown(pd.DataFrame({
             "components": table["components"], "setup": table["setup"], "place in turn order": table["turn_order"],
-            "games": table["games"], "win rate (interval)": [f"{w:.1%} ({lo:.1%} to {hi:.1%})" for w, lo, hi in zip(
-                table["win_rate"], table["ci_low"], table["ci_high"], strict=True)],
+            "games": table["games"], "win rate (interval)": [
+                f"{w:.1%} {interval_text(lo, hi, 1, reference=f, percent=True)}" for w, lo, hi, f in zip(
+                    table["win_rate"], table["ci_low"], table["ci_high"], table["fair_share"], strict=True)],
             "fair share": [f"{f:.1%}" for f in table["fair_share"]], "verdict": table["verdict"]}), index=False)]
     return table
 
@@ -1481,8 +1501,9 @@ def setup(question: Question, size: Size, work: Work, folder: Path | None) -> Fi
     view = pd.DataFrame({
         "player": table["player"], "setup": table["setup"], "place in turn order": table["turn_order"],
         "games": table["games"],
-        "win rate (interval)": [f"{w:.1%} ({lo:.1%} to {hi:.1%})" for w, lo, hi in zip(
-            table["win_rate"], table["ci_low"], table["ci_high"], strict=True)],
+        "win rate (interval)": [f"{w:.1%} {interval_text(lo, hi, 1, reference=f, percent=True)}" for w, lo, hi, f
+                                in zip(table["win_rate"], table["ci_low"], table["ci_high"], table["fair_share"],
+                                       strict=True)],
         "fair share": [f"{f:.1%}" for f in table["fair_share"]],
         "adjusted p": [f"{p:.3g}" for p in table["p_adjusted"]],
         "verdict": table["verdict"], f"mean {unit}": [f"{v:.1f}" for v in table[f"mean_{unit}"]]})
