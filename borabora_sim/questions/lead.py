@@ -162,11 +162,9 @@ def judged_choice_lead(question: Question, summary: pd.DataFrame, rungs: Sequenc
               != (_how_often(row["best_share"], row["best_ci"][1]), row["verdict"])]
     strength = _strength_sentence(summary["rung"].nunique(), differ)
     own = summary[summary["rung"] == rungs[0]]
-    reference = {group or "": own["verdict"].iloc[0]} if len(own) else {}
-    keyed = robust.assign(group=group or "") if len(robust) and "group" not in robust else robust
-    if group is not None and len(keyed) and "group" in robust:
-        keyed = keyed[keyed["group"] == group]
-    invented = invented_sentence(question, keyed, "verdict", ("group",), reference,
+    reference = {(): own["verdict"].iloc[0]} if len(own) else {}
+    rows = robust[robust["group"] == group] if group is not None and "group" in robust else robust
+    invented = invented_sentence(question, rows, "verdict", (), reference,
                                  plain_player(question.vocabulary.rung(rungs[0]).words), what="its advantage")
     return Lead(verdict, strength, invented=invented)
 
