@@ -237,9 +237,10 @@ def write_report(answer: Answer, findings: Findings, folder: Path, jobs: int, sh
     forms = dict.fromkeys(part.form for part in (question.parts or (question,)))
     parts += ["## Method", *[METHODS[form] for form in forms],
               "The rows of each table are judged together: every interval printed beside a verdict is a "
-              "simultaneous 95% interval over its table's rows (each at 1 - 0.05 / rows), an effect is detectable "
-              "exactly when its interval excludes no effect, and the p-values are adjusted alike. A sentence names "
-              "an effect only where its table calls it detectable.",
+              f"simultaneous {100 * (1 - question.alpha):.4g}% interval over its table's rows (each at "
+              f"1 - {question.alpha:g} / rows), an effect is detectable exactly when its interval excludes no effect, "
+              "and the p-values are adjusted alike. A sentence names an effect only where its table calls it "
+              "detectable.",
               "## Settings", "\n".join([*[f"- {line}" for line in question.settings(answer.size)],
               f"- time: {_time_words(answer, jobs, timing['wall_seconds'])}",
               f"- reproduce: `borabora ask {_command_name(question)} --size {answer.size} --out DIR`"])]

@@ -197,11 +197,11 @@ VERDICT_COLUMN = {"A better": "A higher", "A worse": "A lower", "no detectable d
 
 def family_words(table: pd.DataFrame) -> str:
     """How a paired table's verdicts were reached, in one sentence: its intervals are simultaneous and decide."""
-    family = len(table)
+    family, alpha = len(table), float(table["alpha"].iloc[0])
     return (f"Win rates: exact McNemar test and the exact interval that inverts it; {table['unit'].iloc[0]}: paired "
             f"t-test and its t interval. The {_count(family, 'comparison')} are judged together: each interval is at "
-            f"{100 * stats.family_confidence(float(table['alpha'].iloc[0]), family):.4g}% so that all of them hold "
-            f"at once with 95% confidence, an effect is detectable exactly when its interval excludes 0, and the "
+            f"{100 * stats.family_confidence(alpha, family):.4g}% so that all of them hold "
+            f"at once with {100 * (1 - alpha):.4g}% confidence, an effect is detectable exactly when its interval excludes 0, and the "
             f"p-values are adjusted alike.")
 
 
