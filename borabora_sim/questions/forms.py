@@ -200,9 +200,9 @@ def family_words(table: pd.DataFrame) -> str:
     family, alpha = len(table), float(table["alpha"].iloc[0])
     return (f"Win rates: exact McNemar test and the exact interval that inverts it; {table['unit'].iloc[0]}: paired "
             f"t-test and its t interval. The {_count(family, 'comparison')} are judged together: each interval is at "
-            f"{100 * stats.family_confidence(alpha, family):.4g}% so that all of them hold "
-            f"at once with {100 * (1 - alpha):.4g}% confidence, an effect is detectable exactly when its interval excludes 0, and the "
-            f"p-values are adjusted alike.")
+            f"{100 * stats.family_confidence(alpha, family):.4g}% so that all of them hold at once with "
+            f"{100 * (1 - alpha):.4g}% confidence, an effect is detectable exactly when its interval excludes 0, and "
+            "the p-values are adjusted alike.")
 
 
 def forest(table: pd.DataFrame, labels: Sequence[str], title: str, unit: str) -> Figure:
