@@ -128,8 +128,9 @@ class Digests:
     """The sha256 of every finished file of a directory (`root`), by its path relative to it, as the directory's
     record of them holds it; `save` writes that record (whole or not at all). A file's digest is recorded before the
     file is renamed into place, so that every file in place has one: a kill in between leaves a digest of a file
-    that is absent, which is harmless. A digest is never recorded over a file in place (finished files are never
-    replaced), and `forget` drops the digests of files deleted."""
+    that is absent, which is harmless. A file replaced as a run goes on (a state rewritten after every step) has its
+    new digest recorded over the old one the same way: a kill before the rename leaves the new bytes in the hidden
+    temporary, which `recover` renames into place. `forget` drops the digests of files deleted."""
 
     def __init__(self, root: Path, recorded: dict[str, str], save: Callable[[dict[str, str]], None],
                  remedy: str) -> None:
@@ -172,15 +173,29 @@ class Digests:
             self.recorded.update(missing)
             self.save()
 
-    def check(self, path: Path) -> None:
-        """A ValueError naming `path` unless its bytes are those whose digest was recorded."""
+    def recover(self) -> None:
+        """Finishes the writes in `root` that a kill interrupted between recording a digest and renaming the file
+        into place: a hidden temporary holding the bytes recorded for its final name is renamed to it, and every
+        other temporary (of a write interrupted before its digest was recorded) is deleted."""
+        for path in sorted(self.root.iterdir()):
+            if is_temporary(path) and path.is_file():
+                final = path.with_name(path.name[1:-len(TEMPORARY_SUFFIX)])
+                if self.recorded.get(self.name(final)) == sha256(path):
+                    rename(path, final)
+                else:
+                    remove(path)
+
+    def check(self, path: Path, remedy: str | None = None) -> None:
+        """A ValueError naming `path` unless its bytes are those whose digest was recorded; it ends with `remedy`
+        where what to do differs from file to file, with the directory's otherwise."""
+        remedy = self.remedy if remedy is None else remedy
         recorded = self.recorded.get(self.name(path))
         if recorded is None:
             raise ValueError(f"{path} is not one of the finished files recorded in {self.root}, so it was not "
-                             f"written there; {self.remedy}")
+                             f"written there; {remedy}")
         if sha256(path) != recorded:
             raise ValueError(f"{path} is damaged (its bytes differ from those recorded when it was written: its "
-                             f"sha256 has changed); {self.remedy}")
+                             f"sha256 has changed); {remedy}")
 
 
 def read_digests(path: Path, what: str, remedy: str) -> dict[str, str]:

@@ -27,6 +27,11 @@ A run writes into a directory as it goes: `config.json` (the arguments), `evalua
 borabora_sim/games/<game>/). An interrupted run continues from its last generation; a larger budget continues a
 finished one; other arguments are refused.
 
+`digests.json` records the sha256 of each of those files as it is written (of the evaluations the state counts,
+for the log), and a resume checks every file against it: one changed since, by a flipped bit on a disk or a hand,
+is named in one line with what to do. A directory written before runs kept that record is resumed as it is, its
+files recorded as they are then.
+
 The state file is JSON, so reading it runs no code, and it holds the optimiser as the history of its asks and
 tells: every generation's candidates and the values told for them. Resuming replays that history through a fresh
 optimiser with the run's own generator, which draws the same candidates again (checked against the saved ones) and
@@ -54,7 +59,7 @@ import numpy as np
 
 from borabora_sim import stats
 from borabora_sim.errors import check_int
-from borabora_sim.files import read_json, write_bytes
+from borabora_sim.files import Digests, json_bytes, read_digests, read_json, sha256, write_bytes
 from borabora_sim.games import DEFAULT_GAME, game_spec, get_game
 from borabora_sim.match import play_game
 from borabora_sim.players import HeuristicPlayer, files_named, make_player, player_files_fingerprint, weights_for
@@ -65,6 +70,7 @@ from borabora_sim.studies.progress import step_bar
 PLAYERS = 4                     # the goal is stated for 4-player games
 CONFIG, EVALUATIONS, STATE, RESULT, STYLE = "config.json", "evaluations.jsonl", "state.json", "result.json", \
     "tuned_style.json"
+DIGESTS = "digests.json"        # the sha256 of every finished file of the run directory
 FILES_KEY = "player_files_fingerprint"
 OLD_STATE = "state.pkl"         # the state as earlier versions wrote it, a pickle: never read
 STATE_FORMAT, STATE_VERSION = "borabora_sim tuning state", 1
@@ -251,22 +257,33 @@ def _open_directory(directory: Path, config: TuneConfig, resume: bool, start: np
                     files: Sequence[str] = ()) -> RunState | None:
     """Checks the directory against the run's arguments; the state of the run to continue (`start`: the start
     weights), or None for a run to begin. `files` are those the run's players read, which a refusal names: a run is
-    not continued after one of them changed, nor if it was started before runs recorded them and one is read."""
+    not continued after one of them changed, nor if it was started before runs recorded them and one is read.
+    Each finished file is checked against the digest recorded when it was written, once it reads as what it must
+    be (a file that does not is named as such)."""
     config_file = directory / CONFIG
     if not config_file.exists():
         if directory.exists() and any(directory.iterdir()):
             raise ValueError(f"out {directory} is not empty and holds no tuning run; choose an empty or new directory")
         directory.mkdir(parents=True, exist_ok=True)
-        write_bytes(config_file, _json(asdict(config)))
+        _digests(directory).write_bytes(config_file, _json(asdict(config)))
         return None
     if not resume:
         raise ValueError(f"out {directory} already holds a tuning run; continue it with resume (--resume) or choose "
                          "another directory")
+    digests = _digests(directory)
+    digests.recover()
+    digests.forget([directory / name for name in (CONFIG, STATE, EVALUATIONS, RESULT, STYLE)
+                    if not (directory / name).exists()])        # deleted by hand
+    # A directory written before runs kept the record: its files are taken as they are (the log once cut back to
+    # what its state counts, below).
+    digests.record_unrecorded([directory / name for name in (CONFIG, STATE, RESULT, STYLE)
+                               if (directory / name).exists()])
     saved = read_json(config_file, "the configuration of a tuning run", "choose another directory")
     wanted = json.loads(json.dumps(asdict(config)))
     named = f" ({', '.join(files)})" if files else ""
     if isinstance(saved, dict) and FILES_KEY not in saved:
         if wanted[FILES_KEY]:
+            digests.check(config_file, "choose another directory")      # not a damaged name of the key
             raise ValueError(f"out {directory} holds a tuning run started before runs recorded the files their players "
                              f"read{named}, so it cannot be known which version of them played it; choose another "
                              "directory")
@@ -275,6 +292,7 @@ def _open_directory(directory: Path, config: TuneConfig, resume: bool, start: np
         found = sorted(saved) if isinstance(saved, dict) else f"a JSON {type(saved).__name__}"
         raise ValueError(f"{config_file} is not the configuration of a tuning run (it holds {found}, not the keys "
                          f"{', '.join(wanted)}); choose another directory")
+    digests.check(config_file, "choose another directory")
     changed = [key for key in wanted if saved[key] != wanted[key]]
     if changed == [FILES_KEY]:
         raise ValueError(f"out {directory} holds a tuning run played with another version of the files its players "
@@ -288,15 +306,39 @@ def _open_directory(directory: Path, config: TuneConfig, resume: bool, start: np
                          f"pickle can run code); {_state_remedy(directory)}")
     log = directory / EVALUATIONS
     state = load_state(directory, config, start) if (directory / STATE).exists() else None
+    if state is not None:
+        digests.check(directory / STATE)
     # Evaluations of a generation that was interrupted before its state was saved (a line perhaps cut short) are
     # dropped: the generation is played again.
     if log.exists():
         os.truncate(log, 0 if state is None else state.log_size)
+        if state is None:
+            digests.forget([log])
+        else:
+            digests.record_unrecorded([log])
+            digests.check(log, f"delete it and {STATE} to start the run over in {directory}, or choose another "
+                               "directory")
+    for name in (RESULT, STYLE):
+        if (directory / name).exists():
+            digests.check(directory / name, "delete it and resume the run: it is written again as the run ends")
     return state
 
 
 def _state_remedy(directory: Path) -> str:
     return f"delete it to start the run over in {directory}, or choose another directory"
+
+
+def _digests(directory: Path) -> Digests:
+    """The record of the sha256 of the finished files of the run in `directory` (empty for a new run, or for one
+    written before runs kept it)."""
+    record = directory / DIGESTS
+
+    def save(recorded: dict[str, str]) -> None:
+        write_bytes(record, json_bytes(recorded))
+
+    remedy = f"delete it to resume the run in {directory} with its files as they are, or choose another directory"
+    return Digests(directory, read_digests(record, "the record of a tuning run's files", remedy), save,
+                   _state_remedy(directory))
 
 
 def state_bytes(state: RunState) -> bytes:
@@ -462,6 +504,7 @@ def optimise(evaluate: Evaluate, start: np.ndarray, names: Sequence[str], config
         state = RunState(new_optimiser(config, len(start)), search_weights(start, np.zeros(len(start))))
     deals_per_eval = config.games_per_eval // PLAYERS
     per_generation = (config.popsize + 2) * config.games_per_eval
+    digests, log = _digests(directory), directory / EVALUATIONS
     bar = step_bar(max(budget, state.games), "tuning", "game", progress)
     bar.update(state.games)
     try:
@@ -490,10 +533,14 @@ def optimise(evaluate: Evaluate, start: np.ndarray, names: Sequence[str], config
                                   "sigma": float(state.es.sigma)})
             played = sum(r[2] for r in results)
             state.games += played
-            with (directory / EVALUATIONS).open("a") as file:
+            with log.open("a") as file:
                 file.writelines(json.dumps(asdict(e)) + "\n" for e in evaluations)
-            state.log_size = (directory / EVALUATIONS).stat().st_size
-            write_bytes(directory / STATE, state_bytes(state))
+                file.flush()
+                os.fsync(file.fileno())     # before the state that counts these lines is recorded
+            state.log_size = log.stat().st_size
+            # The log's digest is that of the lines the new state counts, saved in the record with the state's.
+            digests.recorded[digests.name(log)] = sha256(log)
+            digests.write_bytes(directory / STATE, state_bytes(state))
             bar.total = max(bar.total or 0, state.games + (per_generation if state.games < budget else 0))
             bar.update(played)
             bar.set_postfix(generation=state.generation, incumbent=f"{incumbent:+.2f}")
@@ -582,9 +629,10 @@ def tune(game: str | Game = DEFAULT_GAME, opponents: str | Sequence[str] = "heur
     result = TuneResult(weights=dict(zip(names, map(float, state.incumbent), strict=True)), config=config,
                         budget=budget, generations=state.generation, games=state.games, validation=validation,
                         history=state.history)
-    write_bytes(directory / RESULT, _json({"weights": result.weights, **result.record(),
-                                            "history": result.history}))
-    write_bytes(directory / STYLE, _json(result.style_entry()))
+    digests = _digests(directory)
+    digests.write_bytes(directory / RESULT, _json({"weights": result.weights, **result.record(),
+                                                    "history": result.history}))
+    digests.write_bytes(directory / STYLE, _json(result.style_entry()))
     return result
 
 
