@@ -223,8 +223,8 @@ def write_report(answer: Answer, findings: Findings, folder: Path, jobs: int, sh
         stats.interval_columns(table).to_csv(folder / f"{name}.csv", index=False)
     parts = [f"# {question.title}", "## Answer", " ".join(answer.lead), "## How sure", " ".join(short),
              f"How sure, in short: {findings.certainty}." if findings.certainty else "",
-             f"The answer rests on the players measured: a stronger player may gain or lose differently. "
-             f"{question.vocabulary.invented}",
+             " ".join(["The answer rests on the players measured: a stronger player may gain or lose differently.",
+                       *([question.vocabulary.invented] if question.vocabulary.invented else [])]),
              "## In detail", "\n".join(f"- {sentence}" for sentence in findings.answer),
              "## Evidence", *findings.evidence]
     if findings.replay is not None:
