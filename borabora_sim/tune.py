@@ -283,7 +283,7 @@ def _open_directory(directory: Path, config: TuneConfig, resume: bool, start: np
     named = f" ({', '.join(files)})" if files else ""
     if isinstance(saved, dict) and FILES_KEY not in saved:
         if wanted[FILES_KEY]:
-            digests.check(config_file, "choose another directory")      # not a damaged name of the key
+            digests.check(config_file, "choose another directory")      # the key lost to damage is not an old run
             raise ValueError(f"out {directory} holds a tuning run started before runs recorded the files their players "
                              f"read{named}, so it cannot be known which version of them played it; choose another "
                              "directory")
