@@ -403,3 +403,14 @@ def test_a_gift_by_round_lists_each_players_rounds_in_order_whatever_order_its_b
     assert list(zip(ordered["rung"], ordered["round"], ordered["game_id"], strict=True)) == [
         ("tuned", "1", 0), ("tuned", "1", 1), ("tuned", "2", 0),
         ("expert", "1", 0), ("expert", "4", 1_000_000), ("expert", "5", 0)]
+
+
+def test_game_seeds_above_2_63_stay_whole_across_batches() -> None:
+    """A batch whose seeds all fit in 63 bits and one with a seed above: joined, the seeds must not become floats
+    (a replay of a rounded seed plays another game)."""
+    from borabora_sim.questions.forms import _frame
+
+    big = 2**64 - 5
+    joined = pd.concat([_frame([{"game_seed": 5}]), _frame([{"game_seed": big}])], ignore_index=True)
+    assert joined["game_seed"].tolist() == [5, big]
+    assert int(joined["game_seed"].iloc[1]) == big

@@ -123,6 +123,16 @@ def studied_in_seat(question: Question, spec: str, seat: int) -> list[str]:
     return [*others[:seat], spec, *others[seat:]]
 
 
+def _frame(rows: Rows) -> pd.DataFrame:
+    """The rows of tasks as a table whose game seeds stay whole numbers: a seed of 64 bits above 2**63 makes its
+    batch's column unsigned, and pandas joins an unsigned column with a signed one as floats, which round it (a
+    replay of that game would play another)."""
+    frame = pd.DataFrame(rows)
+    if "game_seed" in frame:
+        frame["game_seed"] = frame["game_seed"].astype(object)
+    return frame
+
+
 def _games(question: Question, size: Size, label: str) -> int:
     return size.search_games if question.vocabulary.rung(label).searches else size.games
 
@@ -591,7 +601,7 @@ def choice(question: Question, size: Size, work: Work, folder: Path | None) -> F
     tasks = [(question, label, game_id, size.rollouts, question.judge) for label in rungs
              for game_id in range(_games(question, size, label))]
     words = _groups_words(question)
-    values = pd.DataFrame(work.tasks("choice", _choice_task, tasks, f"{words}: games"))
+    values = _frame(work.tasks("choice", _choice_task, tasks, f"{words}: games"))
     values = _more_choice_games(question, size, work, rungs, values)
     if not values.empty:                    # the tables list the players in the ladder's order, the strongest last
         values["rung"] = pd.Categorical(values["rung"], categories=list(rungs), ordered=True)
@@ -608,7 +618,7 @@ def choice(question: Question, size: Size, work: Work, folder: Path | None) -> F
     if question.second_judge and size.second_judge_games:
         tasks = [(question, label, game_id, size.rollouts, question.second_judge) for label in rungs
                  for game_id in range(min(size.second_judge_games, _games(question, size, label)))]
-        second = pd.DataFrame(work.tasks("second_judge", _choice_task, tasks, f"{words}: the second judge"))
+        second = _frame(work.tasks("second_judge", _choice_task, tasks, f"{words}: the second judge"))
         findings.tables["second_judge_options"] = second
         agreement = judge_agreement(values, second, question.alpha)
         findings.tables["agreement"] = agreement
@@ -678,7 +688,7 @@ def _choice_robustness(question: Question, size: Size, work: Work, folder: Path 
         setting = replace(question, players=count)
         tasks = [(setting, label, game_id, size.rollouts, question.judge, components)
                  for game_id in range(size.robustness_games)]
-        judged = pd.DataFrame(work.tasks(f"choice-{count}p-{variant}", _choice_task, tasks,
+        judged = _frame(work.tasks(f"choice-{count}p-{variant}", _choice_task, tasks,
                                          f"robustness: {count} players, {variant}"))
         if len(judged):
             frames.append(judged.assign(**_setting_columns(count, variant)))
@@ -719,7 +729,7 @@ def _more_choice_games(question: Question, size: Size, work: Work, rungs: Sequen
             began = time.monotonic()
             tasks = [(question, label, game_id, size.rollouts, question.judge)
                      for game_id in range(batch * games, (batch + 1) * games)]
-            frames.append(pd.DataFrame(work.tasks(f"choice-{label}-b{batch}", _choice_task, tasks,
+            frames.append(_frame(work.tasks(f"choice-{label}-b{batch}", _choice_task, tasks,
                                                   f"{question.vocabulary.rung(label).words}: more games")))
             batch += 1
             took = time.monotonic() - began
@@ -1061,7 +1071,7 @@ def gift(question: Question, size: Size, work: Work, folder: Path | None) -> Fin
             seed = int(game.derive_seed(question.seed, (1 << 40) + batch)) if batch else question.seed
             tasks = [(question, label, range(start, min(start + chunk, games)), seed)
                      for start in range(0, games, chunk)]
-            part = pd.DataFrame(work.tasks(f"gift-{label}-b{batch}", _gift_task, tasks,
+            part = _frame(work.tasks(f"gift-{label}-b{batch}", _gift_task, tasks,
                                            f"{question.vocabulary.rung(label).words}: games with and without"))
             frames.append(part.assign(game_id=part["game_id"] + batch * BATCH_ID_STRIDE))
             batch += 1
@@ -1333,7 +1343,7 @@ def _gift_robustness(question: Question, size: Size, work: Work, folder: Path | 
         chunk = 25
         tasks = [(setting, label, range(start, min(start + chunk, size.robustness_games)), question.seed, components)
                  for start in range(0, size.robustness_games, chunk)]
-        rows = pd.DataFrame(work.tasks(f"gift-{count}p-{variant}", _gift_task, tasks,
+        rows = _frame(work.tasks(f"gift-{count}p-{variant}", _gift_task, tasks,
                                        f"robustness: {count} players, {variant}"))
         if len(rows):
             frames.append(rows[~rows["real"]].assign(**_setting_columns(count, variant)))
