@@ -4,12 +4,11 @@
 >>> state = borabora_sim.new_game(players=4, seed=1)
 >>> state.apply(state.legal_actions()[0])
 
-`borabora_sim.ask("fishing", out="reports/fishing")` answers a strategy question (`borabora_sim.questions.ask`,
-imported on first use so that importing the package stays quick).
+Strategy questions are answered by `borabora_sim.questions.ask` (`from borabora_sim.questions import ask`): the
+question engine sits above the games and loads pandas and every game, so the package does not import it.
 """
 
 from importlib.metadata import PackageNotFoundError, version
-from typing import TYPE_CHECKING, Any
 
 from borabora_sim import _worker_start  # noqa: F401  (first: a worker of a run killed as it starts ends with it)
 from borabora_sim._engine import COMPILED, SOURCES, State, random_playouts
@@ -17,22 +16,10 @@ from borabora_sim.errors import IllegalActionError, StateFormatError
 from borabora_sim.games.bora_bora.components import ComponentError, Components, load_components
 from borabora_sim.games.bora_bora.game import NUM_ACTIONS, BoraBora, new_game, rules_for
 
-if TYPE_CHECKING:
-    from borabora_sim.questions import ask
-
 try:
     __version__ = version("borabora_sim")          # pyproject.toml's version, as installed
 except PackageNotFoundError:                        # a source tree on the path, never installed
     __version__ = "0+unknown"
-
-
-def __getattr__(name: str) -> Any:
-    """`ask`, imported when first asked for: the question engine loads pandas and every game."""
-    if name == "ask":
-        from borabora_sim.questions import ask
-
-        return ask
-    raise AttributeError(f"module 'borabora_sim' has no attribute {name!r}")
 
 
 __all__ = [
@@ -45,7 +32,6 @@ __all__ = [
     "IllegalActionError",
     "State",
     "StateFormatError",
-    "ask",
     "load_components",
     "new_game",
     "random_playouts",

@@ -43,6 +43,12 @@ NPZ_ERRORS = (ValueError, EOFError, OSError, zipfile.BadZipFile, zlib.error, Not
 # self-play games of Bora Bora, every decision kept) takes about 100 MB, and a small compressed file can announce
 # gigabytes.
 MAX_ARRAY_BYTES = 512 * 2**20
+# The bounds of a model file's numbers (a network's, learned weights'): weights, biases and means at most MAX_WEIGHT in
+# size, scales at least MIN_SCALE (`network.fit` keeps a feature's scale above it). Trained networks stay below 100;
+# at these bounds every evaluation stays finite, and a file beyond them (weights of 1e300) would make the search's
+# values infinite.
+MAX_WEIGHT = 1e6
+MIN_SCALE = 1e-6
 
 
 def temporary_name(final: Path) -> Path:
@@ -224,6 +230,19 @@ def npz_bytes(arrays: dict[str, np.ndarray]) -> bytes:
             with archive.open(f"{name}.npy", "w", force_zip64=True) as member:
                 np.lib.format.write_array(member, np.asanyarray(array), allow_pickle=False)
     return buffer.getvalue()
+
+
+def magnitude_problem(arrays: dict[str, np.ndarray]) -> str | None:
+    """What puts a model file's numbers out of bounds (not finite, larger than MAX_WEIGHT, a `scale` below
+    MIN_SCALE), or None."""
+    for name, value in arrays.items():
+        if not np.isfinite(value).all():
+            return f"{name} holds a number that is not finite"
+        if value.size and np.abs(value).max() > MAX_WEIGHT:
+            return f"{name} holds a number of size {np.abs(value).max():.3g}, beyond the {MAX_WEIGHT:g} allowed"
+    if "scale" in arrays and arrays["scale"].size and arrays["scale"].min() < MIN_SCALE:
+        return f"scale holds {arrays['scale'].min():.3g}, below the {MIN_SCALE:g} allowed"
+    return None
 
 
 def read_arrays(path: str | os.PathLike[str], names: Sequence[str], what: str, remedy: str,

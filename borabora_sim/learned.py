@@ -18,8 +18,7 @@ from typing import Any
 import numpy as np
 
 from borabora_sim import _search
-from borabora_sim.files import npz_bytes, read_arrays, read_json, write_bytes
-from borabora_sim.network import magnitude_problem
+from borabora_sim.files import magnitude_problem, npz_bytes, read_arrays, read_json, write_bytes
 
 DATA_DIR = Path(__file__).resolve().parent / "games" / "bora_bora" / "data"
 DEFAULT_WEIGHTS = DATA_DIR / "learned_bora_bora.npz"
@@ -61,7 +60,7 @@ class LearnedWeights:
 def load_weights(path: str | os.PathLike[str] = DEFAULT_WEIGHTS) -> LearnedWeights:
     """The network in the .npz file `path` (default: the one shipped with the package), or a ValueError naming the
     file and what is wrong with it: shapes that do not fit one network, a number out of bounds
-    (borabora_sim.network.magnitude_problem)."""
+    (borabora_sim.files.magnitude_problem)."""
     arrays = {name: value.astype(np.float64) for name, value in
               read_arrays(path, ARRAYS, WEIGHTS_FILE, WEIGHTS_REMEDY).items()}
     problem = _weights_problem(arrays)

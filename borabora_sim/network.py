@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from borabora_sim import _search
-from borabora_sim.files import npz_bytes, read_arrays, write_bytes
+from borabora_sim.files import magnitude_problem, npz_bytes, read_arrays, write_bytes
 from borabora_sim.games import record_of
 from borabora_sim.protocol import Game
 
@@ -36,11 +36,6 @@ NETWORK_FILE = "a network file"
 NETWORK_REMEDY = ("give a .npz file written by borabora_sim.network (layer0_w, layer0_b, optionally layer1_w and "
                   "layer1_b, value_w, value_b, optionally policy_w, policy_b, policy_linear, policy_heuristic and "
                   "finish_w, mean and scale)")
-# The bounds of a network file's numbers: weights, biases and means at most MAX_WEIGHT in size, scales at least
-# MIN_SCALE (`fit` keeps a feature's scale above it). Trained networks stay below 100; at these bounds every
-# evaluation stays finite, and a file beyond them (weights of 1e300) would make the search's values infinite.
-MAX_WEIGHT = 1e6
-MIN_SCALE = 1e-6
 REQUIRED = ("layer0_w", "layer0_b", "value_w", "value_b", "mean", "scale")
 OPTIONAL = ("layer1_w", "layer1_b", "policy_w", "policy_b", "policy_linear", "policy_heuristic", "finish_w")
 
@@ -130,19 +125,6 @@ def load_network(path: str | os.PathLike[str]) -> Network:
     except ValueError as exc:
         raise ValueError(f"{path} is not {NETWORK_FILE}: {exc}; {NETWORK_REMEDY}") from None
     return network
-
-
-def magnitude_problem(arrays: dict[str, np.ndarray]) -> str | None:
-    """What puts a model file's numbers out of bounds (not finite, larger than MAX_WEIGHT, a `scale` below
-    MIN_SCALE), or None."""
-    for name, value in arrays.items():
-        if not np.isfinite(value).all():
-            return f"{name} holds a number that is not finite"
-        if value.size and np.abs(value).max() > MAX_WEIGHT:
-            return f"{name} holds a number of size {np.abs(value).max():.3g}, beyond the {MAX_WEIGHT:g} allowed"
-    if "scale" in arrays and arrays["scale"].size and arrays["scale"].min() < MIN_SCALE:
-        return f"scale holds {arrays['scale'].min():.3g}, below the {MIN_SCALE:g} allowed"
-    return None
 
 
 def network_path(game: Game) -> Path:

@@ -736,7 +736,7 @@ def test_analyze_passes_the_rungs_in_ladder_order_to_every_part_that_does_not_na
     parts = {part.name: part for part in calls[0].parts}
     assert parts["arms"].rungs == parts["frequency"].rungs == ("tuned", "mcts300")
     assert parts["arms"].size("quick").rungs is None
-    assert parts["best_move"].rungs == ("heuristic",)
+    assert parts["best_move"].rungs == ("heuristic", "expert")
 
 
 def test_analyze_refuses_an_unknown_rung_in_one_line(tmp_path, capsys) -> None:

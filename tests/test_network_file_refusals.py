@@ -17,10 +17,10 @@ import pytest
 
 from borabora_sim import files
 from borabora_sim.expert_iteration import ExpertConfig, train_network
-from borabora_sim.files import npz_bytes, read_arrays
+from borabora_sim.files import MAX_WEIGHT, MIN_SCALE, npz_bytes, read_arrays
 from borabora_sim.games import get_game
 from borabora_sim.learned import load_weights
-from borabora_sim.network import MAX_WEIGHT, MIN_SCALE, load_network, network_path
+from borabora_sim.network import load_network, network_path
 from borabora_sim.players import make_player
 
 PIG = get_game("pig")

@@ -16,6 +16,7 @@ from types import MappingProxyType
 
 import pandas as pd
 import pytest
+import tomllib
 
 import borabora_sim.runs as runs
 from borabora_sim.cli import main
@@ -30,7 +31,7 @@ from borabora_sim.players import (
     player_files,
     player_files_fingerprint,
 )
-from borabora_sim.questions import games_key, load_question
+from borabora_sim.questions import builtin_questions, games_key, load_question
 from borabora_sim.questions.forms import judge_files, played_specs
 from borabora_sim.runs import RunDirectory
 from borabora_sim.simulate import check_config, simulate
@@ -380,7 +381,7 @@ def test_questions_of_players_that_read_no_file_keep_their_games_key() -> None:
 
 def choice_question(game, judge: str | None = None, second_judge: str | None = None):
     """A choice question of `game` played by players that read no file in Bora Bora and Bamboo (the balanced
-    heuristic), judged by `judge` (default: the game's, tuned) and `second_judge`."""
+    heuristic), judged by `judge` (default: the game's, its network) and `second_judge`."""
     group = {"bora_bora": "man", "bamboo": "ramen", "pig": "hold"}[game.name]
     judges = {"judge": judge} if judge else {}
     judges |= {"second_judge": second_judge} if second_judge else {}
@@ -391,9 +392,9 @@ def choice_question(game, judge: str | None = None, second_judge: str | None = N
 @pytest.mark.parametrize("game", [BORA_BORA, BAMBOO])
 def test_the_games_key_of_a_choice_follows_the_file_of_its_judge(game, tmp_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    """A choice's options are judged by rollouts of the judge's style, tuned by default in Bora Bora and Bamboo: its
-    judged rows are kept under a key that follows the style's file, though no seat plays by it."""
-    tuned, balanced = choice_question(game), choice_question(game, "balanced")
+    """A choice's options judged by rollouts of a style read from a file (the tuned one in Bora Bora and Bamboo):
+    its judged rows are kept under a key that follows the style's file, though no seat plays by it."""
+    tuned, balanced = choice_question(game, "tuned"), choice_question(game, "balanced")
     assert tuned.judge == "tuned" and all(not player_files(spec, game) for spec in played_specs(tuned,
                                                                                               tuned.size("quick")))
     keys = {question.judge: games_key(question, "quick") for question in (tuned, balanced)}
@@ -407,6 +408,13 @@ def test_the_games_key_of_a_choice_follows_the_file_of_its_judge(game, tmp_path:
     assert games_key(tuned, "quick") == keys["tuned"]
 
 
+@pytest.mark.parametrize("game", [BORA_BORA, BAMBOO, PIG])
+def test_a_choice_judged_by_the_network_reads_the_networks_file(game) -> None:
+    """The default judge is the game's network (the expert player's): its file is what the judged rows follow."""
+    question = choice_question(game)
+    assert question.judge == "expert" and judge_files(question, question.size("quick")) == [(network_path(game),)]
+
+
 def test_a_second_judge_counts_where_the_size_has_it_judge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     question = choice_question(BORA_BORA, "balanced", "tuned")
     size = dataclasses.replace(question.size("quick"), second_judge_games=1)
@@ -418,7 +426,7 @@ def test_a_second_judge_counts_where_the_size_has_it_judge(tmp_path: Path, monke
 
 
 def test_the_judge_of_a_choice_of_pig_reads_its_styles_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    question = choice_question(PIG)
+    question = choice_question(PIG, "keep_pace")
     assert question.judge == "keep_pace" and judge_files(question, question.size("quick")) == [(PIG_STYLES,)]
     key = games_key(question, "quick")
     copy = style_file_copy(PIG, tmp_path, monkeypatch)
@@ -435,11 +443,13 @@ def test_choices_whose_judges_read_no_file_keep_their_games_key() -> None:
     its judge adds no entry beside the network's, so its key is still the one its players' files give (not pinned
     here, as it follows the shipped network).
 
-    A choice judged by a style read from a data file has a new key: every built-in choice of Bora Bora and Bamboo
-    (judged by the tuned style, data/tuned_styles.json) and every choice of Pig (data/styles.json)."""
-    fallbacks = load_question("spirits").parts[1]
+    A choice judged by a style read from a data file has a new key, as has one judged by the game's network (every
+    built-in choice now)."""
+    spirits = tomllib.loads(builtin_questions()["spirits"].read_text())
+    spirits["parts"][1]["judge"] = "balanced"               # the fallbacks as they were judged before the network
+    fallbacks = load_question(spirits).parts[1]
     assert fallbacks.judge == "balanced" and games_key(fallbacks, "quick") == "0219f70e6e34"
-    man_die = dataclasses.replace(load_question("man_die"), judge="balanced")
+    man_die = dataclasses.replace(load_question("man_die"), judge="balanced", second_judge="")
     assert judge_files(man_die, man_die.size("default")) == []
     assert any(player_files(spec, BORA_BORA) for spec in played_specs(man_die, man_die.size("default")))
 
@@ -513,6 +523,7 @@ def test_a_tuning_run_is_not_continued_after_a_file_its_opponents_read_changed(t
     saved = json.loads((out / "config.json").read_text())
     del saved["player_files_fingerprint"]                   # as written before runs recorded the files
     (out / "config.json").write_text(json.dumps(saved))
+    (out / "digests.json").unlink()                         # and before they recorded the files' digests
     with pytest.raises(ValueError, match=r"holds a tuning run started before runs recorded the files their players "
                                          rf"read \({network}\), so it cannot be known which version"):
         tune(out=out, resume=True, **{**tiny, "budget": 16})

@@ -1,8 +1,8 @@
 """The question engine's limits: a policy arm that would change an option its rung sets is refused (it would compare
 another player than it says); numbers above their ceilings, over-long titles, over-deep nesting, out-of-range seeds
 and question files that are folders or not text are refused in one line before any folder is made; the help's
-examples name real questions; `borabora_sim.ask` is at the top level without loading the engine on import; and an
-answer shows itself in a notebook."""
+examples name real questions; importing the package does not load the question engine; and an answer shows itself
+in a notebook."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-import borabora_sim
 from borabora_sim import cli
 from borabora_sim.questions import Answer, QuestionError, ask, list_questions, load_question
 from borabora_sim.questions.question import (
@@ -260,14 +259,6 @@ def test_the_analyze_help_examples_name_its_studies(capsys: pytest.CaptureFixtur
     names = example_names("analyze", capsys)
     assert len(names) >= 2
     assert set(names) <= set(cli.studies())
-
-
-def test_ask_is_importable_from_the_top_level() -> None:
-    from borabora_sim import ask as top_level
-
-    assert top_level is ask and borabora_sim.ask is ask and "ask" in borabora_sim.__all__
-    with pytest.raises(AttributeError, match="has no attribute 'nothing_here'"):
-        borabora_sim.nothing_here  # noqa: B018
 
 
 def test_importing_the_package_does_not_load_the_question_engine() -> None:
