@@ -163,6 +163,7 @@ def assert_reads_as_a_verdict(sentence: str) -> None:
     assert not [word for word in STATISTICS_WORDS if word in sentence], sentence
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("form", "fields"), FORMS_ON_BOTH_GAMES,
                          ids=[f"{form}-{fields['game']}" for form, fields in FORMS_ON_BOTH_GAMES])
 def test_every_form_answers_on_both_games_in_game_words(form: str, fields: dict[str, Any], tmp_path: Path) -> None:
@@ -185,7 +186,7 @@ def test_every_form_answers_on_both_games_in_game_words(form: str, fields: dict[
     if "robustness" in fields:
         robustness = answer.tables["robustness"]
         settings = len(fields["robustness"].get("players", [])) + len(fields["robustness"].get("variants", []))
-        beside = 1 if form in ("choice", "gift") else 0           # the question's own games, as printed
+        beside = 1 if form in ("choice", "gift", "policy") else 0   # the question's own games, as printed
         assert robustness[["players", "components"]].drop_duplicates().shape[0] == settings + beside
         assert any(line.startswith(f"Across {settings} robustness setting") for line in answer.answer)
 

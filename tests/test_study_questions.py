@@ -17,6 +17,7 @@ import tomllib
 from borabora_sim.questions import ask, builtin_questions
 
 STUDIES = Path(__file__).parent / "data" / "studies"
+pytestmark = pytest.mark.slow             # each fixture asks a whole question
 
 
 REFITTED = "learned"
@@ -117,6 +118,7 @@ def test_the_fishing_question_reproduces_the_arms_of_each_player(fishing: Path, 
 def test_the_fishing_question_reproduces_the_robustness_table(fishing: Path) -> None:
     before = pd.read_csv(STUDIES / "fishing" / "fishing_robustness.csv")
     after = _with_arm_names(pd.read_csv(fishing / "arms_robustness.csv"))
+    after = after[(after["players"] != 4) | (after["components"] != "as printed")].reset_index(drop=True)   # own games
     assert after["components"].tolist() == [("as printed" if v == "built-in" else v.replace("_", " "))
                                             for v in before["variant"]]
     assert_same_cells(before.drop(columns="variant"), after, {})

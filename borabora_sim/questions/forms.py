@@ -318,11 +318,12 @@ def _policy_replay(question: Question, parts: dict[str, list[pd.DataFrame]]) -> 
 def policy(question: Question, size: Size, work: Work, folder: Path | None) -> Findings:
     unit = unit_words(question)
     rungs = active_rungs(question, size)
-    rows, wins = [], {}
+    rows, wins, every_runs = [], {}, []
     for i, label in enumerate(rungs):
         found, wins[label], runs = _policy_rung(question, size, work, label, _games(question, size, label),
                                                 len(rungs) - i, question.players)
         rows += found
+        every_runs.append(runs)
     table = stats.paired_table(pd.DataFrame(rows), question.alpha)
     findings = Findings(tables={"effects": table, "strength": strength_table(question, wins)})
     findings.figures["effects.png"] = forest(table, ("player", "comparison"),
@@ -352,13 +353,14 @@ def policy(question: Question, size: Size, work: Work, folder: Path | None) -> F
         findings.answer.append(_holds_sentence(table))
     findings.certainty = _paired_certainty(table, "win-rate effects")
     findings.replay = _policy_replay(question, runs)
-    robust = _policy_robustness(question, size, work, folder, rungs[0])
+    robust = _policy_robustness(question, size, work, folder, rungs[0], every_runs[0])
     if len(robust):
         findings.tables["robustness"] = robust
-        findings.evidence += [f"Robustness, for {question.vocabulary.rung(rungs[0]).words} (these "
-                              f"{len(robust)} comparisons judged together):",
+        findings.evidence += [f"Robustness, for {question.vocabulary.rung(rungs[0]).words}, beside the first "
+                              f"{size.robustness_games:,} of the question's own games (these {len(robust)} "
+                              "comparisons judged together):",
                               _markdown(paired_view(robust, ("players", "components", "comparison"), unit))]
-        findings.answer.append(_robustness_sentence(robust))
+        findings.answer.append(_robustness_sentence(robust, question.players))
     findings.lead = lead.policy_lead(question, table, rungs, robust)
     return findings
 
@@ -397,9 +399,19 @@ def _robustness_sentence_of(table: pd.DataFrame, verdict: str, what: str, label:
             f"{label} only), the {_count(len(settings_rows), 'verdict')} on {what} were: {tally}.")
 
 
-def _policy_robustness(question: Question, size: Size, work: Work, folder: Path | None, label: str) -> pd.DataFrame:
-    rows = []
-    for count, variant, components in robustness_settings(question, size, folder):
+def _policy_robustness(question: Question, size: Size, work: Work, folder: Path | None, label: str,
+                       own_runs: dict[str, list[pd.DataFrame]]) -> pd.DataFrame:
+    """The first player's comparisons again in each robustness setting, beside the same number of the question's own
+    games (as printed, from `own_runs`): one family of verdicts."""
+    settings = robustness_settings(question, size, folder)
+    if not settings:
+        return pd.DataFrame()
+    first = {name: [frame[frame["game_id"] < size.robustness_games] for frame in frames]
+             for name, frames in own_runs.items()}
+    rung = question.vocabulary.rung(label)
+    rows = [{"rung": label, "player": rung.words, **_setting_columns(question.players, BUILT_IN), **row}
+            for row in _compare_runs(question, first)]
+    for count, variant, components in settings:
         found, _, _ = _policy_rung(question, Size(size.robustness_games, 1, 1), work, label, size.robustness_games,
                                    1, count, variant, components)
         rows += found
@@ -445,8 +457,11 @@ def _holds_sentence(table: pd.DataFrame) -> str:
             "are not detectable.")
 
 
-def _robustness_sentence(robust: pd.DataFrame) -> str:
-    """Per comparison, how its win-rate verdicts fall across the robustness settings."""
+def _robustness_sentence(robust: pd.DataFrame, players: int) -> str:
+    """Per comparison, how its win-rate verdicts fall across the robustness settings (the question's own games, as
+    printed with `players` players, beside them not counted)."""
+    own = (robust["players"] == players) & (robust["components"] == _setting_columns(players, BUILT_IN)["components"])
+    robust = robust[~own]
     parts = []
     for comparison, rows in robust.groupby("comparison", sort=False):
         counts = rows["win_verdict"].value_counts()
