@@ -85,6 +85,7 @@ def test_the_docs_have_examples_to_run() -> None:
     assert len(PYTHON) > 10 and command_lines(), "the collection found almost nothing: is the fence syntax changed?"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("block", PYTHON, ids=lambda block: block.id)
 def test_python_example_runs(block: Block, namespaces: dict[Path, dict], monkeypatch: pytest.MonkeyPatch) -> None:
     if block.skip_reason:

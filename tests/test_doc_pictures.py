@@ -45,6 +45,7 @@ def test_every_picture_is_made_by_the_script() -> None:
     assert sorted(path.name for path in FOLDER.glob("*.png")) == sorted(ALL)
 
 
+@pytest.mark.slow
 def test_the_pictures_show_what_the_code_draws_now() -> None:
     stale = script().out_of_date()
     assert not stale, (f"out of date with the code that draws them: {', '.join(stale)}; "

@@ -264,6 +264,7 @@ def test_openspiel_game_type_and_info_are_declared_truthfully(pyspiel, openspiel
     assert type(state) is openspiel_adapter.SpielState and state.encoder is encoder_for(name)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "players", "options"), SPREAD)
 def test_openspiel_random_sim_test_passes(pyspiel, openspiel_adapter, name: str, players: int,
                                           options: dict[str, str]) -> None:

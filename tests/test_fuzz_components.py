@@ -273,6 +273,7 @@ def edited(game: str, changes: list[Edit]) -> dict[str, Any]:
     return doc
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 @settings_for(CASES)
 @given(data=st.data(), **GAME_CASES)
@@ -282,6 +283,7 @@ def test_edited_documents_are_refused_or_play(player: Player, game: str, data: s
     refused_or_played(player, game, edited(game, changes), f"edited by {changes}", players, seed, choices)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 @settings_for(CASES)
 @given(data=st.data(), **GAME_CASES)

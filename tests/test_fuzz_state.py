@@ -70,6 +70,7 @@ def judged_in_child(batch: list[Case]) -> list[str]:
     return done.stdout.splitlines()
 
 
+@pytest.mark.slow
 @settings(max_examples=EXAMPLES, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(cases(), min_size=CASES_PER_EXAMPLE, max_size=CASES_PER_EXAMPLE))
 def test_mutated_saved_states_are_refused_cleanly_or_play_on_with_invariants_holding(batch: list[Case]) -> None:
@@ -122,6 +123,7 @@ def clock_judged_in_child(game: str, batch: list[ClockCase]) -> list[str]:
     return done.stdout.splitlines()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", game_names())
 @settings(max_examples=CLOCK_EXAMPLES, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())

@@ -478,6 +478,7 @@ def test_gymnasium_makes_the_game_by_its_id(gymnasium_adapter: Any, game: Game) 
 QUICK_STUDY = {"bora_bora": "priest"}
 
 
+@pytest.mark.slow
 def test_a_built_in_study_runs_at_its_quick_size(game: Game, tmp_path: Path) -> None:
     from borabora_sim.questions import ask, builtin_questions
 

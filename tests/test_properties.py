@@ -172,6 +172,7 @@ def test_components_are_conserved_after_every_step(players: int, seed: int, choi
         prev, prev_round, prev_phase = raw, state.round, state.phase
 
 
+@pytest.mark.slow
 @games(300)
 @given(PLAYERS, SEEDS, CHOICES)
 def test_each_player_places_all_three_dice_every_round(players: int, seed: int, choice_seed: int) -> None:
@@ -186,6 +187,7 @@ def test_each_player_places_all_three_dice_every_round(players: int, seed: int, 
 # =============================================================================
 # Value ranges
 # =============================================================================
+@pytest.mark.slow
 @games(200)
 @given(PLAYERS, SEEDS, CHOICES)
 def test_values_stay_in_range_and_victory_points_never_decrease(players: int, seed: int, choice_seed: int) -> None:
@@ -285,6 +287,7 @@ def test_every_legal_action_applies(players: int, seed: int, choice_seed: int) -
             assert child.is_terminal() or len(child.legal_actions()) >= 2
 
 
+@pytest.mark.slow
 @games(300)
 @given(PLAYERS, SEEDS, CHOICES)
 def test_illegal_action_raises_and_leaves_state_unchanged(players: int, seed: int, choice_seed: int) -> None:
@@ -376,6 +379,7 @@ def test_final_state_hash_is_the_same_in_another_process(tmp_path: Path) -> None
     assert json.loads(result.stdout) == here
 
 
+@pytest.mark.slow
 @games(300)
 @given(PLAYERS, SEEDS, CHOICES)
 def test_to_dict_from_dict_round_trips_through_json(players: int, seed: int, choice_seed: int) -> None:
@@ -409,6 +413,7 @@ def hidden_parts(raw: dict[str, Any], viewer: int) -> dict[str, Any]:
     }
 
 
+@pytest.mark.slow
 @games(200)
 @given(PLAYERS, SEEDS, CHOICES, SEEDS)
 def test_determinize_keeps_everything_the_player_sees(players: int, seed: int, choice_seed: int,
@@ -427,6 +432,7 @@ def test_determinize_keeps_everything_the_player_sees(players: int, seed: int, c
                 assert sample.legal_actions() == state.legal_actions()
 
 
+@pytest.mark.slow
 @games(150)
 @given(PLAYERS, SEEDS, CHOICES)
 def test_determinize_resamples_hidden_information(players: int, seed: int, choice_seed: int) -> None:

@@ -34,7 +34,7 @@ def stated_timings() -> dict[str, float]:
             continue
         if cells[0].startswith(f"`{FIRST_COMMAND}`"):
             seconds["install"] = in_seconds(match)
-        elif cells[0].startswith("`pytest` (the whole suite"):
+        elif cells[0].startswith("`pytest` (the suite"):
             seconds["suite"] = in_seconds(match)
     return seconds
 

@@ -132,6 +132,7 @@ def test_a_kill_at_every_file_operation_resumes_to_the_uninterrupted_files(
         assert_same_files(out, reference)
 
 
+@pytest.mark.slow
 def test_a_kill_during_a_resume_is_resumed_in_turn(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Killed at the merge's first rename (the merged games file in place, the players one not), then killed
     again at every step of the resume that repairs it."""

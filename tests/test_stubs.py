@@ -103,6 +103,7 @@ def _package_root(elsewhere: Path) -> Path:
     return PACKAGE.parent if imported == PACKAGE.resolve() else elsewhere
 
 
+@pytest.mark.slow
 def test_stubtest_finds_the_stubs_faithful(tmp_path: Path) -> None:
     """Names, kinds (property, static or class method) and parameters, checked by mypy's stubtest."""
     pytest.importorskip("mypy.stubtest")

@@ -42,6 +42,7 @@ def optimise(directory: Path, budget: int, evaluate: tuning.Evaluate = synthetic
                            lambda first, count: list(range(first, first + count)))
 
 
+@pytest.mark.slow
 def test_optimiser_improves_a_synthetic_objective_deterministically(tmp_path: Path) -> None:
     state = optimise(tmp_path / "a", budget=8 * 40 * 30)
     again = optimise(tmp_path / "b", budget=8 * 40 * 30)

@@ -38,6 +38,7 @@ def test_every_tutorial_is_listed_on_the_tutorials_page() -> None:
     assert not missing, f"tutorials not linked from docs/tutorials/index.md: {missing}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", tutorial_paths(), ids=lambda path: path.stem)
 def test_tutorial_runs(path: Path, tmp_path: Path, kernel_dir: Path) -> None:
     notebook = jupytext.read(path)

@@ -49,6 +49,7 @@ def shown_scores(page: Any) -> list[int]:
     return [int(cells.nth(i).inner_text().split()[0]) for i in range(cells.count())]
 
 
+@pytest.mark.slow
 def test_stepping_through_a_whole_game_shows_the_engine_final_scores(
         browser: Any, game: tuple[Path, borabora_sim.State, int]) -> None:
     path, final, last = game
@@ -121,6 +122,7 @@ def bamboo_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Any, Re
     return path, state, record
 
 
+@pytest.mark.slow
 def test_a_bamboo_replay_steps_to_its_end_and_shows_the_reasons(
         browser: Any, bamboo_game: tuple[Path, Any, RecordedGame]) -> None:
     path, final, record = bamboo_game
@@ -207,6 +209,7 @@ def scale(page: Any) -> float:
     return float(page.locator("#board").get_attribute("data-scale"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
 @pytest.mark.parametrize("spec", list(FIT_GAMES))
 def test_the_replay_fits_the_window_with_readable_text_and_zooms(

@@ -209,6 +209,7 @@ NEW_KINDS = {"bora_bora": r"done|use .*|play \w+ god with (god tile|pair of \w+)
              "bamboo": r"activate .*|done|balance 1 HP|improve 1 coin|renew food|score .*"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "players", "seed"), [("bora_bora", ["human", "heuristic"], 5),
                                                        ("bamboo", ["human", "random"], 6)])
 def test_the_board_plays_the_moves_that_were_list_only(browser: Any, game: str, players: list[str],
