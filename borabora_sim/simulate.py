@@ -475,13 +475,15 @@ def replay(game_seed: int, players: Sequence[str], components: str | os.PathLike
     specs = list(players)
     played = get_game(game, components)
     state = played.new_initial_state(players=len(specs), seed=game_seed)
+    seated = seated_players(specs, game_seed, played)
     if all(spec == "random" for spec in specs):
         actions = iter(played.random_game_actions(len(specs), game_seed))
         choose = [lambda _state: next(actions)] * len(specs)
     else:
-        choose = [player.choose for player in seated_players(specs, game_seed, played)]
+        choose = [player.choose for player in seated]
     start = [row["start_position"] for row in state.counters()]
-    lines = [f"game seed {game_seed}, players {', '.join(f'{s}: {spec}' for s, spec in enumerate(specs))}",
+    names = ", ".join(f"seat {s}: {player.in_words()}" for s, player in enumerate(seated))
+    lines = [f"game seed {game_seed}, {names}",
              f"turn order: {sorted(range(len(specs)), key=start.__getitem__)}"]
     last = None
     while not state.is_terminal():

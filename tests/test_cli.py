@@ -271,8 +271,9 @@ def test_replay_by_run_and_game_ends_with_that_games_final_scores(run_dir: Path,
         status, stdout, _ = borabora(capsys, "replay", "--run", run_dir, "--game-id", game)
         assert status == 0
         lines = stdout.splitlines()
-        assert lines[0] == f"game seed {rows['game_seed'].iloc[0]}, players " + ", ".join(
-            f"{s}: {spec}" for s, spec in enumerate(rows["spec"].astype(str)))
+        words = {"heuristic": "the balanced heuristic", "random": "the random player"}
+        assert lines[0] == f"game seed {rows['game_seed'].iloc[0]}, " + ", ".join(
+            f"seat {s}: {words[spec]}" for s, spec in enumerate(rows["spec"].astype(str)))
         winner = int(rows["seat"][rows["win"]].iloc[0])
         assert lines[-4] == f"final scores {rows['vp'].tolist()}, winner seat {winner}"
         assert [line.split(":")[0] for line in lines[-3:]] == ["  seat 0", "  seat 1", "  seat 2"]

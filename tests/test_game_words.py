@@ -139,7 +139,7 @@ def test_the_replay_of_a_whole_game_shows_no_engine_identifier(game: Game) -> No
                                 re.S).group(1))
     pictures = [svg_text(root + "".join(data["pieces"][k] for k in frame[1:]) + "</svg>")
                 for frame in data["frames"][::25] for root in [data["roots"][frame[0]]]]
-    shown = [json.dumps({key: data[key] for key in ("reasons", "sources", "specs", "unit")})]
+    shown = [json.dumps({key: data[key] for key in ("reasons", "sources", "names", "unit")})]
     check([visible_html(page), *pictures, *shown], game, f"the HTML replay of {game.name}")
     check(replay(7, specs, game=game.name), game, f"the text replay of {game.name}")
 

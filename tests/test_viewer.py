@@ -432,7 +432,7 @@ def test_borabora_replay_writes_the_html_for_a_seed_and_for_a_game_of_a_run(
     from_run = tmp_path / "run.html"
     assert main(["replay", "--run", str(run), "--game-id", "1", "--html", str(from_run)]) == 0
     page = from_run.read_text(encoding="utf-8")
-    assert "seats 0: " in page and "heuristic" in page
+    assert "; seat 0: the " in page and "seat 2: the" in page and "the balanced heuristic" in page
     assert len(replay_data(page)["frames"]) > 100
 
 

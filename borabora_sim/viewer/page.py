@@ -107,7 +107,7 @@ _SCRIPT = """
       return;
     }
     var move = moves[frameIndex], seat = Number(move.getAttribute("data-seat"));
-    line.textContent = "Seat " + seat + " (" + data.specs[seat] + ") chose " + reasons.rows[reasons.c][0] +
+    line.textContent = "Seat " + seat + " (" + data.names[seat] + ") chose " + reasons.rows[reasons.c][0] +
       ": " + reasons.why + "; " + reasons.n + " options weighed" +
       (reasons.rows.length < reasons.n ? ", the best " + reasons.rows.length + " shown." : ".");
     var table = document.createElement("table"), head = document.createElement("tr");

@@ -35,15 +35,16 @@ REASON_OPTIONS = 6              # options kept of each decision's reasons (the b
 
 @dataclass(frozen=True)
 class RecordedGame:
-    """A game to replay: the game object, the game seed, the player specs by seat, every action taken and, by
-    decision, the reasons of the players that weigh options (None for the others and for forced moves; empty
-    when not recorded)."""
+    """A game to replay: the game object, the game seed, the player specs by seat, every action taken, by
+    decision the reasons of the players that weigh options (None for the others and for forced moves; empty
+    when not recorded), and the players by seat in words ("the balanced heuristic"), as a page names them."""
 
     game: Game
     seed: int
     players: tuple[str, ...]
     actions: tuple[int, ...]
     reasons: tuple[Reasons | None, ...] = ()
+    names: tuple[str, ...] = ()
 
 
 def record_game(game_seed: int, players: Sequence[str], components: str | os.PathLike[str] | None = None,
@@ -57,13 +58,14 @@ def record_game(game_seed: int, players: Sequence[str], components: str | os.Pat
     played = get_game(game, components)
     seed = check_seed(game_seed)
     top = check_int(reasons, "reasons", 0, 10_000)
-    if all(spec == "random" for spec in specs):
-        return RecordedGame(played, seed, specs, tuple(played.random_game_actions(len(specs), seed)))
     seated = seated_players(specs, seed, played)
+    names = tuple(player.in_words() for player in seated)
+    if all(spec == "random" for spec in specs):
+        return RecordedGame(played, seed, specs, tuple(played.random_game_actions(len(specs), seed)), names=names)
     why: list[Reasons | None] = []
     keep_reasons = (lambda _state, seat, _action: why.append(reasons_of(seated[seat], top))) if top else None
     record = play_game(seated, seed, played, keep_actions=True, on_decision=keep_reasons)
-    return RecordedGame(played, seed, specs, tuple(record.actions), tuple(why) if top else ())
+    return RecordedGame(played, seed, specs, tuple(record.actions), tuple(why) if top else (), names)
 
 
 def reasons_of(player: SeededPlayer, top: int) -> Reasons | None:
@@ -143,12 +145,12 @@ def replay_page(record: RecordedGame, viewer: int | None = None) -> str:
         "sources": [game.describe_source(source) for source in game.sources], "players": len(record.players),
         "unit": game.score_unit,
         "changes": _score_changes(breakdowns, list(record.game.sources)),
-        "colours": list(L.SEAT_COLOURS), "specs": list(record.players),
+        "colours": list(L.SEAT_COLOURS), "names": list(record.names),
         "reasons": [None, *(_reasons_data(r) for r in record.reasons)] if record.reasons else [],
         "winner": state.winner(),
     }
-    seats = ", ".join(f"{s}: {spec}" for s, spec in enumerate(record.players))
-    heading = f"{record.game.name.replace('_', ' ').title()}: game seed {record.seed}; seats {seats}"
+    seats = ", ".join(f"seat {s}: {name}" for s, name in enumerate(record.names))
+    heading = f"{record.game.name.replace('_', ' ').title()}: game seed {record.seed}; {seats}"
     return PAGE.substitute(
         title=html.escape(heading),
         heading=html.escape(heading),
