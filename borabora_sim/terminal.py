@@ -102,7 +102,7 @@ class TerminalGame:
         player.reset(self._decision_seed(seat))
         action = player.choose(self.state.clone())
         move = Played(seat, action, self.game.describe_action(self.state, action), player.explain(REASON_OPTIONS))
-        self.write(f"seat {seat} ({self.specs[seat]}): {move.words}")
+        self.write(f"seat {seat} ({player.in_words()}): {move.words}")
         self._apply(move)
 
     def undo(self) -> Played | None:
@@ -209,7 +209,7 @@ class TerminalGame:
         if last is None:
             self.write("No AI move yet: why explains the last AI move.")
             return
-        self.write(f"Why seat {last.seat} ({self.specs[last.seat]}) played {last.words}:")
+        self.write(f"Why seat {last.seat} ({self.ai[last.seat].in_words()}) played {last.words}:")
         self.write(last.explanation or "")
 
     def _hint(self, spec: str) -> int | None:
@@ -224,7 +224,8 @@ class TerminalGame:
             return None
         advisor.reset(self._decision_seed(len(self.specs)))
         action = advisor.choose(self.state.clone())
-        self.write(f"{spec} would play: {self.game.describe_action(self.state, action)}")
+        words = advisor.in_words()
+        self.write(f"{words[:1].upper()}{words[1:]} would play: {self.game.describe_action(self.state, action)}")
         self.write(advisor.explain(REASON_OPTIONS))
         return action
 

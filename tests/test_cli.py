@@ -396,7 +396,7 @@ def test_play_a_whole_game_against_the_heuristic_to_the_final_scores() -> None:
     script = Script(iter(lambda: "1", None))
     cmd_play(play_args("heuristic,human", seed=8), read=script.read, write=script.write)
     assert script.written[0] == "game seed 8; seats: 0: heuristic, 1: human"
-    assert any(line.startswith("seat 0 (heuristic): ") for line in script.written)
+    assert any(line.startswith("seat 0 (the balanced heuristic): ") for line in script.written)
     assert re.match(r"^\nfinal scores \[\d+, \d+\]; winner seat [01]$", script.written[-3])
     assert script.prompts > 20                      # a human decision in every round and phase
     assert "game abandoned" not in script.text

@@ -290,17 +290,17 @@ def test_the_terminal_commands_through_a_pseudo_terminal() -> None:
         assert "Rules of this decision (Roll again or hold? " in helped and game.rules_hint("roll_or_hold") in helped
         assert terminal.type("why").startswith("No AI move yet")
         hinted = terminal.type("hint")                 # the default advisor, the preset strong: a search
-        assert "strong would play: " in hinted and "win chance  visits  move" in hinted and "legend: " in hinted
+        assert "The strong AI would play: " in hinted and "win chance  visits  move" in hinted and "legend: " in hinted
         assert len(re.findall(r"<- hint$", hinted, re.M)) == 1
         hinted = terminal.type("hint heuristic")
-        assert "heuristic would play: " in hinted and "PTS vs best  move" in hinted and "legend: " in hinted
+        assert re.search(r"^The [a-z0-9-]+ heuristic would play: ", hinted, re.M) and "PTS vs best  move" in hinted and "legend: " in hinted
         assert len(re.findall(r"<- hint$", hinted, re.M)) == 1
         board = terminal.type("board")
         assert "Pig to 100, round 1" in board
         after = terminal.type("2")                      # hold: the heuristic plays its turn, then ours again
-        assert "seat 1 (heuristic): " in after and "Changed since your last decision:" in after
+        assert "seat 1 (the keep-pace heuristic): " in after and "Changed since your last decision:" in after
         why = terminal.type("why")
-        assert why.startswith("Why seat 1 (heuristic) played ") and "legend: " in why
+        assert why.startswith("Why seat 1 (the keep-pace heuristic) played ") and "legend: " in why
         undone = terminal.type("undo")
         assert "Undone: back to before seat 0's move: Hold: bank" in undone
         assert "Your decision, seat 0: Roll again or hold?" in undone
