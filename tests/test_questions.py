@@ -370,13 +370,19 @@ def test_a_rerun_that_finds_every_game_kept_says_it_played_none(fields: dict[str
     assert f"and {played['wall_seconds']} s of wall time when they were played" in again.report.read_text()
 
 
-def test_the_strongest_player_measured_precisely_is_not_the_one_with_a_few_more_pairs() -> None:
+def test_the_answer_speaks_for_the_strongest_player_measured_to_within_3_points() -> None:
+    """The strongest rung whose widest interval is at most 3 points either side; where none is, the strongest with
+    about the full number of pairs, not one with a few more."""
     from borabora_sim.questions.forms import _strongest_precise
 
     table = pd.DataFrame({"rung": ["heuristic", "heuristic", "expert", "expert", "mcts300", "mcts300"],
-                          "games": [800, 800, 800, 790, 24, 24]})
+                          "games": [800, 800, 800, 790, 24, 24],
+                          "win_diff_ci": [(-0.02, 0.01), (0.0, 0.03), (-0.03, 0.029), (0.01, 0.04), (-0.2, 0.1),
+                                          (-0.1, 0.2)]})
     assert set(_strongest_precise(table)["rung"]) == {"expert"}
     assert set(_strongest_precise(table[table["rung"] != "expert"])["rung"]) == {"heuristic"}
+    wide = table.assign(win_diff_ci=[(-0.04, 0.04)] * 2 + [(-0.05, 0.05)] * 2 + [(-0.2, 0.2)] * 2)
+    assert set(_strongest_precise(wide)["rung"]) == {"expert"}      # none within 3 points: the full-size strongest
 
 
 def test_a_choice_lists_its_players_in_the_ladders_order_the_strongest_last() -> None:

@@ -1381,12 +1381,10 @@ def _gift_robustness(question: Question, size: Size, work: Work, folder: Path | 
 
 
 def _strongest_precise(table: pd.DataFrame, rungs: Sequence[str] | None = None) -> pd.DataFrame:
-    """The rows of the strongest rung measured at about the full size (at least half the pairs of the rung with the
-    most): the strongest player measured precisely, as the players that search play far fewer games. Strength is
-    the order of `rungs` (weakest first), or of the table's rows."""
-    pairs = table.groupby("rung", sort=False)["games"].sum()
-    order = [rung for rung in (pairs.index if rungs is None else rungs) if rung in pairs.index]
-    chosen: pd.DataFrame = table[table["rung"] == [rung for rung in order if pairs[rung] >= pairs.max() / 2][-1]]
+    """The rows of the strongest rung measured to the answer's precision (`lead.strongest_precise`, the player the
+    answer speaks for). Strength is the order of `rungs` (weakest first), or of the table's rows."""
+    order = list(dict.fromkeys(table["rung"])) if rungs is None else list(rungs)
+    chosen: pd.DataFrame = table[table["rung"] == lead.strongest_precise(table, order)]
     return chosen
 
 

@@ -18,6 +18,7 @@ from borabora_sim import stats
 from borabora_sim.questions.question import Question
 
 MAX_VERDICT_WORDS = 35          # a first sentence a board-gamer reads in ten seconds
+PRECISION = 0.03                # the half-width (a share, or win-rate points) of the player the verdict speaks for
 AS_PRINTED = "as printed"      # the robustness tables' name of the built-in components
 NOT_VARIED = "this answer was not measured with them varied"
 
@@ -48,11 +49,23 @@ def plain_player(words: str) -> str:
             .replace("the expert player", "the expert AI").replace("the learned player", "the learned AI"))
 
 
-def strongest_precise(table: pd.DataFrame, rungs: Sequence[str], size_column: str = "games") -> str:
-    """The strongest rung measured to the question's precision: the last of `rungs` (weakest first) whose rows hold
-    at least half the sample of the rung with the most (the players that search play far fewer games)."""
-    sizes = table.groupby("rung", sort=False, observed=True)[size_column].sum()
-    present = [rung for rung in rungs if rung in sizes.index and sizes[rung] > 0]
+def strongest_precise(table: pd.DataFrame, rungs: Sequence[str], low: str = "win_diff_ci", high: str = "") -> str:
+    """The strongest rung measured to the answer's precision: the last of `rungs` (weakest first) whose widest
+    interval of its rows (the column `low` of (low, high) pairs, or the columns `low` and `high`) is at most
+    PRECISION either side; where none is, the last with at least half the sample (`games` or `decisions`) of the
+    rung with the most (the players that search play far fewer games)."""
+    size = table["games" if "games" in table else "decisions"]
+    lows = table[low] if high else table[low].map(lambda pair: pair[0])
+    highs = table[high] if high else table[low].map(lambda pair: pair[1])
+    # an interval of a few pairs none of which differ has no width; 3 / n, what n such pairs leave possible (the
+    # rule of three), keeps it from passing for precise
+    half = ((highs - lows) / 2).clip(lower=3 / size)
+    widest = half.groupby(table["rung"], sort=False, observed=True).max()
+    present = [rung for rung in rungs if rung in widest.index]
+    precise = [rung for rung in present if widest[rung] <= PRECISION]
+    if precise:
+        return precise[-1]
+    sizes = size.groupby(table["rung"], sort=False, observed=True).sum()
     return [rung for rung in present if sizes[rung] >= sizes.max() / 2][-1]
 
 
@@ -150,7 +163,7 @@ AGAINST_WORDS = {"better": "; on average it beats the best other move",
 def judged_choice_lead(question: Question, summary: pd.DataFrame, rungs: Sequence[str], option_words: str,
                        robust: pd.DataFrame, group: str | None = None) -> Lead:
     """`summary`: the `choice_verdicts` table of one group by rung."""
-    rung = strongest_precise(summary, rungs, "decisions")
+    rung = strongest_precise(summary, rungs, "best_ci")
     row = summary[summary["rung"] == rung].iloc[0]
     player = plain_player(str(row["player"]))
     verdict = (f"{_how_often(row['best_share'], row['best_ci'][1])}: {option_words} is the best move in "
@@ -171,7 +184,7 @@ def judged_choice_lead(question: Question, summary: pd.DataFrame, rungs: Sequenc
 
 def counted_choice_lead(question: Question, summary: pd.DataFrame, rungs: Sequence[str], option_words: str) -> Lead:
     """`summary`: how often each rung took the option where it could (`taken_share`, `ci_low`, `ci_high`)."""
-    rung = strongest_precise(summary, rungs, "decisions")
+    rung = strongest_precise(summary, rungs, "ci_low", "ci_high")
     row = summary[summary["rung"] == rung].iloc[0]
     verdict = (f"{_how_often(row['taken_share'], row['ci_high'])}: {plain_player(str(row['player']))} takes "
                f"{option_words} in {row['taken_share']:.0%} of the decisions where it could.")
@@ -289,7 +302,7 @@ def _more_places(count: int) -> str:
 
 def setup_lead(question: Question, table: pd.DataFrame, rungs: Sequence[str], between: pd.DataFrame,
                robust: pd.DataFrame) -> Lead:
-    rung = strongest_precise(table, rungs)
+    rung = strongest_precise(table, rungs, "ci_low", "ci_high")
     rows = table[table["rung"] == rung]
     player = plain_player(str(rows["player"].iloc[0]))
     places = _places(rows)
