@@ -117,9 +117,12 @@ def policy_lead(question: Question, table: pd.DataFrame, rungs: Sequence[str], r
     rows = table[table["rung"] == rung]
     player = plain_player(str(rows["player"].iloc[0]))
     clauses = _policy_clauses(question, rows, numbers=True)
-    verdict = f"For {player}, {'; '.join(clauses)}."
+    verdict, more = f"For {player}, {'; '.join(clauses)}.", ""
     if len(verdict.split()) > MAX_VERDICT_WORDS:
-        verdict = f"For {player}, {'; '.join(_policy_clauses(question, rows, numbers=False))}."
+        clauses = _policy_clauses(question, rows, numbers=False)
+        verdict = f"For {player}, {'; '.join(clauses)}."
+    if len(verdict.split()) > MAX_VERDICT_WORDS:            # the first arm compared in the verdict, the rest after
+        verdict, more = f"For {player}, {clauses[0]}.", _capital("; ".join(clauses[1:])) + ". "
     differ = []
     for label in rungs:
         other = table[table["rung"] == label]
@@ -132,7 +135,7 @@ def policy_lead(question: Question, table: pd.DataFrame, rungs: Sequence[str], r
     reference = {row["comparison"]: row["win_verdict"] for _, row in table[table["rung"] == rungs[0]].iterrows()}
     invented = invented_sentence(question, robust, "win_verdict", ("comparison",), reference,
                                  plain_player(question.vocabulary.rung(rungs[0]).words))
-    return Lead(_capital(verdict), strength, invented=invented)
+    return Lead(_capital(verdict), more + strength, invented=invented)
 
 
 def _strength_sentence(measured: int, differ: Sequence[str]) -> str:
