@@ -421,3 +421,12 @@ def test_game_seeds_above_2_63_stay_whole_across_batches() -> None:
     joined = pd.concat([_frame([{"game_seed": 5}]), _frame([{"game_seed": big}])], ignore_index=True)
     assert joined["game_seed"].tolist() == [5, big]
     assert int(joined["game_seed"].iloc[1]) == big
+
+
+def test_the_rounds_of_a_gift_are_named_as_a_player_says_them() -> None:
+    from borabora_sim.questions.lead import _rounds_words
+
+    assert _rounds_words([4]) == "round 4"
+    assert _rounds_words([1, 2, 4]) == "rounds 1, 2 and 4"
+    assert _rounds_words([1, 2, 3, 5]) == "rounds 1 to 3 and 5"
+    assert _rounds_words([6, 1, 2, 3, 4, 5]) == "rounds 1 to 6"

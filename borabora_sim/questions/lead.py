@@ -202,14 +202,14 @@ def counted_choice_lead(question: Question, summary: pd.DataFrame, rungs: Sequen
 # Gift: what one more of something is worth
 # =============================================================================
 def _rounds_words(rounds: Sequence[int]) -> str:
-    """[1, 2, 3, 5] -> "rounds 1 to 3 and 5"."""
+    """[1, 2, 3, 5] -> "rounds 1 to 3 and 5"; [1, 2, 4] -> "rounds 1, 2 and 4"."""
     spans: list[list[int]] = []
     for r in sorted(rounds):
         if spans and r == spans[-1][-1] + 1:
             spans[-1].append(r)
         else:
             spans.append([r])
-    words = [str(s[0]) if len(s) == 1 else f"{s[0]} to {s[-1]}" for s in spans]
+    words = [item for s in spans for item in ([str(r) for r in s] if len(s) <= 2 else [f"{s[0]} to {s[-1]}"])]
     return ("round " if len(rounds) == 1 else "rounds ") + _listing(words)
 
 
