@@ -121,7 +121,7 @@ def policy_lead(question: Question, table: pd.DataFrame, rungs: Sequence[str], r
     if len(verdict.split()) > MAX_VERDICT_WORDS:
         clauses = _policy_clauses(question, rows, numbers=False)
         verdict = f"For {player}, {'; '.join(clauses)}."
-    if len(verdict.split()) > MAX_VERDICT_WORDS:            # the first arm compared in the verdict, the rest after
+    if len(verdict.split()) > MAX_VERDICT_WORDS and len(clauses) > 1:   # the first arm compared first, the rest after
         verdict, more = f"For {player}, {clauses[0]}.", _capital("; ".join(clauses[1:])) + ". "
     differ = []
     for label in rungs:
