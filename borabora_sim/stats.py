@@ -615,6 +615,13 @@ def interval_verdict(low: float, high: float, reference: float = 0.0) -> int:
     return 1 if low > reference else -1 if high < reference else 0
 
 
+def verdict_of(low: float, high: float, reference: float = 0.0,
+               words: tuple[str, str, str] = VERDICTS) -> str:
+    """`interval_verdict` in words: the first of `words` above `reference`, the second below, the third holding it
+    (VERDICTS by default)."""
+    return words[{1: 0, -1: 1, 0: 2}[interval_verdict(low, high, reference)]]
+
+
 def adjusted_p(p: float, comparisons: int) -> float:
     """A p-value adjusted for a family of `comparisons` (Bonferroni): below alpha exactly when the interval at
     `family_confidence(alpha, comparisons)` of the test it belongs to excludes the tested value."""
@@ -644,8 +651,8 @@ def paired_table(results: Sequence[PairedResult] | pd.DataFrame, alpha: float = 
                                for m, sd, n in zip(table["vp_diff"], table["sd_vp_diff"], table["games"], strict=True)]
         table["win_p_adjusted"] = [adjusted_p(p, family) for p in table["mcnemar_p"]]
         table["vp_p_adjusted"] = [adjusted_p(p, family) for p in table["vp_p"]]
-        table["win_verdict"] = [_paired_verdict(*ci) for ci in table["win_diff_ci"]]
-        table["vp_verdict"] = [_paired_verdict(*ci) for ci in table["vp_diff_ci"]]
+        table["win_verdict"] = [verdict_of(*ci) for ci in table["win_diff_ci"]]
+        table["vp_verdict"] = [verdict_of(*ci) for ci in table["vp_diff_ci"]]
         table["confidence"] = level
         table["family"] = family
         table["alpha"] = alpha
@@ -658,10 +665,6 @@ def _t_interval(mean: float, sd: float, n: int, confidence: float) -> tuple[floa
         return -math.inf, math.inf
     half = float(_sps().t.ppf(0.5 + confidence / 2, n - 1)) * sd / math.sqrt(n)
     return mean - half, mean + half
-
-
-def _paired_verdict(low: float, high: float) -> str:
-    return {1: VERDICTS[0], -1: VERDICTS[1], 0: VERDICTS[2]}[interval_verdict(low, high)]
 
 
 CHANGE_VERDICTS = ("higher", "lower", "no detectable change")
@@ -717,8 +720,7 @@ def effect_changes(table: pd.DataFrame, by: str, reference: object, within: Sequ
         result["change_ci"] = [(c - family_z * se, c + family_z * se)
                                for c, se in zip(result["change"], result["se"], strict=True)]
         result["change_p_adjusted"] = [adjusted_p(p, family) for p in result["change_p"]]
-        result["change_verdict"] = [{1: CHANGE_VERDICTS[0], -1: CHANGE_VERDICTS[1], 0: CHANGE_VERDICTS[2]}[
-            interval_verdict(*ci)] for ci in result["change_ci"]]
+        result["change_verdict"] = [verdict_of(low, high, words=CHANGE_VERDICTS) for low, high in result["change_ci"]]
         result["family"] = family
         result["alpha"] = alpha
         result = result.drop(columns="se")
@@ -860,6 +862,7 @@ __all__ = [
     "sample_size_from_pilot",
     "score_column",
     "spec_as_str",
+    "verdict_of",
     "vp_by_source",
     "wilcoxon_signed_rank",
     "wilson_interval",

@@ -138,8 +138,7 @@ def test_a_small_row_that_no_pair_turns_keeps_the_width_of_its_own_interval() ->
 def _verdicts(effects: list[tuple[str, float, float, int]]) -> tuple[pd.DataFrame, pd.DataFrame]:
     table = _paired_rows(effects)
     for metric in ("win", "vp"):                 # each verdict read from its interval, as paired_table reads it
-        table[f"{metric}_verdict"] = [stats.VERDICTS[{1: 0, -1: 1, 0: 2}[stats.interval_verdict(*ci)]]
-                                      for ci in table[f"{metric}_diff_ci"]]
+        table[f"{metric}_verdict"] = [stats.verdict_of(*ci) for ci in table[f"{metric}_diff_ci"]]
     return table, stats.effect_changes(table, "rung", effects[0][0], within=("comparison",))
 
 

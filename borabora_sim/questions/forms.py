@@ -580,8 +580,7 @@ def choice_verdicts(values: pd.DataFrame, keys: Sequence[str], alpha: float) -> 
               for _, group in values.groupby(list(keys), sort=True, observed=True)]
     table["advantage_ci"] = [(low, high) for _, low, high, _ in tested]
     table["advantage_p_adjusted"] = [stats.adjusted_p(p, len(table)) for *_, p in tested]
-    table["verdict"] = [ADVANTAGE_VERDICTS[{1: 0, -1: 1, 0: 2}[stats.interval_verdict(*ci)]]
-                        for ci in table["advantage_ci"]]
+    table["verdict"] = [stats.verdict_of(low, high, words=ADVANTAGE_VERDICTS) for low, high in table["advantage_ci"]]
     table["confidence"] = level
     return table
 
@@ -845,8 +844,7 @@ def _judged_findings(question: Question, size: Size, values: pd.DataFrame, findi
                 findings.evidence.append(f"![best by {situation}]({file})")
     for name in question.groups:
         rows = summary[summary["group"] == name] if groups else summary
-        _choice_answer(question, values if not groups else values[values["group"] == name], rows.iloc[-1],
-                       vocabulary.groups[name].words, judged_by, findings)
+        _choice_answer(rows.iloc[-1], vocabulary.groups[name].words, judged_by, findings)
     strongest = summary.iloc[-1]
     lo, hi = strongest["best_ci"]
     findings.certainty = (f"best-move share +/- {100 * (hi - lo) / 2:.0f} points over {int(strongest['decisions'])} "
@@ -859,8 +857,7 @@ def _judged_findings(question: Question, size: Size, values: pd.DataFrame, findi
                            f"margin of the games judged")
 
 
-def _choice_answer(question: Question, values: pd.DataFrame, row: pd.Series, words: str, judge_words: str,
-                   findings: Findings) -> None:
+def _choice_answer(row: pd.Series, words: str, judge_words: str, findings: Findings) -> None:
     """The answer for one group from the strongest player's row of the summary (where it is best most often is
     `_choice_lead`'s)."""
     lo, hi = row["best_ci"]
@@ -1038,8 +1035,7 @@ def _gift_verdicts(question: Question, pairs: pd.DataFrame, unit: str, keys: Seq
         table["beyond"] = [mean for mean, *_ in tested]
         table["beyond_ci"] = [(low, high) for _, low, high, _ in tested]
         table["beyond_p_adjusted"] = [stats.adjusted_p(p, len(table)) for *_, p in tested]
-        table["beyond_verdict"] = [stats.VERDICTS[{1: 0, -1: 1, 0: 2}[stats.interval_verdict(*ci)]]
-                                   for ci in table["beyond_ci"]]
+        table["beyond_verdict"] = [stats.verdict_of(*ci) for ci in table["beyond_ci"]]
         table = table.drop(columns="beyond_values")
     return table
 
@@ -1583,6 +1579,9 @@ def setup(question: Question, size: Size, work: Work, folder: Path | None) -> Fi
     return findings
 
 
+SEAT_VERDICTS = ("advantage", "disadvantage", "no detectable difference")
+
+
 def seat_verdicts(table: pd.DataFrame, alpha: float) -> pd.DataFrame:
     """The places' win counts judged as one family: each place's exact interval at
     `stats.family_confidence(alpha, rows)`, its verdict against its fair share ("advantage", "disadvantage" or "no
@@ -1596,9 +1595,8 @@ def seat_verdicts(table: pd.DataFrame, alpha: float) -> pd.DataFrame:
     table["ci_high"] = [high for _, high in intervals]
     table["p_adjusted"] = [stats.adjusted_p(stats.exact_binomial_p(int(w), int(n), f), len(table))
                            for w, n, f in zip(table["wins"], table["games"], table["fair_share"], strict=True)]
-    table["verdict"] = [{1: "advantage", -1: "disadvantage", 0: "no detectable difference"}[
-        stats.interval_verdict(low, high, share)] for (low, high), share in zip(intervals, table["fair_share"],
-                                                                                strict=True)]
+    table["verdict"] = [stats.verdict_of(low, high, share, SEAT_VERDICTS)
+                        for (low, high), share in zip(intervals, table["fair_share"], strict=True)]
     table["confidence"] = level
     return table
 
