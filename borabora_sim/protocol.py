@@ -91,6 +91,8 @@ class Game(Protocol):
     score_unit: str                             # the score's unit, "VP" or "HP": the player rows' score column is
     #                                             its lower case (vp), the sources' columns <unit>_<source> (vp_fish)
     sources: tuple[str, ...]                    # score sources: keys of score_breakdown(), one column each
+    decisions: tuple[str, ...]                  # every value of state.decision (the kinds of decision)
+    phases: tuple[str, ...]                     # every value of state.phase
     counters: tuple[str, ...]                   # behaviour counters: keys of counters(), one column each; they
     #                                             include start_position (the seat's place in the first turn order)
     default_players: tuple[str, ...]            # player specs of a simulation when none are named

@@ -6,8 +6,6 @@ and styles a player spec may show (`rollout_depth`, `keep_pace`)."""
 from __future__ import annotations
 
 import re
-from importlib import import_module
-
 from borabora_sim.players import PLAYER_TYPES
 from borabora_sim.protocol import Game
 
@@ -16,10 +14,8 @@ SNAKE = re.compile(r"\b[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+\b")
 
 def engine_identifiers(game: Game) -> set[str]:
     """The snake_case names of the game's action table, decisions, phases and sources."""
-    state = game.new_initial_state(players=min(game.player_counts), seed=1)
-    engine = import_module(type(state).__module__)
     names = [game.action_name(a) for a in range(game.num_actions)]
-    names += [*engine.DECISIONS, *engine.PHASES, *game.sources]
+    names += [*game.decisions, *game.phases, *game.sources]
     return {token for name in names for token in SNAKE.findall(name)}
 
 

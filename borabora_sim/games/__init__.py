@@ -27,9 +27,9 @@ from borabora_sim.protocol import Game
 from borabora_sim.specs import split_spec
 
 DEFAULT_GAME = "bora_bora"
-# The games of the library, each a package of borabora_sim.games whose RECORD says what it has: adding a game is
+# The games of the library, each a package or module of borabora_sim.games whose RECORD says what it has: adding a game is
 # its package and its name here (a game kept elsewhere registers its record with `register`).
-GAME_PACKAGES = ("bora_bora", "bamboo", "pig")
+GAME_PACKAGES = ("bora_bora", "bamboo", "pig", "nim")
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,16 @@ class CompiledGame:
         return ()
 
     @property
+    def decisions(self) -> tuple[str, ...]:
+        """Every kind of decision (the values of state.decision)."""
+        return tuple(self.engine.DECISIONS)
+
+    @property
+    def phases(self) -> tuple[str, ...]:
+        """Every phase (the values of state.phase)."""
+        return tuple(self.engine.PHASES)
+
+    @property
     def fingerprint(self) -> str:
         """The component data's hash (a resumed run needs the same)."""
         return str(self.rules.fingerprint)

@@ -126,6 +126,8 @@ class HeuristicPlayer(SeededPlayer):
         super().__init__(seed, game, {"style": style, "thorough": thorough}, options)
 
     def _configure(self, game: Game, style: str | None, thorough: bool, **options: object) -> None:
+        if not game.styles:
+            raise ValueError(f"{game.name} has no heuristic; play it with random, mcts or flatmc")
         kinds = heuristic_kinds(game)
         unknown = [key for key in options if key not in kinds and not key.startswith("w_")]
         if unknown:

@@ -27,6 +27,8 @@ from borabora_sim.players.base import (
 )
 from borabora_sim.players.heuristic import load_style_for
 from borabora_sim.players.models import load_learned_for, load_network_for
+from borabora_sim.players import python_search
+from borabora_sim.players.python_search import Rollout
 from borabora_sim.players.reasons import COUNT, PERCENT, Column, Option, Reasons, top_options
 from borabora_sim.protocol import Game, GameState
 
@@ -91,6 +93,12 @@ class _SearchPlayer(ValuedKindChoices, SeededPlayer):
                           network: str | None = None) -> None:
         """Sets the options both searches share as `game` makes of them (its styles, action kinds)."""
         self._set_kinds(game, kinds)
+        self.compiled = hasattr(game.state_type, "search_handles")
+        if not self.compiled and (evaluation != "heuristic" or rollout_depth not in (-1, None)):
+            raise ValueError(f"{game.name} is written in Python: its searches play rollouts to the end of the game, "
+                             "without a network or cut-off (leave out evaluation and rollout_depth)")
+        if rollout == "heuristic" and not game.styles:
+            raise ValueError(f"{game.name} has no heuristic to roll out with: rollout must be random")
         if rollout not in ("random", "heuristic"):
             raise ValueError(f"rollout must be random or heuristic, got {rollout!r}")
         self.rollout_depth = check_int("rollout_depth", rollout_depth, -1,
@@ -136,6 +144,10 @@ class _SearchPlayer(ValuedKindChoices, SeededPlayer):
 
     def _search(self, state: GameState, legal: list[int], options: SearchOptions) -> SearchResult:
         raise NotImplementedError
+
+    def _python_rollout(self) -> Rollout:
+        """How the search of a game written in Python finishes its games (players.python_search)."""
+        return Rollout(self.game, self.weights if self.rollout == "heuristic" else None, self.margin)
 
     def _uses_weights(self) -> bool:
         return self.rollout == "heuristic" or (self.rollout_depth >= 0 and self.evaluation == "heuristic")
@@ -315,6 +327,9 @@ class MCTSPlayer(_SearchPlayer):
                              f"evaluation={evaluation} leave it out (evaluation=net already searches with the "
                              "network's policy as priors)")
         self.prior = prior
+        if not hasattr(game.state_type, "search_handles") and (threads != 1 or prior != "none"):
+            raise ValueError(f"{game.name} is written in Python: its search runs on one thread without a network "
+                             "(leave out threads and prior)")
         if prior == "net" and c is None:
             given["c"] = cast("float", game.search_defaults.get("c_puct", DEFAULT_C_PUCT))
         settings = {**MCTS_DEFAULTS, **game.search_defaults, **{k: v for k, v in given.items() if v is not None}}
@@ -331,6 +346,9 @@ class MCTSPlayer(_SearchPlayer):
             self.model = load_network_for(self, game, network)
 
     def _search(self, state: GameState, legal: list[int], options: SearchOptions) -> SearchResult:
+        if not self.compiled:
+            return python_search.run_mcts(state, state.current_player, self._python_rollout(), legal, self.iterations,
+                                          self.seconds, self.c, options["seed"])
         return _search.run_mcts(state.search_handles(), state.current_player, iterations=self.iterations,
                                 seconds=self.seconds, c_uct=self.c, root_actions=legal, threads=self.threads,
                                 c_puct=self.c if self._puct() else 0.0, rollout_leaves=self.prior == "net", **options)
@@ -377,6 +395,9 @@ class FlatMCPlayer(_SearchPlayer):
         self._configure_search(game, rollout, rollout_depth, margin, temperature, style, kinds, evaluation)
 
     def _search(self, state: GameState, legal: list[int], options: SearchOptions) -> SearchResult:
+        if not self.compiled:
+            return python_search.run_flat_mc(state, state.current_player, self._python_rollout(), legal,
+                                             self.rollouts, options["seed"])
         return _search.run_flat_mc(state.search_handles(), state.current_player, legal, rollouts=self.rollouts,
                                    **options)
 
