@@ -15,7 +15,9 @@ from borabora_sim.games import get_game
 from borabora_sim.games.bamboo import variants as bamboo_variants
 from borabora_sim.games.bamboo.questions import QUESTIONS, _fallback_situation, without_spirit
 from borabora_sim.questions import load_question
-from borabora_sim.questions.forms import _gift_verdicts, _kind_answer, _moments, _pooled, choice_verdicts
+from borabora_sim.questions.forms.choice import choice_verdicts
+from borabora_sim.questions.forms.gift import _gift_verdicts, _kind_answer, _pooled
+from borabora_sim.questions.forms.gift_games import _moments
 from borabora_sim.questions.vocabulary import Moment
 from borabora_sim.simulate import seated_players
 

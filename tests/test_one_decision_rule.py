@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 
 from borabora_sim import stats
 from borabora_sim.questions import load_question
-from borabora_sim.questions.forms import _gift_table, _gift_verdicts, choice_verdicts, seat_verdicts
+from borabora_sim.questions.forms.choice import choice_verdicts
+from borabora_sim.questions.forms.gift import _gift_table, _gift_verdicts
+from borabora_sim.questions.forms.setup import seat_verdicts
 
 ALPHA = 0.05
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -32,7 +32,8 @@ from borabora_sim.players import (
     player_files_fingerprint,
 )
 from borabora_sim.questions import builtin_questions, games_key, load_question
-from borabora_sim.questions.forms import judge_files, played_specs
+from borabora_sim.questions.forms.choice_games import judge_files
+from borabora_sim.questions.forms.common import played_specs
 from borabora_sim.runs import RunDirectory
 from borabora_sim.simulate import check_config, simulate
 from borabora_sim.tune import tune

@@ -15,8 +15,9 @@ from game_words import identifiers_in
 from borabora_sim import cli
 from borabora_sim.games import get_game
 from borabora_sim.questions import Question, QuestionError, ask, builtin_questions, list_questions, load_question
-from borabora_sim.questions import forms as question_forms
-from borabora_sim.questions.forms import WIN_WORDS, effect_sentence
+from borabora_sim.questions.forms import choice as choice_form
+from borabora_sim.questions.forms import gift as gift_form
+from borabora_sim.questions.forms.common import WIN_WORDS, effect_sentence
 
 TINY = {"quick": {"games": 6, "search_games": 1, "robustness_games": 4, "rollouts": 2}}
 
@@ -233,7 +234,7 @@ def test_an_interrupted_question_continues_from_the_games_it_kept(tmp_path: Path
     def must_not_play(*args: object) -> list[dict[str, object]]:
         raise AssertionError("a kept task was played again")
 
-    monkeypatch.setattr(question_forms, "_gift_task", must_not_play)
+    monkeypatch.setattr(gift_form, "_gift_task", must_not_play)
     second = ask(fields, tmp_path, size="quick", jobs=1, progress=False)
     pd.testing.assert_frame_equal(first.tables["effects"], second.tables["effects"])
 
@@ -263,7 +264,7 @@ def test_the_tables_do_not_depend_on_the_number_of_workers(tmp_path: Path) -> No
 
 
 def test_the_studied_seat_plays_the_rung_and_the_others_the_opponents() -> None:
-    from borabora_sim.questions.forms import _choice_players
+    from borabora_sim.questions.forms.choice_games import _choice_players
 
     one = load_question({"title": "t", "game": "bora_bora", "form": "choice", "group": "fishing", "players": 3})
     assert _choice_players(one, "learned", 4) == (["heuristic", "learned", "heuristic"], [1])
@@ -280,7 +281,7 @@ def _gift_rows(round_: int, pairs: int, win_with: int, win_without: int, gains: 
 
 def test_a_gift_is_called_detectable_exactly_where_its_printed_interval_excludes_0() -> None:
     from borabora_sim import stats
-    from borabora_sim.questions.forms import _gift_answer, _gift_table
+    from borabora_sim.questions.forms.gift import _gift_answer, _gift_table
 
     question = load_question({"title": "t", "game": "bora_bora", "form": "gift", "edit": "priest"})
     weak = _gift_rows(1, 20, 9, 1, [1] * 8 + [-1] + [0] * 11)          # raw p about 0.015, not over 6 rows
@@ -299,7 +300,7 @@ def test_a_gift_is_called_detectable_exactly_where_its_printed_interval_excludes
 
 
 def test_judge_agreement_counts_the_options_both_judges_saw() -> None:
-    from borabora_sim.questions.forms import judge_agreement
+    from borabora_sim.questions.forms.choice import judge_agreement
 
     def judged(best: list[bool], advantage: list[float]) -> pd.DataFrame:
         return pd.DataFrame({"game_id": 0, "decision": range(len(best)), "option": "place 1 on fishing",
@@ -344,7 +345,7 @@ def test_a_report_is_written_again_from_the_kept_games_without_playing_more(tmp_
     def must_not_play(*args: object) -> list[dict[str, object]]:
         raise AssertionError("a game was played again")
 
-    monkeypatch.setattr(question_forms, "_choice_task", must_not_play)
+    monkeypatch.setattr(choice_form, "_choice_task", must_not_play)
     again = ask({**fields, "sizes": {"quick": {"games": 1, "rollouts": 2, "target": 0.08, "budget": 300}}}, tmp_path,
                 size="quick", jobs=1, progress=False, kept_only=True)
     pd.testing.assert_frame_equal(first.tables["summary"], again.tables["summary"])
@@ -373,7 +374,7 @@ def test_a_rerun_that_finds_every_game_kept_says_it_played_none(fields: dict[str
 def test_the_answer_speaks_for_the_strongest_player_measured_to_within_3_points() -> None:
     """The strongest rung whose widest interval is at most 3 points either side; where none is, the strongest with
     about the full number of pairs, not one with a few more."""
-    from borabora_sim.questions.forms import _strongest_precise
+    from borabora_sim.questions.forms.common import _strongest_precise
 
     table = pd.DataFrame({"rung": ["heuristic", "heuristic", "expert", "expert", "mcts300", "mcts300"],
                           "games": [800, 800, 800, 790, 24, 24],
@@ -406,7 +407,7 @@ def test_a_gift_by_round_lists_each_players_rounds_in_order_whatever_order_its_b
     once listed rounds 1, 2, 3, 5, 6, 4): the table's rows follow the ladder's players, then the rounds."""
     pairs = pd.DataFrame({"rung": ["tuned", "tuned", "expert", "expert", "expert", "tuned"],
                           "round": ["2", "1", "1", "5", "4", "1"], "game_id": [0, 0, 0, 0, 1_000_000, 1]})
-    ordered = question_forms._in_round_order(pairs)
+    ordered = gift_form._in_round_order(pairs)
     assert list(zip(ordered["rung"], ordered["round"], ordered["game_id"], strict=True)) == [
         ("tuned", "1", 0), ("tuned", "1", 1), ("tuned", "2", 0),
         ("expert", "1", 0), ("expert", "4", 1_000_000), ("expert", "5", 0)]
@@ -415,7 +416,7 @@ def test_a_gift_by_round_lists_each_players_rounds_in_order_whatever_order_its_b
 def test_game_seeds_above_2_63_stay_whole_across_batches() -> None:
     """A batch whose seeds all fit in 63 bits and one with a seed above: joined, the seeds must not become floats
     (a replay of a rounded seed plays another game)."""
-    from borabora_sim.questions.forms import _frame
+    from borabora_sim.questions.forms.common import _frame
 
     big = 2**64 - 5
     joined = pd.concat([_frame([{"game_seed": 5}]), _frame([{"game_seed": big}])], ignore_index=True)

@@ -21,7 +21,7 @@ from borabora_sim.games.bamboo.questions import QUESTIONS as BAMBOO
 from borabora_sim.games.bora_bora.questions import QUESTIONS as BORA_BORA
 from borabora_sim.games.pig.questions import QUESTIONS as PIG
 from borabora_sim.questions import load_question
-from borabora_sim.questions.forms import _choice_task
+from borabora_sim.questions.forms.choice_games import _choice_task
 from borabora_sim.questions.vocabulary import Situation, Vocabulary, lead_words
 from borabora_sim.questions.when import (
     MIN_HELD_OUT,
