@@ -36,7 +36,9 @@ import borabora_sim
 import borabora_sim.runs as runs
 import borabora_sim.simulate as sim
 from borabora_sim import NUM_ACTIONS, BoraBora
-from borabora_sim.cli import EXAMPLES, build_parser, cmd_play, main, split_specs
+from borabora_sim.cli import EXAMPLES, build_parser, main
+from borabora_sim.cli.common import split_specs
+from borabora_sim.cli.play import run as cmd_play
 from borabora_sim.report import Summary, format_summary, run_summary
 from borabora_sim.runs import RunDirectory
 

@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from borabora_sim.cli import DEFAULT_PLAY_PLAYERS, build_parser, split_specs
+from borabora_sim.cli import build_parser
+from borabora_sim.cli.common import split_specs
+from borabora_sim.cli.play import DEFAULT_PLAY_PLAYERS
 from borabora_sim.games import game_names, get_game
 from borabora_sim.players import PLAYER_TYPES, PRESETS, make_player
 from borabora_sim.players.presets import is_preset, preset_names, resolve_preset
