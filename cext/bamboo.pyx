@@ -27,6 +27,12 @@ DECISIONS = ("draft", "gift", "visit", "offer", "stalk", "shoot", "activate", "b
 SOURCES = ("start", "balance_hp", "balance_scored", "home_tiles", "hunger", "spirit_types", "harmony",
            "half_balance", "night_spaces")
 MODES = ("normal", "advanced")
+# The names of the component data's numbered kinds that the action and counter names use, in the order of the C
+# enums, which the component data's name tables follow (games/bamboo/components.py)
+ACTIONS = ("balance", "improve", "cook", "fund", "wildcard")
+COLOURS = ("C1", "C2", "C3", "C4")
+HOME_CATEGORIES = ("A", "B")
+SIDES = ("left", "center", "right")
 WEIGHT_NAMES = ("hp", "coin", "food", "hunger", "incense", "shoot_balance", "shoot_improve", "shoot_cook",
                 "shoot_fund", "shoot_wild", "comfort", "harmony", "night_space", "balance_met", "balance_near",
                 "spirit_kind", "spirit_awake", "majority", "pending")
@@ -98,11 +104,9 @@ cdef class Rules(EngineRules):
     cdef readonly tuple counter_names
 
     def __cinit__(self, components, str fingerprint not None):
-        from borabora_sim.games.bamboo.components import BambooComponents
         cdef int i, k, q
-        if not isinstance(components, BambooComponents):
-            raise ArgumentTypeError(f"Rules need validated BambooComponents (borabora_sim.games.bamboo.load_components() "
-                                    f"builds them), got {type(components).__name__}")
+        check_components(components, _TABLE_COLUMNS + tuple(_RENAMED_TABLE_COLUMNS.values()),
+                         "validated BambooComponents (borabora_sim.games.bamboo.load_components() builds them)")
         for table, field, want in _BOARD_NUMBERS:
             got = getattr(components, table)[field]
             if got != want:
@@ -194,7 +198,6 @@ cdef class Rules(EngineRules):
 
 def _counter_names(components):
     """Names of the behaviour counters, in their order in Player (docs/bamboo_state.md)."""
-    from borabora_sim.games.bamboo.components import ACTIONS
     names = ["turns"] + [f"visits_{t + 1}" for t in range(N_TEMPLES)] + ["sticks_paid", "sticks_free"]
     names += [f"actions_{x}" for x in ACTIONS[:N_ACTIONS]] + ["wild_actions", "declined"]
     names += [f"gifts_{x}" for x in ACTIONS[:N_ACTIONS]]
@@ -206,7 +209,6 @@ def _counter_names(components):
 
 def _action_names(components):
     """The fixed name of every action id (docs/bamboo_actions.md)."""
-    from borabora_sim.games.bamboo.components import ACTIONS, COLOURS, HOME_CATEGORIES, SIDES
     names = [f"shoot {colour} {icon}" for colour in COLOURS for icon in ACTIONS]
     names += [f"gift {x}" for x in ACTIONS[:N_ACTIONS]]
     names += [f"visit temple {t + 1}" for t in range(N_TEMPLES)]
@@ -286,18 +288,11 @@ cdef class State(EngineState):
             rows.append(dict(zip(names, out), start_position=start_position(&self.s, seat)))
         return rows
 
-    def to_svg(self, viewer=None):
-        """The picture of this state as seat `viewer` sees it (None: the public view), as SVG text
-        (borabora_sim.viewer.to_svg)."""
-        from borabora_sim.viewer import to_svg
-        return to_svg(self, viewer)
-
     @classmethod
-    def from_dict(cls, data, components=None):
-        """A state from to_dict() output; every field's type and range and every law of a loaded state is
-        checked, and the first that fails is named in a StateFormatError."""
-        from borabora_sim.games.bamboo.game import rules_for
-        cdef Rules rules = rules_for(components)
+    def from_dict(cls, data, Rules rules not None):
+        """A state from to_dict() output, played with the component tables `rules` (rules_for(components)); every
+        field's type and range and every law of a loaded state is checked, and the first that fails is named in a
+        StateFormatError."""
         return _loaded_state(rules, data)
 
 

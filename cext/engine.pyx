@@ -22,6 +22,11 @@ FORMAT_VERSION = 1
 SEED_FIELDS = ("rng", "dice_rng")          # 64-bit generator states, saved as hex strings
 
 DIE_ACTIONS = ("fishing", "helper", "temple", "build", "man", "woman", "land_path", "water_path")
+# The names of the component data's numbered kinds that the action names use, in the order of the C enums, which the
+# component data's name tables follow (games/bora_bora/components.py)
+MATERIALS = ("sand", "stone", "wood")
+PERSON_TYPES = ("land_path", "water_path", "woman", "man", "build", "material", "move_hut", "victory_points",
+                "god_card", "offering", "status", "shell")
 GOD_EFFECTS = ("blue", "white", "red", "green_double", "green_extra", "yellow")
 GOD_COLOUR_NAMES = ("blue", "white", "red", "green", "yellow")
 SOURCES = ("start", "fishing", "helper", "person", "temple", "status", "buildings", "tasks",
@@ -122,11 +127,9 @@ cdef class Rules(EngineRules):
     """Component tables in C form, shared read-only by every state of a game."""
 
     def __cinit__(self, components, str fingerprint not None):
-        from borabora_sim.games.bora_bora.components import Components
         cdef int t, s, r, q
-        if not isinstance(components, Components):
-            raise ArgumentTypeError(f"Rules need validated Components (borabora_sim.rules_for() builds them), "
-                                    f"got {type(components).__name__}")
+        check_components(components, _TABLE_COLUMNS + tuple(_RENAMED_TABLE_COLUMNS.values()),
+                         "validated Components (borabora_sim.rules_for() builds them)")
         self.components = components
         self.fingerprint = fingerprint
         self.copy_columns(components, _TABLE_COLUMNS, _RENAMED_TABLE_COLUMNS)
@@ -153,7 +156,6 @@ cdef class Rules(EngineRules):
 
 
 def _action_names(components, pairs):
-    from borabora_sim.games.bora_bora.components import MATERIALS, PERSON_TYPES
     names = []
     for v in range(1, 7):
         names += [f"place {v} on {act}" for act in DIE_ACTIONS]
@@ -226,18 +228,11 @@ cdef class State(EngineState):
             rows.append({COUNTER_NAMES[k]: out[k] for k in range(N_COUNTERS)})
         return rows
 
-    def to_svg(self, viewer=None):
-        """The picture of this state as seat `viewer` sees it (None: the public view), as SVG text
-        (borabora_sim.viewer.to_svg)."""
-        from borabora_sim.viewer import to_svg
-        return to_svg(self, viewer)
-
     @staticmethod
-    def from_dict(data, components=None):
-        """A state from to_dict() output; every field's type and range and every law of a loaded state is checked,
-        and the first that fails is named in a StateFormatError."""
-        from borabora_sim.games.bora_bora.game import rules_for
-        cdef Rules rules = rules_for(components)
+    def from_dict(data, Rules rules not None):
+        """A state from to_dict() output, played with the component tables `rules` (rules_for(components)); every
+        field's type and range and every law of a loaded state is checked, and the first that fails is named in a
+        StateFormatError."""
         return _loaded_state(rules, data)
 
 

@@ -7,9 +7,18 @@
 cimport cython
 from cpython.pycapsule cimport PyCapsule_New
 
+from borabora_sim.component_files import ComponentTables
+
 # The capsules of search_handles() carry the engine's name, that of its saved form (FORMAT, "<engine>.state")
 cdef bytes STATE_CAPSULE = FORMAT.encode()
 cdef bytes RULES_CAPSULE = FORMAT.rpartition(".")[0].encode() + b".rules"
+
+
+cdef check_components(components, tuple columns, str wanted):
+    """Refuses anything but a game's validated component tables with every column the engine's Rules reads;
+    `wanted` names them and where they come from."""
+    if not isinstance(components, ComponentTables) or not all(hasattr(components, name) for name in columns):
+        raise ArgumentTypeError(f"Rules need {wanted}, got {type(components).__name__}")
 
 
 cdef class EngineRules:
@@ -48,7 +57,8 @@ cdef class EngineState:
 
     def __cinit__(self):
         if not _building:
-            raise ArgumentTypeError(f"a State cannot be built directly: use {NEW_GAME_CALL} or State.from_dict(saved)")
+            raise ArgumentTypeError(f"a State cannot be built directly: use {NEW_GAME_CALL} or "
+                                    f"State.from_dict(saved, rules)")
 
     # ---- read-only views --------------------------------------------------------
     @property
@@ -191,11 +201,6 @@ cdef class EngineState:
             return NotImplemented
         return self.to_dict() == other.to_dict()
 
-    def __reduce__(self):
-        components = self.rules.components
-        data = None if components.source_path == "builtin" else components.to_json_dict()
-        return (State.from_dict, (self.to_dict(), data))
-
     # ---- scores -----------------------------------------------------------------
     def scores(self):
         """Points of each seat now (final once terminal): the game's victory or happiness points."""
@@ -239,10 +244,6 @@ cdef class EngineState:
         d["stack"] = d["stack"][:self.s.sp]
         d["viewer"] = player
         return d
-
-    def _repr_svg_(self):
-        """Jupyter shows a state as its public picture."""
-        return self.to_svg()
 
     # ---- serialisation ------------------------------------------------------------
     def to_dict(self):

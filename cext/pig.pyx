@@ -50,20 +50,21 @@ include "pig_layout.pxi"
 include "game_state.pxi"
 
 
+_TABLE_COLUMNS = ("goal", "faces")         # the component columns copied into the C tables of the same name
+
+
 cdef class Rules(EngineRules):
     """The goal and the die in C form, shared read-only by every state of a game."""
 
     def __cinit__(self, components, str fingerprint not None):
-        from borabora_sim.games.pig.components import PigComponents
-        if not isinstance(components, PigComponents):
-            raise ArgumentTypeError(f"Rules need validated PigComponents (borabora_sim.games.pig.load_components() "
-                                    f"builds them), got {type(components).__name__}")
+        check_components(components, _TABLE_COLUMNS,
+                         "validated PigComponents (borabora_sim.games.pig.load_components() builds them)")
         if not (1 <= components.goal <= MAX_GOAL and 2 <= components.faces <= MAX_FACES):
             raise ValueError(f"the compiled engine plays to a goal of 1..{MAX_GOAL} with a die of 2..{MAX_FACES} "
                              f"faces, not {components.goal} with {components.faces}")
         self.components = components
         self.fingerprint = fingerprint
-        self.copy_columns(components, ("goal", "faces"), {})
+        self.copy_columns(components, _TABLE_COLUMNS, {})
         self.action_names = ACTION_NAMES
         self.action_ids = {name: a for a, name in enumerate(ACTION_NAMES)}
 
@@ -84,11 +85,11 @@ cdef class State(EngineState):
         return _started_state(rules, players, seed, 0)
 
     @classmethod
-    def from_dict(cls, data, components=None):
-        """A state from to_dict() output; every field's type and range and every law of a state is checked, and
-        the first that fails is named in a StateFormatError."""
-        from borabora_sim.games.pig.game import rules_for
-        return _loaded_state(rules_for(components), data)
+    def from_dict(cls, data, Rules rules not None):
+        """A state from to_dict() output, played with the component tables `rules` (rules_for(components)); every
+        field's type and range and every law of a state is checked, and the first that fails is named in a
+        StateFormatError."""
+        return _loaded_state(rules, data)
 
     @property
     def start_player(self):
@@ -135,11 +136,6 @@ cdef class State(EngineState):
             fill_counters(&self.s, seat, out)
             rows.append({**dict(zip(COUNTER_NAMES, out)), "start_position": start_position(&self.s, seat)})
         return rows
-
-    def to_svg(self, viewer=None):
-        """The picture as seat `viewer` sees it (None: the public view; Pig hides nothing), as SVG text."""
-        from borabora_sim.viewer import to_svg
-        return to_svg(self, viewer)
 
 
 include "game_module.pxi"

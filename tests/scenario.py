@@ -20,7 +20,7 @@ def edited(state: borabora_sim.State, edit: Callable[[dict[str, Any]], None]) ->
     """A copy of `state` after `edit` changed its raw fields (the dict under to_dict()["state"])."""
     data = copy.deepcopy(state.to_dict())
     edit(data["state"])
-    return borabora_sim.State.from_dict(data, state.components)
+    return borabora_sim.State.from_dict(data, state.rules)
 
 
 def set_decision(raw: dict[str, Any], frames: list[tuple[str, int, int, int]]) -> None:

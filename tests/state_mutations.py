@@ -30,7 +30,7 @@ from functools import cache
 from typing import Any
 
 import borabora_sim
-from borabora_sim import State, StateFormatError, new_game
+from borabora_sim import State, StateFormatError, new_game, rules_for
 from borabora_sim.games import get_game
 
 PLAY_ON = 300
@@ -122,7 +122,7 @@ def loads_back(state: State) -> bool:
     """A state reached by play saves and loads back unchanged, unless play took a count, score or clock past
     what a loaded state may hold (possible only from a loaded state already near those limits)."""
     try:
-        return State.from_dict(state.to_dict()).to_dict() == state.to_dict()
+        return State.from_dict(state.to_dict(), state.rules).to_dict() == state.to_dict()
     except StateFormatError as error:
         return "in a loaded state" in str(error)
 
@@ -131,7 +131,7 @@ def judge(case: Case, play_seed: int = 0) -> str:
     """'refused', 'played', or 'misbehaved: ...' for one case."""
     data = mutated(case)
     try:
-        state = State.from_dict(data)
+        state = State.from_dict(data, rules_for())
     except StateFormatError:
         return "refused"
     except Exception as error:     # anything but a StateFormatError is a misbehaviour to report
@@ -271,9 +271,9 @@ def clock_judge(case: ClockCase, play_seed: int = 0) -> str:
     """'refused', 'played' (to the end of the game), or 'misbehaved: ...' for one clock case: an accepted state
     must keep its invariants, have a player to move with a legal action until the end, and save and load back
     unchanged after every step."""
-    types = get_game(case[0]).state_type
+    game = get_game(case[0])
     try:
-        state = types.from_dict(clock_mutated(case))
+        state = game.state_from_dict(clock_mutated(case))
     except StateFormatError:
         return "refused"
     except Exception as error:     # anything but a StateFormatError is a misbehaviour to report
@@ -286,7 +286,7 @@ def clock_judge(case: ClockCase, play_seed: int = 0) -> str:
             if broken:
                 return f"misbehaved after {step} steps: invariant broken: {broken}"
             saved = state.to_dict()
-            if types.from_dict(saved).to_dict() != saved:
+            if game.state_from_dict(saved).to_dict() != saved:
                 return f"misbehaved after {step} steps: the saved state loads back changed"
             legal = state.legal_actions()
             if state.is_terminal():

@@ -66,7 +66,7 @@ def test_shoots_waiting_for_the_stalks_without_their_stalk_decision_are_refused_
     assert data["state"]["sp"] == 2 and data["state"]["to_place"][0] != 255
     data["state"]["sp"] = 1
     with pytest.raises(StateFormatError, match="turn in progress"):
-        _bamboo.State.from_dict(data)
+        _bamboo.State.from_dict(data, rules_for())
 
 
 def test_an_offering_dropped_from_the_stack_before_its_sticks_are_placed_is_refused_B40() -> None:
@@ -79,7 +79,7 @@ def test_an_offering_dropped_from_the_stack_before_its_sticks_are_placed_is_refu
     assert data["state"]["sp"] == 3 and data["state"]["stack"][2]["a"] > 0
     data["state"]["sp"] = 2
     with pytest.raises(StateFormatError, match=r"arguments \(a, b\) are out of range or the premise"):
-        _bamboo.State.from_dict(data)
+        _bamboo.State.from_dict(data, rules_for())
 
 
 def test_a_finished_game_scores_and_ranks() -> None:
@@ -189,11 +189,11 @@ def test_a_summer_turn_in_progress_needs_a_stick_stamp_of_its_own_to_load(case: 
     else:
         state = offering_not_begun(1 if case == "first_turn_clock_0" else 2, first=case == "first_turn_clock_0")
         edit = {"stick_clock": state.to_dict()["state"]["stick_clock"] - 1}
-    assert _bamboo.State.from_dict(state.to_dict()) == state
+    assert _bamboo.State.from_dict(state.to_dict(), state.rules) == state
     data = state.to_dict()
     data["state"].update(edit)
     with pytest.raises(StateFormatError, match=r"stick_clock: a Summer turn in progress has its own stamp"):
-        _bamboo.State.from_dict(data)
+        _bamboo.State.from_dict(data, rules_for())
 
 
 def test_a_visit_decision_of_a_seat_without_incense_is_refused_B9() -> None:
@@ -212,11 +212,11 @@ def test_a_visit_decision_of_a_seat_without_incense_is_refused_B9() -> None:
     r["pl"][seat]["incense"] = 0
     r["incense_top"][temple][seat] = r["stick_clock"] = max(1, r["stick_clock"])
     with pytest.raises(StateFormatError, match=r"arguments \(a, b\) are out of range or the premise it was offered on"):
-        _bamboo.State.from_dict(data)
+        _bamboo.State.from_dict(data, rules_for())
     data = state.to_dict()
     data["state"]["passed"] = 1 << seat
     with pytest.raises(StateFormatError, match=r"arguments \(a, b\) are out of range or the premise it was offered on"):
-        _bamboo.State.from_dict(data)
+        _bamboo.State.from_dict(data, rules_for())
 
 
 # ---- the balance tiles each player scored ---------------------------------------------------------------------
@@ -237,7 +237,7 @@ def with_scored_tiles() -> _bamboo.State:
         r["bal_unseen"][side] = min(r["bal_unseen"][side], r["bal_left"][side])
         r["pl"][seat]["scored"][tile // 8] |= 1 << tile % 8
         r["pl"][seat]["n_scored"] += 1
-    return _bamboo.State.from_dict(data)
+    return _bamboo.State.from_dict(data, rules_for())
 
 
 def test_the_balance_tiles_a_player_scores_are_kept_and_add_up_to_the_hp_they_gave() -> None:
@@ -257,7 +257,7 @@ def test_the_balance_tiles_a_player_scores_are_kept_and_add_up_to_the_hp_they_ga
         assert sum(int(game.balance_hp[t]) for t in tiles) == state.score_breakdown()[seat]["balance_scored"]
         scorers += bool(tiles)
     assert scorers >= 2
-    assert _bamboo.State.from_dict(json.loads(json.dumps(state.to_dict()))) == state
+    assert _bamboo.State.from_dict(json.loads(json.dumps(state.to_dict())), state.rules) == state
 
 
 def _scored_and_in_a_market(r: dict[str, Any]) -> None:
@@ -286,7 +286,7 @@ def test_from_dict_refuses_scored_balance_tiles_in_play_twice_or_miscounted(edit
     edit(data["state"])
     with pytest.raises(StateFormatError, match=r"balance tiles: each tile once among piles, markets, slots and the "
                                                r"players' scored sets, all 68, sides matching, and n_scored"):
-        _bamboo.State.from_dict(data)
+        _bamboo.State.from_dict(data, rules_for())
 
 
 def test_every_seat_observes_which_balance_tiles_each_player_scored() -> None:
@@ -294,6 +294,7 @@ def test_every_seat_observes_which_balance_tiles_each_player_scored() -> None:
     from xml.etree import ElementTree
 
     from borabora_sim.games.bamboo.observation import observation_tensor, player_slice
+    from borabora_sim.viewer import to_svg
 
     state = with_scored_tiles()
     game = state.components
@@ -307,7 +308,7 @@ def test_every_seat_observes_which_balance_tiles_each_player_scored() -> None:
             start, stop = player_slice((seat - viewer) % 3, "balance_scored_tiles")
             assert set(np.flatnonzero(vector[start:stop])) == expected[seat]
             assert vector[player_slice((seat - viewer) % 3, "balance_scored")[0]] == len(expected[seat])
-        tree = ElementTree.fromstring(state.to_svg(viewer))
+        tree = ElementTree.fromstring(to_svg(state, viewer))
         drawn = {e.attrib["data-scored-balance"]: int(e.attrib["data-hp"]) for e in tree.iter()
                  if "data-scored-balance" in e.attrib}
         assert drawn == {f"{seat}-{game.balance_ids[t]}": int(game.balance_hp[t]) for seat in range(3)

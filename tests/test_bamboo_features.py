@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from borabora_sim import _bamboo, _search
 from borabora_sim.games import get_game
-from borabora_sim.games.bamboo import State, new_game
+from borabora_sim.games.bamboo import State, new_game, rules_for
 from borabora_sim.players import make_player
 from borabora_sim.players.heuristic import weights_for
 
@@ -181,7 +181,7 @@ def _hidden_shuffled(state: State, seed: int) -> State:
     for (t, i), spirit in zip(under, spirits, strict=True):
         d["spirit_stack"][t][i] = spirit
     d["rng"], d["event_rng"] = f"{rng.getrandbits(64):016x}", f"{rng.getrandbits(64):016x}"
-    return State.from_dict(data)
+    return State.from_dict(data, rules_for())
 
 
 def _without_seeds(state: State) -> dict[str, object]:

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from borabora_sim import _bamboo
 from borabora_sim.errors import StateFormatError
-from borabora_sim.games.bamboo import new_game
+from borabora_sim.games.bamboo import new_game, rules_for
 
 MAX_MOVES = 3000
 SEEDS = st.integers(0, 2**64 - 1)
@@ -55,7 +55,7 @@ def test_saved_states_load_back_and_determinize_keeps_what_is_seen(seed: int, pi
     while not state.is_terminal():
         if n % 7 == 0:
             data = json.loads(json.dumps(state.to_dict()))
-            loaded = _bamboo.State.from_dict(data)
+            loaded = _bamboo.State.from_dict(data, state.rules)
             assert loaded.to_dict() == state.to_dict() and loaded.legal_actions() == state.legal_actions()
             for p in range(players):
                 sample = state.determinize(p, pick ^ p)
@@ -113,7 +113,7 @@ def test_a_changed_saved_state_is_refused_or_stays_playable(seed: int, pick: int
         node = node[key]
     node[last] = value if value in (0, 255, -128) else node[last] + value
     try:
-        loaded = _bamboo.State.from_dict(data)
+        loaded = _bamboo.State.from_dict(data, rules_for())
     except StateFormatError:
         return
     while not loaded.is_terminal():

@@ -27,7 +27,7 @@ def edited(state: _bamboo.State, edit: Callable[[Raw], None]) -> _bamboo.State:
     """A copy of `state` after `edit` changed its raw fields; the load checks every law."""
     data = copy.deepcopy(state.to_dict())
     edit(data["state"])
-    return _bamboo.State.from_dict(data)
+    return _bamboo.State.from_dict(data, state.rules)
 
 
 def names(state: _bamboo.State) -> list[str]:

@@ -46,7 +46,7 @@ from state_mutations import (
 )
 
 import borabora_sim
-from borabora_sim import State, StateFormatError
+from borabora_sim import State, StateFormatError, rules_for
 from borabora_sim.games import game_names
 
 CASES_PER_EXAMPLE = 25
@@ -216,7 +216,7 @@ def edited_saved(*edits: tuple) -> dict:
         "13_persons", "status_clock"])
 def test_from_dict_refuses_fields_that_would_break_play(edits: list[tuple], named: str) -> None:
     with pytest.raises(StateFormatError, match=named):
-        State.from_dict(edited_saved(*edits))
+        State.from_dict(edited_saved(*edits), rules_for())
 
 
 # ---- R21: what keeps a loaded state playable ----------------------------------------------------------------------
@@ -232,7 +232,7 @@ def test_r21_a_die_turn_without_a_die_is_skipped() -> None:
     order = state.turn_order
     data = state.to_dict()
     data["state"]["pl"][order[1]]["dice"] = [0, 0, 0]
-    loaded = State.from_dict(data)
+    loaded = State.from_dict(data, rules_for())
     loaded.apply(loaded.action_from_string(next(n for n in map(loaded.action_to_string, loaded.legal_actions())
                                                 if n.endswith("on fishing"))))
     assert loaded.current_player == order[2]
@@ -243,7 +243,7 @@ def test_r21_an_empty_person_pile_leaves_the_next_display_empty() -> None:
     state = first_die_decision()
     data = state.to_dict()
     data["state"]["person_top"][0] = 36             # no man left to draw
-    loaded = State.from_dict(data)
+    loaded = State.from_dict(data, rules_for())
     rng = random.Random(1)
     while loaded.round == 1:
         legal = loaded.legal_actions()
@@ -267,10 +267,10 @@ def test_r21_a_player_with_six_jewelry_tiles_is_offered_no_more() -> None:
     assert len(later) == 6
     raw["jewelry_display"] = [[255 if tile in later else tile for tile in column] for column in raw["jewelry_display"]]
     raw["pl"][seat]["jewelry"], raw["pl"][seat]["n_jewelry"], raw["pl"][seat]["shells"] = later, 6, 100
-    loaded = State.from_dict(data)
+    loaded = State.from_dict(data, rules_for())
     assert [loaded.action_to_string(a) for a in loaded.legal_actions()] == ["done"]
     raw["pl"][seat]["n_jewelry"] = 5
-    assert len(State.from_dict(data).legal_actions()) > 1        # with a free slot the round's tiles are offered
+    assert len(State.from_dict(data, rules_for()).legal_actions()) > 1  # with a free slot the round's tiles are offered
 
 
 def test_r21_a_player_holding_three_tasks_is_offered_no_task_to_take() -> None:
@@ -283,4 +283,4 @@ def test_r21_a_player_holding_three_tasks_is_offered_no_task_to_take() -> None:
     raw["pl"][seat]["tasks"][free] = spare
     raw["task_top"] += 1
     with pytest.raises(StateFormatError, match=r"take_task.*has no legal action"):
-        State.from_dict(data)
+        State.from_dict(data, rules_for())

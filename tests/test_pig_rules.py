@@ -14,7 +14,7 @@ import pytest
 
 from borabora_sim.errors import StateFormatError
 from borabora_sim.games import get_game
-from borabora_sim.games.pig import State, load_components, new_game
+from borabora_sim.games.pig import State, load_components, new_game, rules_for
 from borabora_sim.match import play_game
 from borabora_sim.players import make_player
 from borabora_sim.players.heuristic import weights_for
@@ -50,7 +50,7 @@ def edited(state: State, **fields: Any) -> State:
                 data["state"]["pl"][seat].update(values)
         else:
             data["state"][name] = value
-    return State.from_dict(data)
+    return State.from_dict(data, state.rules)
 
 
 def with_next_roll(state: State, face: int) -> State:
@@ -199,7 +199,7 @@ def test_the_goal_and_the_die_come_from_the_component_data() -> None:
 # =============================================================================
 def test_a_saved_state_round_trips_through_its_dict() -> None:
     for before, _, _ in states_of_random_games(3, 3):
-        assert State.from_dict(before.to_dict()) == before
+        assert State.from_dict(before.to_dict(), before.rules) == before
     assert new_game(2, 1).to_dict()["format"] == "borabora_sim.pig.state"
 
 
@@ -255,12 +255,12 @@ def test_edited_saved_states_are_refused_or_play_to_the_end_keeping_every_law() 
             target = target[key]
         target[last] = rng.choice(EDGE)
         try:
-            state = State.from_dict(data)
+            state = State.from_dict(data, rules_for())
         except StateFormatError:
             continue
         played += 1
         while not state.is_terminal():
-            assert state.check_invariants() is None and State.from_dict(state.to_dict()) == state
+            assert state.check_invariants() is None and State.from_dict(state.to_dict(), state.rules) == state
             state.apply(rng.choice(state.legal_actions()))
         assert state.check_invariants() is None and state.winner() is not None
     assert played > 10

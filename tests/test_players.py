@@ -132,7 +132,7 @@ def hidden_variant(state: borabora_sim.State) -> tuple[borabora_sim.State, int]:
         rotated(raw["person_pile"][sex], raw["person_top"][sex], len(raw["person_pile"][sex]))
     rotated(raw["task_pile"], raw["task_top"], len(raw["task_pile"]))
     raw["rng"] = format(int(raw["rng"], 16) ^ 0x5DEECE66D1234ABC, "016x")
-    return borabora_sim.State.from_dict(data, state.components), changed
+    return borabora_sim.State.from_dict(data, state.rules), changed
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -388,7 +388,7 @@ def test_to_dict_from_dict_round_trips_through_json(players: int, seed: int, cho
         if probe.random() > 0.04 and not state.is_terminal():
             continue
         data = state.to_dict()
-        copy = State.from_dict(json.loads(json.dumps(data)))
+        copy = State.from_dict(json.loads(json.dumps(data)), state.rules)
         assert copy.to_dict() == data
         assert copy.legal_actions() == state.legal_actions()
         assert (copy.scores(), copy.round, copy.phase, copy.decision) == (

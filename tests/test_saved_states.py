@@ -119,7 +119,7 @@ def test_from_dict_rejects_malformed_state_naming_the_field(name: str, edit: Edi
     data = copy.deepcopy(saved_midgame(name))
     edit(data)
     with pytest.raises(StateFormatError) as error:
-        type(midgame(name)).from_dict(data)
+        get_game(name).state_from_dict(data)
     assert named in str(error.value)
     assert isinstance(error.value, ValueError)
 
@@ -128,14 +128,14 @@ def test_from_dict_rejects_malformed_state_naming_the_field(name: str, edit: Edi
 @pytest.mark.parametrize("data", [None, "state", [1], 3])
 def test_from_dict_rejects_non_dict_input(name: str, data: object) -> None:
     with pytest.raises(StateFormatError, match="must be a dict"):
-        type(midgame(name)).from_dict(data)
+        get_game(name).state_from_dict(data)
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_from_dict_accepts_its_own_output_through_json(name: str) -> None:
     state = midgame(name)
-    assert type(state).from_dict(state.to_dict()) == state
-    loaded = type(state).from_dict(json.loads(json.dumps(state.to_dict())))
+    assert type(state).from_dict(state.to_dict(), state.rules) == state
+    loaded = get_game(name).state_from_dict(json.loads(json.dumps(state.to_dict())))
     assert loaded == state
     assert loaded.legal_actions() == state.legal_actions()
 
@@ -148,10 +148,10 @@ def test_a_state_saved_with_user_components_needs_them_to_load(name: str) -> Non
     state = get_game(name, components=components).new_initial_state(3, 8)
     data = state.to_dict()
     with pytest.raises(StateFormatError, match="'components'"):
-        type(state).from_dict(data)
+        type(state).from_dict(data, get_game(name).rules)
     with pytest.raises(StateFormatError, match="'components'"):
         get_game(name).state_from_dict(data)
-    assert type(state).from_dict(data, components).to_dict() == data
+    assert type(state).from_dict(data, state.rules).to_dict() == data
     assert get_game(name, components=components).state_from_dict(data).to_dict() == data
 
 

@@ -210,7 +210,7 @@ def test_save_and_load_round_trip(client: Client) -> None:
     assert client.call("GET", f"/api/why?move={ai}")[1]["reasons"] == saved["moves"][ai]["reasons"] is not None
     # The game goes on from the loaded position, as the engine plays it from the saved state.
     resumed = client.human_move(loaded, loaded["legal"][0]["action"])
-    state = borabora_sim.State.from_dict(saved["state"])
+    state = borabora_sim.State.from_dict(saved["state"], borabora_sim.rules_for())
     state.apply(loaded["legal"][0]["action"])
     assert resumed["scores"] == state.scores() and resumed["decision"] == state.decision
     # A file of version 1 (the position alone) still loads; its history starts at the position.

@@ -177,7 +177,7 @@ def test_a_whole_game_in_the_browser_ends_with_the_engine_scores(browser: Any, s
     assert explained and advised and undone and ended and saved and decisions > 40 and by_board > 10
     with server.lock:
         moves = server.game.view()["moves"]
-    final = borabora_sim.State.from_dict(saved["start"])         # the loaded game kept its moves since the start
+    final = borabora_sim.State.from_dict(saved["start"], borabora_sim.rules_for())   # the loaded game kept its moves
     assert [move["action"] for move in moves[:len(saved["moves"])]] == [move["action"] for move in saved["moves"]]
     for played in moves:
         final.apply(played["action"])

@@ -5,7 +5,8 @@ is its own (its options, its picture in text)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import copyreg
+from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType
 from typing import Any, ClassVar
 
@@ -14,6 +15,11 @@ import numpy as np
 from borabora_sim.component_files import RulesCache
 from borabora_sim.errors import check_players
 from borabora_sim.protocol import GameState, check_seed
+
+
+def _unpickled_state(game: type[CompiledGame], saved: Mapping[str, Any], components: dict[str, Any] | None) -> Any:
+    """A state of `game` that was pickled: its saved form loaded with its component data (None: the built-in)."""
+    return game(components).state_from_dict(saved)
 
 
 class CompiledGame:
@@ -67,7 +73,19 @@ class CompiledGame:
         return type(self)(state.components)
 
     def state_from_dict(self, data: Mapping[str, Any]) -> Any:
-        return self.engine.State.from_dict(data, self.rules.components)
+        return self.engine.State.from_dict(data, self.rules)
+
+    @classmethod
+    def pickle_states(cls) -> None:
+        """Lets pickle save the states of the game's engine, which knows no game to load them with: a state is
+        pickled as its saved form and its component data, and loaded again through this game."""
+        copyreg.pickle(cls.engine.State, cls._reduce_state)
+
+    @classmethod
+    def _reduce_state(cls, state: Any) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+        components = state.components
+        data = None if components.source_path == "builtin" else components.to_json_dict()
+        return _unpickled_state, (cls, state.to_dict(), data)
 
     def action_name(self, action: int) -> str:
         return str(self.rules.action_names[action])

@@ -34,7 +34,7 @@ HOME_LAST = ("Components",)
 # member of State is in one of the two: a new one stops the build until it is placed.
 STATE_SURFACE = ("current_player", "num_players", "round", "phase", "decision", "is_terminal", "legal_actions",
                  "legal_action_mask", "apply", "clone", "scores", "score_breakdown", "winner", "ranks",
-                 "action_to_string", "action_from_string", "observation", "determinize", "to_svg", "to_dict",
+                 "action_to_string", "action_from_string", "observation", "determinize", "to_dict",
                  "from_dict", "turn_order", "first_turn_order", "move_count", "counters", "components")
 STATE_INTERNALS = ("rules", "search_handles", "step_random", "check_invariants")
 

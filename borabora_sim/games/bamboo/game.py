@@ -164,4 +164,6 @@ class Bamboo(CompiledGame):
         return render_text(state, viewer)
 
 
+Bamboo.pickle_states()
+
 __all__ = ["MODES", "NUM_ACTIONS", "PLAYER_COUNTS", "STYLES", "Bamboo", "new_game", "rules_for"]

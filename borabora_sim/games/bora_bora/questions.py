@@ -137,7 +137,7 @@ def extra_priest(moment: Moment) -> GameState | None:
     end = temple.index(-1) if -1 in temple else len(temple) - 1
     temple[1:end + 1] = temple[:end]
     temple[0] = seat
-    return _engine.State.from_dict(data, _state(state).components)
+    return _engine.State.from_dict(data, _state(state).rules)
 
 
 def _at_die(state: GameState) -> bool:

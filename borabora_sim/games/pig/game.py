@@ -102,4 +102,6 @@ class Pig(CompiledGame):
         return render_text(state, viewer)
 
 
+Pig.pickle_states()
+
 __all__ = ["NUM_ACTIONS", "PLAYER_COUNTS", "STYLES", "Pig", "new_game", "rules_for"]
