@@ -32,6 +32,7 @@ MANIFEST_KEYS = ("what", "features", "hidden", "config", "data", "data_styles", 
                  "seconds", "jobs", "curves")
 MANIFEST_FILE = "the manifest of learned weights"
 MANIFEST_REMEDY = "give the .json file borabora train-learned wrote beside the weights"
+LearnedModel = _search.Model                # what the players and the search evaluate with (LearnedWeights.compiled)
 
 
 @dataclass(frozen=True)
@@ -111,4 +112,4 @@ def _is_count(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
 
-__all__ = ["LearnedWeights", "default_model", "load_weights", "manifest"]
+__all__ = ["LearnedModel", "LearnedWeights", "default_model", "load_weights", "manifest"]

@@ -7,7 +7,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType, ModuleType
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from borabora_sim import _engine
 from borabora_sim.component_files import RulesCache
@@ -18,6 +18,9 @@ from borabora_sim.games.bora_bora.components import BUILTIN_FILE, Components, lo
 from borabora_sim.games.bora_bora.text import render as render_text
 from borabora_sim.games.compiled import CompiledGame
 from borabora_sim.protocol import ActionKind, check_seed
+
+if TYPE_CHECKING:
+    from borabora_sim.learned import LearnedModel
 
 NUM_ACTIONS: int = _engine.NUM_DISTINCT_ACTIONS
 PLAYER_COUNTS = (2, 3, 4)
@@ -128,5 +131,24 @@ class BoraBora(CompiledGame):
     def render(self, state: _engine.State, viewer: int) -> str:
         return render_text(state, viewer)
 
+    # The learned evaluation (docs/learned.md), which only Bora Bora has: its module is loaded by a player of it only.
+    def learned_file(self, path: str | None = None) -> Path:
+        """The learned-evaluation weights a player reads: the file `path`, or the shipped weights."""
+        from borabora_sim.learned import DEFAULT_WEIGHTS
+
+        return DEFAULT_WEIGHTS if path is None else Path(path)
+
+    def learned_model(self, path: str | None = None) -> LearnedModel:
+        """The compiled learned evaluation: the shipped weights, or those in the file `path`."""
+        from borabora_sim.learned import DEFAULT_WEIGHTS, WEIGHTS_REMEDY, default_model, load_weights
+
+        try:
+            return default_model() if path is None else load_weights(path).compiled()
+        except OSError as exc:
+            raise ValueError(f"the learned-weights file {path or DEFAULT_WEIGHTS} cannot be read: "
+                             f"{exc.strerror or exc}; {WEIGHTS_REMEDY}") from None
+
+
+BoraBora.pickle_states()
 
 __all__ = ["NUM_ACTIONS", "PLAYER_COUNTS", "STYLES", "BoraBora", "is_fishing", "new_game", "rules_for"]
