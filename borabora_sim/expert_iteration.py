@@ -52,9 +52,9 @@ from borabora_sim.players.heuristic import weights_for
 from borabora_sim.players.learned import LearnedPlayer
 from borabora_sim.players.search import FlatMCPlayer, MCTSPlayer
 from borabora_sim.protocol import Game, GameState
+from borabora_sim.provenance import package_commit
 from borabora_sim.specs import split_spec, with_options
 from borabora_sim.stats import paired_compare, wilson_interval
-from borabora_sim.train import package_commit
 
 CHUNK = 10                      # games per file of the work directory
 PROGRESS_EVERY = 30             # seconds between progress lines

@@ -23,7 +23,6 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -38,6 +37,7 @@ from borabora_sim.files import Digests, json_bytes, npz_bytes, read_arrays, read
 from borabora_sim.games.bora_bora.game import BoraBora
 from borabora_sim.learned import DEFAULT_MANIFEST, DEFAULT_WEIGHTS, LearnedWeights
 from borabora_sim.players.heuristic import weights_for
+from borabora_sim.provenance import package_commit
 
 # The styles the seats of the data games are drawn from (balanced and tuned twice: the opponents that matter most).
 DATA_STYLES = ("balanced", "balanced", "tuned", "tuned", "temple", "builder", "expansion")
@@ -73,15 +73,6 @@ class TrainConfig:
     l2: float = 1e-2            # on the first layer: with the seats' holdings one by one among the features, a
     #                             weaker decay let the fit learn its games by heart (validation loss 0.81 against 0.74)
     seed: int = 1
-
-
-def package_commit() -> str | None:
-    try:
-        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).resolve().parent, capture_output=True,
-                             text=True, timeout=10, check=False)
-    except OSError:
-        return None
-    return out.stdout.strip() or None
 
 
 def play_chunk(seed: int, first: int, count: int, config: TrainConfig, model: LearnedWeights | None,

@@ -1,5 +1,6 @@
 """The models players play by that are read from files: a game's policy-and-value network (borabora_sim.network)
-and Bora Bora's learned evaluation (borabora_sim.learned).
+and a game's learned evaluation, which a game that has one gives (LearnedEvaluation: Bora Bora's,
+borabora_sim.learned).
 
 A player loads such a model only through the functions here, given itself: each records the file on the player
 (`SeededPlayer.record_file`) as it loads the model, so that `files_read` names every file a player's moves depend
@@ -16,10 +17,11 @@ import hashlib
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Protocol, runtime_checkable
 
 from borabora_sim import _search
 from borabora_sim.files import check_regular, sha256
-from borabora_sim.learned import DEFAULT_WEIGHTS, WEIGHTS_REMEDY, default_model, load_weights
+from borabora_sim.games import game_names, get_game
 from borabora_sim.network import network_model, network_path
 from borabora_sim.players.base import SeededPlayer
 from borabora_sim.protocol import Game
@@ -30,9 +32,14 @@ def network_file(game: Game, path: str | None = None) -> Path:
     return network_path(game) if path is None else Path(path)
 
 
-def learned_file(path: str | None = None) -> Path:
-    """The learned-weights file a player reads: `path`, or the shipped weights."""
-    return DEFAULT_WEIGHTS if path is None else Path(path)
+@runtime_checkable
+class LearnedEvaluation(Protocol):
+    """What a game with a learned evaluation adds to the game object: the file of its weights a player reads and the
+    compiled model (for `path` None: the shipped weights)."""
+
+    def learned_file(self, path: str | None = None) -> Path: ...
+
+    def learned_model(self, path: str | None = None) -> _search.Model: ...
 
 
 def load_network_for(player: SeededPlayer, game: Game, path: str | None = None) -> _search.Model:
@@ -45,15 +52,12 @@ def load_network_for(player: SeededPlayer, game: Game, path: str | None = None) 
 
 def load_learned_for(player: SeededPlayer, game: Game, path: str | None = None) -> _search.Model:
     """The compiled learned evaluation of `game` (the shipped weights, or those in the file `path`) for `player`,
-    the file recorded on it; only Bora Bora has one."""
-    if game.name != "bora_bora":
-        raise ValueError(f"the learned evaluation exists for bora_bora only, not for {game.name}")
-    try:
-        model = default_model() if path is None else load_weights(path).compiled()
-    except OSError as exc:
-        raise ValueError(f"the learned-weights file {path or DEFAULT_WEIGHTS} cannot be read: {exc.strerror or exc}; "
-                         f"{WEIGHTS_REMEDY}") from None
-    player.record_file(learned_file(path))
+    the file recorded on it; a ValueError for a game without one."""
+    if not isinstance(game, LearnedEvaluation):
+        having = [name for name in game_names() if isinstance(get_game(name), LearnedEvaluation)]
+        raise ValueError(f"the learned evaluation exists for {', '.join(having)} only, not for {game.name}")
+    model = game.learned_model(path)
+    player.record_file(game.learned_file(path))
     return model
 
 
@@ -80,5 +84,5 @@ def files_fingerprint(files: Sequence[Sequence[Path]]) -> str:
     return hashlib.sha256(json.dumps(contents).encode()).hexdigest()[:16]
 
 
-__all__ = ["file_digest", "files_fingerprint", "learned_file", "load_learned_for", "load_network_for",
+__all__ = ["LearnedEvaluation", "file_digest", "files_fingerprint", "load_learned_for", "load_network_for",
            "network_file"]
