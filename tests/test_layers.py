@@ -3,24 +3,29 @@ from the source with ast: every import statement, at module level, in functions 
 no strongly connected component of more than one module, no module imports from a layer above its own
 (LAYERS, lowest first), and no shared module imports a game's package or compiled engine (GAME_MODULE_IMPORTERS
 names those that may). A compiled module (`_engine`, `_bamboo`, `_pig`, `_search`: a stub and no source here) is
-a leaf: its source is Cython in cext/, not read here.
+a leaf of the graph: its source is Cython in cext/, read apart for the one rule of the engines (they import no game's
+package and not the viewer, even inside a function). Importing the package, the protocol or the specs in a fresh
+process loads no game and no compiled engine.
 
 An import of `borabora_sim.a.b` is an edge to that module only (the packages Python imports on the way are not
 edges); `from borabora_sim.a import name` is an edge to the submodule `borabora_sim.a.name` when there is one, else
 to `borabora_sim.a`. Modules imported by a name in a string (`import_module`: the game registry, the renderers)
-are not edges. Run this file as a script to print the cycles, the imports from a higher layer and each layer's
-modules.
+are not edges. Run this file as a script to print the cycles, the imports from a higher layer or above an engine,
+and each layer's modules.
 """
 
 from __future__ import annotations
 
 import ast
 import fnmatch
+import re
+import subprocess
 import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "borabora_sim"
 ROOT = PACKAGE.name
+CEXT = PACKAGE.parent / "cext"
 
 # The layers of the package by job, lowest first: a module imports from its own layer and the layers below. A name
 # stands for that module and, for a package, every module in it ("" for the package's own __init__ only); `*`
@@ -30,7 +35,7 @@ ROOT = PACKAGE.name
 # experiments), and the rest of it with the games.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("foundation: errors, files, specs, the protocol, component data",
-     ("errors", "files", "specs", "records", "protocol", "component_files", "games.*.components")),
+     ("errors", "files", "provenance", "specs", "records", "protocol", "component_files", "games.*.components")),
     ("compiled engines and what wraps them", ("_[!_]*", "learned")),
     ("games and their registry", ("games", "bamboo", "")),
     ("players, their networks and one game between them", ("players", "network", "match")),
@@ -239,6 +244,74 @@ def test_an_import_of_a_game_from_a_shared_module_is_found() -> None:
                                           f"{ROOT}.stats imports {ROOT}.games.bamboo.game"]
 
 
+# ---- the compiled engines' sources, and what importing the layers below the games loads ------------------------------
+# An import statement of Cython source (ast cannot read it): `from a.b import (c, d)`, `import a.b, c` or `cimport`,
+# at any indentation (inside a function too)
+_CYTHON_FROM = re.compile(r"^[ \t]*from[ \t]+([\w.]+)[ \t]+c?import[ \t]+(\([^)]*\)|[^\n#]*)", re.MULTILINE)
+_CYTHON_IMPORT = re.compile(r"^[ \t]*c?import[ \t]+([^\n#]+)", re.MULTILINE)
+ABOVE_THE_ENGINES = (f"{ROOT}.games", f"{ROOT}.viewer")
+
+
+def cython_imports(source: str) -> set[str]:
+    """The modules a Cython source imports: `from a import b` counts as a.b (b may be a module) and as a."""
+    found = set()
+    for module, names in _CYTHON_FROM.findall(source):
+        found.add(module)
+        found.update(f"{module}.{name.split()[0]}" for name in names.strip("()").split(",") if name.strip())
+    for names in _CYTHON_IMPORT.findall(source):
+        found.update(name.split()[0] for name in names.split(",") if name.strip())
+    return found
+
+
+def engine_imports_from_above() -> list[str]:
+    """Every import of a game's package or of the viewer in the compiled engines' sources (cext/), as text."""
+    found = []
+    for path in sorted([*CEXT.glob("*.pyx"), *CEXT.glob("*.pxi"), *CEXT.glob("*.pxd")]):
+        for module in sorted(cython_imports(path.read_text(encoding="utf-8"))):
+            if any(module == name or module.startswith(f"{name}.") for name in ABOVE_THE_ENGINES):
+                found.append(f"cext/{path.name} imports {module}")
+    return found
+
+
+def test_the_cython_imports_are_found() -> None:
+    source = ("from libc.string cimport memcpy\nimport numpy as np\n\ndef f():\n    from borabora_sim import (errors,\n"
+              "        viewer)\n    import borabora_sim.games.pig.game, os  # a comment\n")
+    assert cython_imports(source) == {"libc.string", "libc.string.memcpy", "numpy", "borabora_sim",
+                                      "borabora_sim.errors", "borabora_sim.viewer", "borabora_sim.games.pig.game",
+                                      "os"}
+
+
+def test_no_compiled_engine_imports_a_game_or_the_viewer() -> None:
+    """The engines sit below the games: what they need of a game (its component tables, compiled by its Rules)
+    comes from the game's package, which imports the engine, never the other way."""
+    assert list(CEXT.glob("*.pyx")), "the Cython sources are read from cext/"
+    found = engine_imports_from_above()
+    assert not found, "compiled engines importing from above them:\n" + "\n".join(found)
+
+
+def test_the_package_and_the_layers_below_the_games_load_no_game() -> None:
+    """`import borabora_sim` gives Bora Bora's names (new_game, State, ...) on first use only, so that importing the
+    package, the protocol or the specs in a fresh process loads no game's module and no compiled engine."""
+    engines = sorted(game_engines())
+    code = ("import sys, borabora_sim, borabora_sim.protocol, borabora_sim.specs\n"
+            f"print(sorted(m for m in sys.modules if m.startswith('{ROOT}.games') or m in {engines!r}))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "[]", f"loaded on import: {loaded}"
+    assert {f"{ROOT}._engine", f"{ROOT}._bamboo", f"{ROOT}._pig"} <= set(engines)
+
+
+def test_the_engines_name_the_component_kinds_in_the_component_datas_order() -> None:
+    """An engine names the numbered kinds of its action names itself, in its C enums' order, which the component
+    data's name tables keep."""
+    from borabora_sim import _bamboo, _engine
+    from borabora_sim.games.bamboo import components as bamboo
+    from borabora_sim.games.bora_bora import components as bora_bora
+
+    assert (_engine.MATERIALS, _engine.PERSON_TYPES) == (bora_bora.MATERIALS, bora_bora.PERSON_TYPES)
+    assert (_bamboo.ACTIONS, _bamboo.COLOURS, _bamboo.HOME_CATEGORIES, _bamboo.SIDES) == \
+        (bamboo.ACTIONS, bamboo.COLOURS, bamboo.HOME_CATEGORIES, bamboo.SIDES)
+
+
 if __name__ == "__main__":
     graph = import_graph()
     for component in cycles(graph):
@@ -247,6 +320,8 @@ if __name__ == "__main__":
         print("upward:", line)
     for line in game_module_imports(graph):
         print("a game's module imported by:", line)
+    for line in engine_imports_from_above():
+        print("from above an engine:", line)
     for index, (job, _) in enumerate(LAYERS):
         members = sorted(module.removeprefix(ROOT + ".") for module in graph if layer_of(module) == index)
         print(f"{index} {job}: {', '.join(members)}")
