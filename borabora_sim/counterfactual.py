@@ -24,7 +24,7 @@ from borabora_sim.errors import check_players
 from borabora_sim.games import get_game
 from borabora_sim.network import network_model, network_path
 from borabora_sim.players.heuristic import style_file, weights_for
-from borabora_sim.protocol import Game, GameState
+from borabora_sim.protocol import Game, GameState, search_handles
 from borabora_sim.simulate import seated_players
 
 # A game-specific description of the decision at `state` for the studied `action`: extra columns of its row.
@@ -70,7 +70,7 @@ class RolloutJudge:
         board = get_game() if game is None else game
         weights = weights_for(self.style, game=board) if heuristic or (self._plays_by_style() and not self.network) \
             else None
-        _, stats = _search.run_flat_mc(state.search_handles(), state.current_player, list(actions),
+        _, stats = _search.run_flat_mc(search_handles(state), state.current_player, list(actions),
                                        rollouts=self.rollouts, heuristic_rollout=heuristic,
                                        rollout_depth=self.rollout_depth, margin_weight=self.margin,
                                        weights=weights, seed=seed,

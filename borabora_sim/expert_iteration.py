@@ -51,7 +51,7 @@ from borabora_sim.players import files_named, make_player, player_files_fingerpr
 from borabora_sim.players.heuristic import weights_for
 from borabora_sim.players.learned import LearnedPlayer
 from borabora_sim.players.search import FlatMCPlayer, MCTSPlayer
-from borabora_sim.protocol import Game, GameState
+from borabora_sim.protocol import Game, GameState, search_handles
 from borabora_sim.provenance import package_commit
 from borabora_sim.specs import split_spec, with_options
 from borabora_sim.stats import paired_compare, wilson_interval
@@ -134,7 +134,7 @@ class ExpertConfig:
         game = get_game(self.game)
         state = game.new_initial_state(seed=0)
         try:
-            _search.features(state.search_handles(), 0)
+            _search.features(search_handles(state), 0)
         except ValueError:
             raise ValueError(f"the game '{game.name}' has no learned features, so no network can be trained for "
                              "it") from None
@@ -198,7 +198,7 @@ class ExpertConfig:
 # =============================================================================
 def _value_rows(state: GameState) -> np.ndarray:
     """Every seat's features from its own viewpoint, padded to SEATS rows."""
-    handles = state.search_handles()
+    handles = search_handles(state)
     rows = [_search.features(handles, seat) for seat in range(state.num_players)]
     x = np.zeros((SEATS, len(rows[0])), dtype=np.float32)
     x[:len(rows)] = rows
@@ -278,7 +278,7 @@ def teacher_game(game: Game, config: ExpertConfig, generation: int, index: int, 
         if rng.random() < RANDOM_MOVES:
             action = legal[rng.integers(len(legal))]
         if rng.random() < config.keep and (not teachers or len(legal) > 1):
-            actions, after, values = _search.afterstate_features(state.search_handles(), int(rng.integers(2**62)),
+            actions, after, values = _search.afterstate_features(search_handles(state), int(rng.integers(2**62)),
                                                                  finish)
             if not teachers:
                 target = np.array([a == action for a in actions], np.float32)
@@ -344,7 +344,7 @@ def self_play_game(game: Game, config: ExpertConfig, generation: int, index: int
     finish = config.finish_weights(game)
     decisions = 0
     while not state.is_terminal():
-        handles = state.search_handles()
+        handles = search_handles(state)
         _, stats, root = _search.run_mcts(handles, state.current_player, iterations=config.iterations, model=model,
                                           c_puct=config.c_puct, noise_alpha=config.noise_alpha,
                                           noise_fraction=config.noise_fraction, seed=int(rng.integers(2**62)),
@@ -383,7 +383,7 @@ def read_chunk(path: Path, first: int, count: int, game: str = "bora_bora") -> d
     of features, seats and actions, finite numbers, games of the chunk."""
     arrays = read_arrays(path, (*SAMPLE_ARRAYS, "game"), CHUNK_FILE, CHUNK_REMEDY)
     played = get_game(game)
-    features = len(_search.features(played.new_initial_state(seed=0).search_handles(), 0))
+    features = len(_search.features(search_handles(played.new_initial_state(seed=0)), 0))
     problem = None
     n = len(arrays["x"])
     for name, dtype in {**SAMPLE_ARRAYS, "game": np.int32}.items():

@@ -29,7 +29,7 @@ import numpy as np
 from borabora_sim import _search
 from borabora_sim.files import magnitude_problem, npz_bytes, read_arrays, write_bytes
 from borabora_sim.games import record_of
-from borabora_sim.protocol import Game
+from borabora_sim.protocol import Game, search_handles
 
 Layer = tuple[np.ndarray, np.ndarray]
 NETWORK_FILE = "a network file"
@@ -152,8 +152,8 @@ def network_model(game: Game, path: str | os.PathLike[str] | None = None) -> _se
                          "give a .npz file written by borabora train") from None
     state = game.new_initial_state(seed=0)
     try:
-        _search.policy(state.search_handles(), model) if model.num_actions else \
-            _search.win_probabilities(state.search_handles(), model)
+        _search.policy(search_handles(state), model) if model.num_actions else \
+            _search.win_probabilities(search_handles(state), model)
     except ValueError as exc:
         raise ValueError(f"the network {path or network_path(game)} does not fit {game.name}: {exc}") from None
     return model

@@ -53,8 +53,15 @@ class GameState(Protocol):
     def action_to_string(self, action: int) -> str: ...
     def action_from_string(self, text: str) -> int: ...
     def to_dict(self) -> dict[str, Any]: ...
-    # the C game interface (cext/game_api.pxd) for compiled search: capsules of the game's functions, its rules and
-    # the state, and the object that owns the memory they point into
+
+
+@runtime_checkable
+class CompiledState(GameState, Protocol):
+    """The state of a compiled game, which the compiled searches (borabora_sim._search) play on; a game written in
+    Python (borabora_sim.games.python_game) has none, and its searches run in Python."""
+
+    # the C game interface (cext/game_api.pxd): capsules of the game's functions, its rules and the state, and the
+    # object that owns the memory they point into
     def search_handles(self) -> tuple[CapsuleType, CapsuleType, CapsuleType, object]: ...
 
 
@@ -158,6 +165,15 @@ class Game(Protocol):
         """A score source (one of `sources`) in words ("fish tiles at the end")."""
 
 
+def search_handles(state: GameState) -> tuple[CapsuleType, CapsuleType, CapsuleType, object]:
+    """The compiled interface of `state` (CompiledState.search_handles); the state of a game written in Python is
+    refused in one line, since what asks for it (a network, the learned evaluation) needs a compiled game."""
+    if not isinstance(state, CompiledState):
+        raise ValueError(f"{type(state).__name__} is the state of a game written in Python: networks, the learned "
+                         "evaluation and compiled search need a compiled game; use random, heuristic, mcts or flatmc")
+    return state.search_handles()
+
+
 def check_seed(seed: object) -> int:
     """A seed is an int in [0, 2**64) (numpy integers too); None draws one at random."""
     if seed is None:
@@ -168,4 +184,4 @@ def check_seed(seed: object) -> int:
         raise type(error)(f"seed must be an int in [0, 2**64) or None, got {seed!r}") from None
 
 
-__all__ = ["ActionKind", "Game", "GameState"]
+__all__ = ["ActionKind", "CompiledState", "Game", "GameState", "search_handles"]

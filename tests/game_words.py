@@ -6,6 +6,7 @@ and styles a player spec may show (`rollout_depth`, `keep_pace`)."""
 from __future__ import annotations
 
 import re
+
 from borabora_sim.players import PLAYER_TYPES
 from borabora_sim.protocol import Game
 

@@ -27,8 +27,8 @@ from borabora_sim.protocol import Game
 from borabora_sim.specs import split_spec
 
 DEFAULT_GAME = "bora_bora"
-# The games of the library, each a package or module of borabora_sim.games whose RECORD says what it has: adding a game is
-# its package and its name here (a game kept elsewhere registers its record with `register`).
+# The games of the library, each a package or module of borabora_sim.games whose RECORD says what it has: adding a
+# game is its package (or module) and its name here (a game kept elsewhere registers its record with `register`).
 GAME_PACKAGES = ("bora_bora", "bamboo", "pig", "nim")
 
 
@@ -47,6 +47,9 @@ class GameRecord:
     network: str | None = None              # "package:file" of its policy-and-value network (borabora_sim.network)
     questions: str | None = None            # its pieces for the question engine (borabora_sim.questions.Vocabulary);
     #                                         its built-in questions are the TOML files in that module's questions/
+    samples: str | None = None              # "module" of its samples for the shared tests: data only (a change of
+    #                                         its component file that loads, the things a click picks, ...); a
+    #                                         test that needs a sample the game leaves out is skipped, saying so
 
     def part(self, what: str) -> Any:
         """The part `what` ("game", "picture", "click_targets", "encoder"), imported on first use; None where the

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from borabora_sim.games import GameRecord
-from borabora_sim.games.python_game import Chance, PythonGame, PythonState
+from borabora_sim.games.python_game import Chance, PythonGame
 
 PILE = 21
 MOST = 3                                       # the most stones a player may take at once
@@ -33,16 +33,17 @@ class Nim(PythonGame):
 
     name = "nim"
     action_names = tuple(f"take_{count}" for count in range(1, MOST + 1))
-    player_counts = (2, 3, 4)
+    player_counts: tuple[int, ...] = (2, 3, 4)
     score_unit = "PTS"
-    sources = ("last_stone",)
+    sources: tuple[str, ...] = ("last_stone",)
     source_words = MappingProxyType({"last_stone": "the point for taking the last stone"})
-    counters = ("stones_taken", "start_position")
-    default_players = ("heuristic", "heuristic:style=greedy")
-    weight_names = ("leave_four", "take_more")
+    counters: tuple[str, ...] = ("stones_taken", "start_position")
+    default_players: tuple[str, ...] = ("heuristic", "heuristic:style=greedy")
+    weight_names: tuple[str, ...] = ("leave_four", "take_more")
     # leave_four: the worth of leaving the next player a multiple of four stones; take_more: of each stone taken
-    styles = MappingProxyType({"perfect": MappingProxyType({"leave_four": 1.0, "take_more": 0.0}),
-                               "greedy": MappingProxyType({"leave_four": 0.0, "take_more": 1.0})})
+    styles: Mapping[str, Mapping[str, float]] = MappingProxyType({
+        "perfect": MappingProxyType({"leave_four": 1.0, "take_more": 0.0}),
+        "greedy": MappingProxyType({"leave_four": 0.0, "take_more": 1.0})})
     default_style = "perfect"
 
     def start(self, players: int, chance: Chance) -> dict[str, Any]:
@@ -94,18 +95,18 @@ class Nim(PythonGame):
         return float(weights[0] * (left % 4 == 0) + weights[1] * (action + 1))
 
     # ---- in words -------------------------------------------------------------------------------------------
-    def describe_action(self, state: PythonState, action: int) -> str:
+    def describe_action(self, state: Any, action: int) -> str:
         return f"Take {_stones(action + 1)}"
 
-    def describe_decision(self, state: PythonState) -> str:
+    def describe_decision(self, state: Any) -> str:
         pile = state.position["pile"]
         return f"Take 1 to {min(MOST, pile)} stones from the pile of {pile}"
 
-    def describe_phase(self, state: PythonState) -> str:
+    def describe_phase(self, state: Any) -> str:
         return "Game over" if state.is_terminal() else f"{_stones(state.position['pile'])} left in the pile"
 
     def rules_hint(self, decision: str) -> str:
         return "Take 1, 2 or 3 stones; whoever takes the last stone wins."
 
 
-RECORD = GameRecord(name="nim", game=Nim)
+RECORD = GameRecord(name="nim", game="borabora_sim.games.nim:Nim")

@@ -222,24 +222,24 @@ class PythonGame:
 
     name: ClassVar[str]
     action_names: ClassVar[tuple[str, ...]]
-    player_counts: ClassVar[tuple[int, ...]] = (2,)
-    score_unit: ClassVar[str] = "PTS"
-    sources: ClassVar[tuple[str, ...]] = ("play",)
+    player_counts: tuple[int, ...] = (2,)
+    score_unit: str = "PTS"
+    sources: tuple[str, ...] = ("play",)
     source_words: ClassVar[Mapping[str, str]] = MappingProxyType({"play": "points of play"})
     default_player_count: ClassVar[int] = 2
-    options: ClassVar[Mapping[str, tuple[str, ...]]] = MappingProxyType({})
-    default_players: ClassVar[tuple[str, ...]] = ("random", "random")
-    weight_names: ClassVar[tuple[str, ...]] = ()
-    styles: ClassVar[Mapping[str, Mapping[str, float]]] = MappingProxyType({})
-    default_style: ClassVar[str] = ""
-    style_files: ClassVar[Mapping[str, Path]] = MappingProxyType({})
-    action_kinds: ClassVar[Mapping[str, ActionKind]] = MappingProxyType({})
-    search_defaults: ClassVar[Mapping[str, object]] = MappingProxyType({})
-    presets: ClassVar[Mapping[str, str]] = MappingProxyType({})
-    end_action: ClassVar[int | None] = None
-    counters: ClassVar[tuple[str, ...]] = ("start_position",)
-    decisions: ClassVar[tuple[str, ...]] = ("move",)         # every value decision_of gives
-    phases: ClassVar[tuple[str, ...]] = ("play", "end")      # every value phase_of gives, and "end"
+    options: Mapping[str, tuple[str, ...]] = MappingProxyType({})
+    default_players: tuple[str, ...] = ("random", "random")
+    weight_names: tuple[str, ...] = ()
+    styles: Mapping[str, Mapping[str, float]] = MappingProxyType({})
+    default_style: str = ""
+    style_files: Mapping[str, Path] = MappingProxyType({})
+    action_kinds: Mapping[str, ActionKind] = MappingProxyType({})
+    search_defaults: Mapping[str, object] = MappingProxyType({})
+    presets: Mapping[str, str] = MappingProxyType({})
+    end_action: int | None = None
+    counters: tuple[str, ...] = ("start_position",)
+    decisions: tuple[str, ...] = ("move",)         # every value decision_of gives
+    phases: tuple[str, ...] = ("play", "end")      # every value phase_of gives, and "end"
     state_type: ClassVar[type[PythonState]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -298,16 +298,16 @@ class PythonGame:
         return "move"
 
     # ---- words (defaults a game may replace) ----------------------------------------------------------------
-    def describe_action(self, state: PythonState, action: int) -> str:
+    def describe_action(self, state: Any, action: int) -> str:
         return self.action_name(action).capitalize()
 
-    def describe_actions(self, state: PythonState, actions: Sequence[int]) -> list[str]:
+    def describe_actions(self, state: Any, actions: Sequence[int]) -> list[str]:
         return [self.describe_action(state, action) for action in actions]
 
-    def describe_decision(self, state: PythonState) -> str:
+    def describe_decision(self, state: Any) -> str:
         return "Choose your move"
 
-    def describe_phase(self, state: PythonState) -> str:
+    def describe_phase(self, state: Any) -> str:
         return "Game over" if state.is_terminal() else f"Move {state.move_count + 1}"
 
     def rules_hint(self, decision: str) -> str:
@@ -316,7 +316,7 @@ class PythonGame:
     def describe_source(self, source: str) -> str:
         return self.source_words[source]
 
-    def render(self, state: PythonState, viewer: int) -> str:
+    def render(self, state: Any, viewer: int) -> str:
         """The game in text for the terminal: where it is, the decision and the scores."""
         lines = [self.describe_phase(state)]
         if not state.is_terminal():
@@ -357,7 +357,7 @@ class PythonGame:
         position = self.start(players, chance)
         return self.state_type(self, players, position, chance.state)
 
-    def for_state(self, state: PythonState) -> PythonGame:
+    def for_state(self, state: Any) -> PythonGame:
         return self
 
     def state_from_dict(self, data: Mapping[str, Any]) -> PythonState:
@@ -422,12 +422,12 @@ class PythonGame:
         return {key: np.asarray(values, dtype=np.int64) if values else np.zeros(shapes.get(key, (0,)), np.int64)
                 for key, values in out.items()}
 
-    def heuristic_option_values(self, state: PythonState, weights: np.ndarray, seed: int,
+    def heuristic_option_values(self, state: Any, weights: np.ndarray, seed: int,
                                 thorough: bool = True) -> list[tuple[int, float]]:
         """Every legal action with the heuristic's worth of it to the mover (`value`)."""
         return [(action, float(self.value(state.position, action, weights))) for action in state.legal_actions()]
 
-    def heuristic_action(self, state: PythonState, weights: np.ndarray, seed: int, thorough: bool = True) -> int:
+    def heuristic_action(self, state: Any, weights: np.ndarray, seed: int, thorough: bool = True) -> int:
         """The action of the best worth, a tie broken at random by `seed`."""
         values = self.heuristic_option_values(state, weights, seed, thorough)
         best = max(value for _, value in values)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from borabora_sim import _search
 from borabora_sim.players.base import OptionRatingPlayer, Param, RatedOption
 from borabora_sim.players.models import load_network_for
-from borabora_sim.protocol import Game, GameState
+from borabora_sim.protocol import Game, GameState, search_handles
 
 # How likely, against the best move, a move of a preferred kind must be for `prefer` to take it. An additive margin of
 # probability would almost never move a confident policy's choice; taking the kind's move whenever legal would make
@@ -53,7 +53,7 @@ class ExpertPlayer(OptionRatingPlayer):
         `seed` of what the player cannot see."""
         self.bind(state)
         options = [RatedOption(a, state.action_to_string(a), p)
-                   for a, p in _search.policy(state.search_handles(), self.model, seed)]
+                   for a, p in _search.policy(search_handles(state), self.model, seed)]
         return sorted(options, key=lambda option: -option.value)
 
     def _rated_options(self, state: GameState) -> list[RatedOption]:

@@ -19,7 +19,7 @@ from borabora_sim.players.base import (
 )
 from borabora_sim.players.heuristic import load_style_for
 from borabora_sim.players.models import load_learned_for
-from borabora_sim.protocol import Game, GameState
+from borabora_sim.protocol import Game, GameState, search_handles
 
 
 class LearnedPlayer(OptionRatingPlayer):
@@ -68,7 +68,7 @@ class LearnedPlayer(OptionRatingPlayer):
     def option_values(self, state: GameState, seed: int) -> list[RatedOption]:
         """Every legal action with the mover's win probability after it by the model, best first."""
         self.bind(state)
-        values = _search.learned_option_values(state.search_handles(), self.model, self.weights, seed, self.samples)
+        values = _search.learned_option_values(search_handles(state), self.model, self.weights, seed, self.samples)
         options = [RatedOption(a, state.action_to_string(a), float(v)) for a, v in values]
         return sorted(options, key=lambda option: -option.value)
 

@@ -47,7 +47,8 @@ class Rollout:
             scores = state.scores()
             low, high = min(scores), max(scores)
             spread = [(score - low) / (high - low) if high > low else 0.5 for score in scores]
-            shares = [(1 - self.margin) * share + self.margin * part for share, part in zip(shares, spread, strict=True)]
+            shares = [(1 - self.margin) * share + self.margin * part
+                      for share, part in zip(shares, spread, strict=True)]
         return shares
 
 

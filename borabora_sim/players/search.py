@@ -1,6 +1,6 @@
 """Search players: information-set MCTS and flat Monte Carlo, both compiled (borabora_sim._search).
 
-They work through `state.search_handles()`, the game-agnostic C interface, and never look at hidden
+They work through `search_handles(state)`, the game-agnostic C interface, and never look at hidden
 information: every iteration plays on a determinization for the searching player.
 """
 
@@ -13,6 +13,7 @@ from typing import ClassVar, TypedDict, cast
 import numpy as np
 
 from borabora_sim import _search, errors
+from borabora_sim.players import python_search
 from borabora_sim.players.base import (
     Param,
     SeededPlayer,
@@ -27,10 +28,9 @@ from borabora_sim.players.base import (
 )
 from borabora_sim.players.heuristic import load_style_for
 from borabora_sim.players.models import load_learned_for, load_network_for
-from borabora_sim.players import python_search
 from borabora_sim.players.python_search import Rollout
 from borabora_sim.players.reasons import COUNT, PERCENT, Column, Option, Reasons, top_options
-from borabora_sim.protocol import Game, GameState
+from borabora_sim.protocol import Game, GameState, search_handles
 
 
 @dataclass(frozen=True)
@@ -349,7 +349,7 @@ class MCTSPlayer(_SearchPlayer):
         if not self.compiled:
             return python_search.run_mcts(state, state.current_player, self._python_rollout(), legal, self.iterations,
                                           self.seconds, self.c, options["seed"])
-        return _search.run_mcts(state.search_handles(), state.current_player, iterations=self.iterations,
+        return _search.run_mcts(search_handles(state), state.current_player, iterations=self.iterations,
                                 seconds=self.seconds, c_uct=self.c, root_actions=legal, threads=self.threads,
                                 c_puct=self.c if self._puct() else 0.0, rollout_leaves=self.prior == "net", **options)
 
@@ -398,7 +398,7 @@ class FlatMCPlayer(_SearchPlayer):
         if not self.compiled:
             return python_search.run_flat_mc(state, state.current_player, self._python_rollout(), legal,
                                              self.rollouts, options["seed"])
-        return _search.run_flat_mc(state.search_handles(), state.current_player, legal, rollouts=self.rollouts,
+        return _search.run_flat_mc(search_handles(state), state.current_player, legal, rollouts=self.rollouts,
                                    **options)
 
     def kind_words(self) -> str:
