@@ -23,8 +23,9 @@ from borabora_sim import _search
 from borabora_sim.errors import check_players
 from borabora_sim.games import get_game
 from borabora_sim.network import network_model, network_path
+from borabora_sim.players import python_search
 from borabora_sim.players.heuristic import style_file, weights_for
-from borabora_sim.protocol import Game, GameState, search_handles
+from borabora_sim.protocol import CompiledState, Game, GameState, search_handles
 from borabora_sim.simulate import seated_players
 
 # A game-specific description of the decision at `state` for the studied `action`: extra columns of its row.
@@ -70,6 +71,14 @@ class RolloutJudge:
         board = get_game() if game is None else game
         weights = weights_for(self.style, game=board) if heuristic or (self._plays_by_style() and not self.network) \
             else None
+        if not isinstance(state, CompiledState):        # a game written in Python: its rollouts run in Python
+            if self.network or self.rollout_depth >= 0:
+                raise ValueError(f"{board.name} is written in Python: its options are judged by rollouts to the end "
+                                 "of the game, without a network or cut-off")
+            rollout = python_search.Rollout(board, weights if heuristic else None, self.margin)
+            _, stats = python_search.run_flat_mc(state, state.current_player, rollout, list(actions), self.rollouts,
+                                                 seed)
+            return {int(action): float(mean) for action, _, mean in stats}
         _, stats = _search.run_flat_mc(search_handles(state), state.current_player, list(actions),
                                        rollouts=self.rollouts, heuristic_rollout=heuristic,
                                        rollout_depth=self.rollout_depth, margin_weight=self.margin,

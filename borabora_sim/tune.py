@@ -49,7 +49,6 @@ import json
 import math
 import os
 import shlex
-import subprocess
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -64,6 +63,7 @@ from borabora_sim.games import DEFAULT_GAME, game_spec, get_game
 from borabora_sim.match import play_game
 from borabora_sim.players import HeuristicPlayer, files_named, make_player, player_files_fingerprint, weights_for
 from borabora_sim.protocol import Game
+from borabora_sim.provenance import package_commit
 from borabora_sim.simulate import check_n_jobs, check_out_directory, player_seed
 from borabora_sim.studies.progress import step_bar
 
@@ -185,16 +185,6 @@ class RunState:
     def generation(self) -> int:
         """The number of finished generations."""
         return len(self.told)
-
-
-def package_commit() -> str | None:
-    """The commit of the package's source tree, when it is a git checkout (else None)."""
-    try:
-        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).parent, capture_output=True, text=True,
-                             timeout=10, check=True)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return out.stdout.strip() or None
 
 
 def command_line(config: TuneConfig, budget: int) -> str:

@@ -18,8 +18,8 @@ from borabora_sim.questions import load_question
 from borabora_sim.questions.forms.choice import choice_verdicts
 from borabora_sim.questions.forms.gift import _gift_verdicts, _kind_answer, _pooled
 from borabora_sim.questions.forms.gift_games import _moments
-from borabora_sim.questions.vocabulary import Moment
 from borabora_sim.simulate import seated_players
+from borabora_sim.vocabulary import Moment
 
 FALLBACKS = ("balance 1 HP", "improve 1 coin")
 
@@ -53,7 +53,7 @@ def test_without_the_spirit_the_state_differs_only_by_that_tile(bamboo) -> None:
                   for a, b in zip(_spirits_held(cut), _spirits_held(before), strict=True)]
         for seat, kinds in enumerate(gained):
             for spirit, count in enumerate(kinds):
-                after = without_spirit(Moment(cut.clone(), seat, spirit, before))
+                after = without_spirit(Moment(cut.clone(), seat, spirit, before, get_game("bamboo")))
                 if count <= 0:
                     assert after is None                     # only a spirit won since the last Autumn is taken
                     continue
@@ -76,7 +76,7 @@ def test_a_spirit_taken_from_the_final_state_takes_its_variety_hp(bamboo) -> Non
     held = _spirits_held(state)
     seat, spirit = next((s, k) for s, kinds in enumerate(held) for k, n in enumerate(kinds) if n == 1)
     empty = bamboo.new_initial_state(players=4, seed=5)
-    after = without_spirit(Moment(state.clone(), seat, spirit, empty))
+    after = without_spirit(Moment(state.clone(), seat, spirit, empty, get_game("bamboo")))
     assert after is not None
     assert after.score_breakdown()[seat]["spirit_types"] == state.score_breakdown()[seat]["spirit_types"] - 2
 

@@ -35,7 +35,8 @@ CEXT = PACKAGE.parent / "cext"
 # experiments), and the rest of it with the games.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("foundation: errors, files, specs, the protocol, component data",
-     ("errors", "files", "provenance", "specs", "records", "protocol", "component_files", "games.*.components")),
+     ("errors", "files", "provenance", "specs", "records", "protocol", "vocabulary", "component_files",
+      "games.*.components")),
     ("compiled engines and what wraps them", ("_[!_]*", "learned")),
     ("games and their registry", ("games", "bamboo", "")),
     ("players, their networks and one game between them", ("players", "network", "match")),

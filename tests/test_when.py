@@ -22,7 +22,6 @@ from borabora_sim.games.bora_bora.questions import QUESTIONS as BORA_BORA
 from borabora_sim.games.pig.questions import QUESTIONS as PIG
 from borabora_sim.questions import load_question
 from borabora_sim.questions.forms.choice_games import _choice_task
-from borabora_sim.questions.vocabulary import Situation, Vocabulary, lead_words
 from borabora_sim.questions.when import (
     MIN_HELD_OUT,
     Condition,
@@ -34,6 +33,7 @@ from borabora_sim.questions.when import (
     when_sentence,
     write_example_picture,
 )
+from borabora_sim.vocabulary import Situation, Vocabulary, lead_words
 
 SITUATIONS = BORA_BORA.situations
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from borabora_sim.games import GameRecord
 from borabora_sim.games.python_game import Chance, PythonGame
+from borabora_sim.vocabulary import ActionGroup, Rung, Situation, Vocabulary
 
 PILE = 21
 MOST = 3                                       # the most stones a player may take at once
@@ -109,4 +110,21 @@ class Nim(PythonGame):
         return "Take 1, 2 or 3 stones; whoever takes the last stone wins."
 
 
-RECORD = GameRecord(name="nim", game="borabora_sim.games.nim:Nim")
+def _pile(state: Any, action: int) -> int:
+    return int(state.position["pile"])
+
+
+# Nim's pieces for questions (borabora_sim.questions): a ladder from random play to the perfect rule, taking three
+# stones as a choice to ask about, and the pile as the situation a decision is described by.
+QUESTIONS = Vocabulary(
+    title="Nim",
+    rungs=(Rung("random", "random", "the random player"), Rung("greedy", "heuristic:style=greedy", "the greedy player"),
+           Rung("perfect", "heuristic:style=perfect", "the perfect player")),
+    study_rungs=("greedy", "perfect"), opponent="heuristic:style=greedy", opponent_words="greedy players",
+    judge="perfect", score_words="points",
+    groups=MappingProxyType({"take_3": ActionGroup("taking 3 stones", "take_3")}),
+    situations=MappingProxyType({"pile": Situation("stones in the pile", _pile, at_least="{} or more stones are left",
+                                                   at_most="at most {} stone{s} are left",
+                                                   equal="{} stone{s} are left")}))
+
+RECORD = GameRecord(name="nim", game="borabora_sim.games.nim:Nim", questions="borabora_sim.games.nim:QUESTIONS")

@@ -30,10 +30,10 @@ from typing import Any
 import tomllib
 
 from borabora_sim.games import canonical_game_spec, get_game, record_of
-from borabora_sim.questions.vocabulary import Vocabulary
 from borabora_sim.questions.work import BATCH_ID_STRIDE
 from borabora_sim.records import SEED_MAX
 from borabora_sim.specs import split_spec
+from borabora_sim.vocabulary import Vocabulary
 
 FORMS = ("policy", "choice", "gift", "setup")
 PARTS = "parts"                       # the form of a question made of several parts, each of one of FORMS
@@ -542,7 +542,8 @@ def _choice(question: Question, data: Mapping[str, Any]) -> Question:
                                         f"{_listing(tuple(vocabulary.groups))}")
     if len(set(groups)) < len(groups):
         raise _fail("group", given, "names a group twice; name each group once")
-    by = data.get("by", ["round"])
+    # by default the round, or in a game without rounds its first situation column
+    by = data.get("by", ["round" if "round" in vocabulary.situations else next(iter(vocabulary.situations), "")])
     if isinstance(by, str):
         by = [by]
     if not isinstance(by, list) or not by or any(b not in vocabulary.situations for b in by):

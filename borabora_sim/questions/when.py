@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from borabora_sim import stats
-from borabora_sim.questions.vocabulary import Situation
+from borabora_sim.vocabulary import Situation
 
 MIN_TRAIN = 20                 # decisions a situation must hold in the games it is learned from to be tried
 MIN_HELD_OUT = 10              # held-out decisions a situation must hold to be reported as found

@@ -15,7 +15,7 @@ from borabora_sim.games import game_of
 from borabora_sim.games.bamboo.situations import balance_tiles_held, food_held, home_tiles, own_record, spirit_kinds
 from borabora_sim.games.bamboo.variants import VARIANTS, write_variant
 from borabora_sim.protocol import Game, GameState
-from borabora_sim.questions.vocabulary import (
+from borabora_sim.vocabulary import (
     ActionGroup,
     Edit,
     Moment,

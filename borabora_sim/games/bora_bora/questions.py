@@ -16,7 +16,7 @@ from borabora_sim.counterfactual import score_gap
 from borabora_sim.games.bora_bora.situations import blocked_tiles, dice_left, god_cards, own_view, priests, regions
 from borabora_sim.games.bora_bora.variants import VARIANTS, write_variant
 from borabora_sim.protocol import GameState
-from borabora_sim.questions.vocabulary import (
+from borabora_sim.vocabulary import (
     ActionGroup,
     Edit,
     Moment,

@@ -6,7 +6,7 @@ from types import MappingProxyType
 
 from borabora_sim.counterfactual import score_gap
 from borabora_sim.protocol import GameState
-from borabora_sim.questions.vocabulary import ActionGroup, Rung, Situation, Vocabulary, lead_words
+from borabora_sim.vocabulary import ActionGroup, Rung, Situation, Vocabulary, lead_words
 
 POINTS_LEAD = lead_words("points")
 

@@ -30,8 +30,8 @@ from borabora_sim.questions.forms.common import (
     robustness_settings,
 )
 from borabora_sim.questions.question import NO_JUDGE, Question, Size, judge_words
-from borabora_sim.questions.vocabulary import value_text
 from borabora_sim.questions.work import Work
+from borabora_sim.vocabulary import value_text
 
 
 def choice_table(values: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:

@@ -43,8 +43,8 @@ from borabora_sim.questions.forms.common import (
 )
 from borabora_sim.questions.forms.gift_games import _gift_task
 from borabora_sim.questions.question import Question, Size
-from borabora_sim.questions.vocabulary import Edit
 from borabora_sim.questions.work import BATCH_ID_STRIDE, Work
+from borabora_sim.vocabulary import Edit
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

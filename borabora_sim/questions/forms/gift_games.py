@@ -10,9 +10,9 @@ from borabora_sim.games import get_game
 from borabora_sim.protocol import Game, GameState
 from borabora_sim.questions.forms.common import studied_in_seat, studied_seats
 from borabora_sim.questions.question import Question
-from borabora_sim.questions.vocabulary import Edit, Moment
 from borabora_sim.questions.work import Rows
 from borabora_sim.simulate import seated_players
+from borabora_sim.vocabulary import Edit, Moment
 
 
 def _play_out(state: GameState, specs: Sequence[str], seeds: Sequence[int], game: Game) -> GameState:
@@ -70,7 +70,7 @@ def _gift_task(question: Question, label: str, ids: Sequence[int], seed: int, co
             seeds = [int(game.derive_seed(game_seed, 100 * round_ + s)) for s in range(count)]
             as_it_stands: GameState | None = None
             for kind, kind_name in enumerate(kinds):
-                edited = {s: edit.apply(Moment(moment.clone(), s, kind, before)) for s in seats}
+                edited = {s: edit.apply(Moment(moment.clone(), s, kind, before, game)) for s in seats}
                 ready = [s for s in seats if edited[s] is not None]
                 if not ready:
                     continue

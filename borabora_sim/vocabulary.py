@@ -141,6 +141,7 @@ class Moment:
     seat: int
     kind: int
     before: GameState
+    game: Game                  # the game `state` is played in
 
 
 @dataclass(frozen=True)
@@ -182,12 +183,10 @@ def one_more(counter: str) -> Callable[[Moment], GameState | None]:
     """An edit's `apply` that gives the seat one more of a counter of its player record in the saved state
     ("shells", "coins"); None where the engine's laws refuse the result."""
     def apply(moment: Moment) -> GameState | None:
-        from borabora_sim.games import game_of
-
         data = copy.deepcopy(moment.state.to_dict())
         data["state"]["pl"][moment.seat][counter] += 1
         try:
-            return game_of(moment.state).state_from_dict(data)
+            return moment.game.state_from_dict(data)
         except StateFormatError:
             return None
 
