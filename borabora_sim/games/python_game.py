@@ -320,8 +320,8 @@ class PythonGame:
         """The game in text for the terminal: where it is, the decision and the scores."""
         lines = [self.describe_phase(state)]
         if not state.is_terminal():
-            lines.append(f"Seat {state.current_player + 1}: {self.describe_decision(state)}")
-        lines.append("Scores: " + ", ".join(f"seat {seat + 1} {score}" for seat, score in enumerate(state.scores())))
+            lines.append(f"Seat {state.current_player} to move: {self.describe_decision(state)}")
+        lines.append("Scores: " + ", ".join(f"seat {seat} {score}" for seat, score in enumerate(state.scores())))
         return "\n".join(lines)
 
     # ---- the protocol, derived ------------------------------------------------------------------------------
