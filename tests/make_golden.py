@@ -1,15 +1,17 @@
-"""Regenerates the golden traces of tests/data/, the pinned behaviour of every game checked by tests/test_golden.py.
+"""Writes the golden traces of tests/data/golden/, the pinned behaviour of the games checked by tests/test_golden.py.
 
 Run it only on purpose, after a deliberate rule or component change, and give the reason in the commit:
 
-    PYTHONPATH=. python tests/make_golden.py              (every game's files, from the repository root)
-    PYTHONPATH=. python tests/make_golden.py bamboo       (one game's)
+    PYTHONPATH=. python tests/make_golden.py                  (every file again, each from its own header)
+    PYTHONPATH=. python tests/make_golden.py bamboo           (the files of a game, or of a spec such as
+                                                               bamboo:mode=advanced; a new file when it has none)
 
-Each file of GOLDEN is one game spec: for every player count of the game and the file's seeds it plays a game in
-which each decision takes `legal[rng.randrange(len(legal))]` with `rng = random.Random(seed)`, and records the
-number of legal actions at every decision (one character per decision, see the file's alphabet), the number of
-applied actions (forced ones included), the final scores and what the file adds (`finals`; with `names`, the
-name of every action taken). One game per line.
+A file pins one game spec and describes itself in its header (see `Golden`): for every player count of the game
+and each of its seeds it plays a game in which each decision takes `legal[rng.randrange(len(legal))]` with
+`rng = random.Random(seed)`, and keeps the number of legal actions at every decision (one character per decision,
+see the file's alphabet), the number of applied actions (forced ones included), the final scores and what the
+header's `finals` name (state methods, such as winners or score_breakdown); with `names`, the name of every action
+taken. One game per line. A game without a file is not pinned: test_golden.py skips it, saying so.
 """
 
 from __future__ import annotations
@@ -17,50 +19,73 @@ from __future__ import annotations
 import json
 import random
 import sys
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from borabora_sim.games import get_game
+from borabora_sim.games import get_game, parse_game_spec
 
-DATA = Path(__file__).with_name("data")
+GOLDEN = Path(__file__).with_name("data") / "golden"
+FORMAT = "borabora_sim.golden_traces"
+VERSION = 2
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
 @dataclass(frozen=True)
 class Golden:
-    """One golden file: the game it pins and how it was written."""
+    """How a golden file is written, as its header says: the game spec played (every option given), the seeds,
+    the alphabet (legal-action count n is stored as alphabet[n]), the state methods whose values at the end are
+    kept after the scores, and whether the name of every action taken is kept."""
 
-    game: str                                   # the registered name
-    path: Path
-    spec: str                                   # the game spec played (its name and options)
-    format: str
-    seeds: range
-    alphabet: str                               # legal-action count n is stored as alphabet[n]
-    finals: Callable[[Any], dict[str, Any]]     # what the file keeps of the final state, after the scores
-    tags: Mapping[str, str] = field(default_factory=dict)   # written in the header and in every game
-    names: bool = False                         # whether the name of every action taken is kept
+    spec: str
+    seeds: tuple[int, ...] = tuple(range(6))
+    alphabet: str = DIGITS + DIGITS[10:].upper()
+    finals: tuple[str, ...] = ("winners", "score_breakdown", "counters")
+    names: bool = True
+
+    @property
+    def game(self) -> str:
+        """The registered name of the game."""
+        return parse_game_spec(self.spec)[0]
 
     @property
     def label(self) -> str:
-        return "-".join([self.game, *self.tags.values()])
+        """The file's name without .json: the game's name and its option values (bamboo-advanced)."""
+        name, options = parse_game_spec(self.spec)
+        return "-".join([name, *map(str, options.values())])
+
+    @property
+    def path(self) -> Path:
+        return GOLDEN / f"{self.label}.json"
+
+    def header(self) -> dict[str, Any]:
+        return {"format": FORMAT, "version": VERSION, "game": self.spec, "fingerprint": get_game(self.spec).fingerprint,
+                "seeds": list(self.seeds), "alphabet": self.alphabet, "finals": list(self.finals),
+                "names": self.names}
+
+    @classmethod
+    def of(cls, data: dict[str, Any]) -> Golden:
+        """The description in a file's header."""
+        return cls(data["game"], tuple(data["seeds"]), data["alphabet"], tuple(data["finals"]), data["names"])
+
+    @classmethod
+    def new(cls, spec: str) -> Golden:
+        """A new file's description for `spec`, its options written out in full (the defaults too)."""
+        name, _ = parse_game_spec(spec)
+        game = get_game(spec)
+        options = ",".join(f"{key}={getattr(game, key)}" for key in game.options)
+        return cls(f"{name}:{options}" if options else name)
 
 
-GOLDEN = (
-    # a real decision has 2..61 options
-    Golden("bora_bora", DATA / "golden_traces.json", "bora_bora", "borabora_sim.golden_traces", range(6),
-           DIGITS + DIGITS[10:].upper(), lambda state: {"winner": state.winner()}),
-    # a real decision has 2..16 options (docs/bamboo_actions.md)
-    *(Golden("bamboo", DATA / "bamboo_golden" / f"{mode}.json", f"bamboo:mode={mode}",
-             "borabora_sim.bamboo.golden_traces", range(3), DIGITS,
-             lambda state: {"breakdown": state.score_breakdown(), "comfort": state.comfort(),
-                            "winner": list(state.winners())}, {"mode": mode}, names=True)
-      for mode in ("normal", "advanced")),
-    # every real decision is roll or hold: the file keeps the action taken at each and every seat's counters
-    Golden("pig", DATA / "pig_golden.json", "pig", "borabora_sim.pig.golden_traces", range(6), DIGITS,
-           lambda state: {"winner": state.winner(), "counters": state.counters()}, names=True),
-)
+def golden_files() -> dict[str, dict[str, Any]]:
+    """Every golden file's data, by label."""
+    return {path.stem: json.loads(path.read_text()) for path in sorted(GOLDEN.glob("*.json"))}
+
+
+def finals(golden: Golden, state: Any) -> dict[str, Any]:
+    """What the file keeps of the final state after the scores, as JSON reads it back."""
+    kept: dict[str, Any] = json.loads(json.dumps({name: getattr(state, name)() for name in golden.finals}))
+    return kept
 
 
 def play_trace(golden: Golden, players: int, seed: int) -> dict[str, Any]:
@@ -76,34 +101,34 @@ def play_trace(golden: Golden, players: int, seed: int) -> dict[str, Any]:
         taken.append(state.action_to_string(action))
         state.apply(action)
     names = {"actions": ";".join(taken)} if golden.names else {}
-    return {"players": players, "seed": seed, **golden.tags, "legal_counts": "".join(counts), **names,
-            "moves": state.move_count, "scores": state.scores(), **golden.finals(state)}
-
-
-def make(golden: Golden) -> dict[str, Any]:
-    game = get_game(golden.spec)
-    return {"format": golden.format, "components": game.rules.fingerprint, **golden.tags, "alphabet": golden.alphabet,
-            "games": [play_trace(golden, players, seed) for players in game.player_counts for seed in golden.seeds]}
+    return {"players": players, "seed": seed, "legal_counts": "".join(counts), **names, "moves": state.move_count,
+            "scores": state.scores(), **finals(golden, state)}
 
 
 def write(golden: Golden) -> None:
-    data = make(golden)
-    games = data.pop("games")
-    header = json.dumps(data)[:-1]  # one game per line keeps diffs readable
+    games = [play_trace(golden, players, seed) for players in get_game(golden.spec).player_counts
+             for seed in golden.seeds]
+    header = json.dumps(golden.header())[:-1]  # one game per line keeps diffs readable
     golden.path.parent.mkdir(parents=True, exist_ok=True)
     golden.path.write_text(header + ', "games": [\n' + ",\n".join(json.dumps(g) for g in games) + "\n]}\n")
     print(f"wrote {golden.path}")
 
 
-def main(games: list[str]) -> None:
-    known = dict.fromkeys(golden.game for golden in GOLDEN)
-    unknown = sorted(set(games) - set(known))
-    if unknown:
-        sys.exit(f"no golden file for {', '.join(unknown)}; games: {', '.join(known)}")
-    for golden in GOLDEN:
-        if not games or golden.game in games:
+def main(specs: list[str]) -> None:
+    existing = [Golden.of(data) for data in golden_files().values()]
+    if not specs:
+        for golden in existing:
+            write(golden)
+    for spec in specs:
+        name, options = parse_game_spec(spec)
+        chosen = [golden for golden in existing if golden.game == name and
+                  options.items() <= parse_game_spec(golden.spec)[1].items()]
+        for golden in chosen or [Golden.new(spec)]:
             write(golden)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    try:
+        main(sys.argv[1:])
+    except ValueError as error:                 # an unknown game or option
+        sys.exit(str(error))
