@@ -1,5 +1,5 @@
-"""What several test files share: positions reached by random play, the adapters' libraries, the component data of
-any game and the headless browser.
+"""What several test files share: positions reached by random play, each game's samples (its record's samples
+module), the adapters' libraries, the component data of any game and the headless browser.
 
 pytest finds the fixtures here by name; the helpers are imported (`from conftest import played`).
 """
@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from borabora_sim.games import get_game
+from borabora_sim.games import game_names, get_game, record_of
 from borabora_sim.protocol import Game, GameState
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"      # screenshots of the browser tests (not kept in git)
@@ -59,6 +59,57 @@ def first_position(game: str | Game, players: int, wanted: Any, seeds: range = r
     raise AssertionError(f"no random game of {board.name} reached the wanted position")
 
 
+def random_game_position(game: str | Game, players: int, seed: int, part: float = 0.5) -> Any:
+    """The position of the random game with seed `seed` (Game.random_game_actions: the random playouts' game) after
+    `part` of its decisions (half of them by default): a position of any game in the middle of play, however long
+    its games are. Never the end: `part` is below 1."""
+    board = get_game(game) if isinstance(game, str) else game
+    actions = board.random_game_actions(players, seed)
+    state = board.new_initial_state(players=players, seed=seed)
+    for action in actions[:int(len(actions) * part)]:
+        state.apply(action)
+    assert not state.is_terminal(), f"{board.name}: part {part} of a game is its end"
+    return state
+
+
+# ---- each game's samples ----------------------------------------------------------------------------------------
+def samples_of(name: str) -> ModuleType | None:
+    """The samples module of the game `name` (GameRecord.samples), None for a game that gives none."""
+    where = record_of(name).samples
+    return None if where is None else importlib.import_module(where)
+
+
+def sample(name: str, constant: str, what: str) -> Any:
+    """The sample `constant` of the game `name`; the test is skipped, saying so, when the game gives none."""
+    module = samples_of(name)
+    if module is None:
+        pytest.skip(f"{name} gives no {what} (its record names no samples module)")
+    if not hasattr(module, constant):
+        pytest.skip(f"{name} gives no {what} ({constant} in {module.__name__})")
+    return getattr(module, constant)
+
+
+def needs_part(name: str, part: str, what: str) -> None:
+    """Skips the test, saying so, when the record of the game `name` leaves out the optional part `part`
+    ("picture", "click_targets", "encoder", "network", "questions", "studies")."""
+    if not getattr(record_of(name), part):
+        pytest.skip(f"{name} gives no {what} (its record has no {part})")
+
+
+def sample_params(constant: str, what: str) -> list[Any]:
+    """Parameters (game name, case, value) of a test over the cases of each game's sample `constant`, a mapping:
+    one for each case, named game-case; one skipped, saying so, for a game that gives none."""
+    params = []
+    for name in game_names():
+        table = getattr(samples_of(name), constant, None)
+        if table is None:
+            skip = pytest.mark.skip(reason=f"{name} gives no {what} (no {constant} in its samples)")
+            params.append(pytest.param(name, None, None, id=name, marks=skip))
+        else:
+            params += [pytest.param(name, case, value, id=f"{name}-{case}") for case, value in table.items()]
+    return params
+
+
 # ---- component data of any game ------------------------------------------------------------------------------
 def walk(value: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[str | int, ...], Any]]:
     """Every place of a JSON document, depth first: (the keys and indexes leading to it, its value)."""
@@ -68,21 +119,52 @@ def walk(value: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[s
         yield from walk(item, (*path, key))
 
 
+def component_loader(name: str) -> Callable[[Any], Any] | None:
+    """The `load_components` of the game's package (borabora_sim.games.<name>), None for a game without component
+    data."""
+    loader: Callable[[Any], Any] | None = getattr(importlib.import_module(f"borabora_sim.games.{name}"),
+                                                  "load_components", None)
+    return loader
+
+
+def games_with_components() -> tuple[str, ...]:
+    """The registered games that have component data."""
+    return tuple(name for name in game_names() if component_loader(name) is not None)
+
+
+def needs_components(name: str) -> Callable[[Any], Any]:
+    """The `load_components` of the game `name`; the test is skipped, saying so, for a game without component
+    data."""
+    loader = component_loader(name)
+    if loader is None:
+        pytest.skip(f"{name} gives no component data (its package has no load_components)")
+    return loader
+
+
 def components_of(name: str, source: Any = None) -> Any:
     """The component data of the game `name` loaded from `source` (None: the built-in file) by the
-    `load_components` of the game's package (borabora_sim.games.<name>)."""
-    return importlib.import_module(f"borabora_sim.games.{name}").load_components(source)
+    `load_components` of the game's package; the test is skipped, saying so, for a game without component data."""
+    return needs_components(name)(source)
+
+
+def builtin_component_file(name: str) -> Path:
+    """The file of the built-in component data of the game `name`, as its package keeps it (BUILTIN_FILE of the
+    module its loader is in)."""
+    loader = component_loader(name)
+    assert loader is not None, f"{name} has no component data"
+    path: Path = importlib.import_module(loader.__module__).BUILTIN_FILE
+    return path
 
 
 @dataclass(frozen=True)
 class Accepted:
     """A change of one value of a game's document that loads: the record it is in, its field, the new value and
-    how the loaded components hold it."""
+    where the loaded components hold it (an attribute, then the indexes into it)."""
 
     record: tuple[str | int, ...]
     field: str
     value: int
-    read: Callable[[Any], int]
+    held_at: tuple[str | int, ...]
 
     def record_in(self, doc: dict[str, Any]) -> dict[str, Any]:
         record = doc
@@ -93,6 +175,14 @@ class Accepted:
     def apply(self, doc: dict[str, Any], **provenance: str) -> None:
         self.record_in(doc).update({self.field: self.value, **provenance})
 
+    def read(self, components: Any) -> int:
+        """The value as the loaded `components` hold it."""
+        attribute, *indexes = self.held_at
+        value = getattr(components, str(attribute))
+        for index in indexes:
+            value = value[index]
+        return int(value)
+
     @property
     def path(self) -> str:
         """The field's path in marks and messages: ``temple_tiles[3].incense``."""
@@ -100,12 +190,11 @@ class Accepted:
         return f"{record}.{self.field}"
 
 
-# A change of each game's built-in document that loads (to make component data of one's own).
-ACCEPTED = {
-    "bora_bora": Accepted(("fishing_vp",), "value", 3, lambda c: int(c.fishing_vp)),
-    "bamboo": Accepted(("temple_tiles", 3), "incense", 0, lambda c: int(c.temple_tile_incense[3])),
-    "pig": Accepted(("goal",), "points", 50, lambda c: int(c.goal)),
-}
+def accepted_change(name: str) -> Accepted:
+    """The change of the game's built-in document that loads (COMPONENT_CHANGE of its samples), to make component
+    data of one's own; the test is skipped, saying so, for a game without component data or without the sample."""
+    needs_components(name)
+    return Accepted(**sample(name, "COMPONENT_CHANGE", "change of its component file that loads"))
 
 
 # ---- the adapters' libraries, skipped with the extra that installs them ---------------------------------------
@@ -248,19 +337,10 @@ MIN_TEXT_PX = 11
 MIN_TARGET_PX = 24
 
 
-# The things of each game's picture that can pick a move in browser play (the targets of its click_targets).
-CLICKABLE = {
-    "bora_bora": ["[data-player-die]", "[data-action-tile]", "[data-die]", "[data-god-hand]", "[data-god-discard]",
-                  "[data-player-count]", "[data-region]", "[data-ceremony]", "[data-beside]", "[data-person-display]",
-                  "[data-temple-space]", "[data-building]", "[data-god-deck]", "[data-god-display]",
-                  "[data-status-seat]", "[data-score-seat]", "[data-person-slot]", "[data-jewelry]",
-                  "[data-player-task]", "[data-task-display]", "[data-decision]"],
-    "bamboo": ["[data-shoot^='draft-']", "[data-shoot^='to-place-']", "[data-shoot*='-new-']", "[data-hp-seat]",
-               "[data-balance-slot]", "[data-coins]", "[data-food-pile]", "[data-decision]", "[data-temple]",
-               "[data-panel^='stalk-']", "[data-food-display]", "[data-player-food]", "[data-home-market]",
-               "[data-balance-market]", "[data-gift]", "[data-home-space]", "[data-area*='-']", "[data-player-spirit]"],
-    "pig": ["[data-roll]", "[data-turn-total]"],
-}
+# The things of each game's picture that can pick a move in browser play (the targets of its click_targets), by
+# game: the CLICKABLE of the samples of each game that gives them.
+CLICKABLE: dict[str, list[str]] = {name: list(things) for name in game_names()
+                                   if (things := getattr(samples_of(name), "CLICKABLE", None)) is not None}
 
 
 def measure(page: Any, things: list[str] | None = None) -> dict[str, Any]:

@@ -1,11 +1,12 @@
 """The game protocol, checked on every registered game: a game is tested by these checks the day it is
 registered in borabora_sim.games, with no change here.
 
-Members and their types, random games through the Python API against the compiled playouts, clones and saved
-states, every player type choosing legal actions in the game, and simulate / replay writing the game's columns.
-Every game's record must also give what the shared layers serve it with: a picture of any state, public and as
-each seat sees it; browser play, in which every legal move is listed and the game's click targets name things the
-picture draws; an observation encoder that every adapter loads the game by name with (OpenSpiel, PettingZoo and
+Members and their types, random games through the Python API against the random playouts, clones and saved
+states, every player type choosing legal actions in the game (or refusing in one line what needs a part the game
+leaves out), and simulate / replay writing the game's columns. Browser play lists every legal move, and the game's
+click targets, where it has them, name things its picture draws. The optional parts of a game's record are tested
+for each game that has them, and skipped, saying so, for the others: a picture of any state, public and as each
+seat sees it; an observation encoder that every adapter loads the game by name with (OpenSpiel, PettingZoo and
 Gymnasium, where they are installed); and a built-in study that runs at its quick size.
 """
 
@@ -20,6 +21,7 @@ from xml.etree import ElementTree
 
 import numpy as np
 import pytest
+from conftest import needs_part, random_game_position, samples_of
 from game_words import identifiers_in
 
 from borabora_sim import _search, stats, verdicts
@@ -38,7 +40,8 @@ from borabora_sim.match import play_game
 from borabora_sim.network import FitConfig, initial_network
 from borabora_sim.players import PLAYER_TYPES, make_player
 from borabora_sim.players.heuristic import heuristic_kinds
-from borabora_sim.protocol import ActionKind, Game, GameState
+from borabora_sim.players.models import LearnedEvaluation
+from borabora_sim.protocol import ActionKind, CompiledState, Game, GameState, search_handles
 from borabora_sim.report import format_summary
 from borabora_sim.runs import RunDirectory, counter_columns, players_schema
 from borabora_sim.simulate import games_table, replay, simulate
@@ -238,40 +241,51 @@ def test_a_saved_state_loads_and_plays_on_as_the_original(game: Game) -> None:
 def tiny_network(game: Game, path: Path) -> Path:
     """A network of random weights for `game` (its features and actions), written to `path`."""
     state = game.new_initial_state(seed=1)
-    x = np.array([_search.features(state.search_handles(), 0)])
+    x = np.array([_search.features(search_handles(state), 0)])
     initial_network(x.shape[1], game.num_actions, FitConfig(hidden=(6,)), x).save(path)
     return path
 
 
-def cheap_specs(game: Game, network: Path) -> list[str]:
-    """One cheap spec of every player type, every style and every action-kind setting of `game`; the network
-    players with the network in the file `network`."""
+def cheap_specs(game: Game, network: Path | None) -> tuple[list[str], list[str]]:
+    """One cheap spec of every player type, every style and every action-kind setting of `game`: those it plays,
+    and those it refuses. The players that need the compiled interface (a search cut off, a network, here the one
+    in the file `network`) are refused by a game written in Python (`network` None), the learned evaluation by a
+    game that has none."""
     specs = ["random", "heuristic", "heuristic:thorough=false", "flatmc:rollouts=2", "mcts:iterations=20",
-             "mcts:iterations=10,rollout=heuristic,rollout_depth=8", f"expert:network={network}",
-             f"mcts:iterations=20,evaluation=net,network={network}"]
+             "mcts:iterations=10,rollout=heuristic"]
     specs += [f"heuristic:style={style}" for style in game.styles]
     for kind in game.action_kinds:
         for setting in ("never", "prefer"):
             if kind in heuristic_kinds(game):
                 specs.append(f"heuristic:{kind}={setting}")
             specs += [f"flatmc:rollouts=2,{kind}={setting}", f"mcts:iterations=20,{kind}={setting}"]
-    learned = game.name == "bora_bora"            # the learned evaluation exists for Bora Bora only
-    if learned:
-        specs += ["learned", "mcts:iterations=10,rollout_depth=4,evaluation=learned"]
-    assert {spec.partition(":")[0] for spec in specs} == set(PLAYER_TYPES) - (set() if learned else {"learned"})
-    return specs
+    compiled = ["mcts:iterations=10,rollout=heuristic,rollout_depth=8"]
+    compiled += ([f"expert:network={network}", f"mcts:iterations=20,evaluation=net,network={network}"]
+                 if network is not None else ["expert", "mcts:iterations=20,evaluation=net"])
+    learned = ["learned", "mcts:iterations=10,rollout_depth=4,evaluation=learned"]
+    refused: list[str] = []
+    (specs if network is not None else refused).extend(compiled)
+    (specs if isinstance(game, LearnedEvaluation) else refused).extend(learned)
+    assert {spec.partition(":")[0] for spec in specs + refused} == set(PLAYER_TYPES)
+    return specs, refused
 
 
-def test_every_player_type_chooses_legal_actions(game: Game, tmp_path: Path) -> None:
+def test_every_player_type_chooses_legal_actions_or_is_refused_in_one_line(game: Game, tmp_path: Path) -> None:
     players = max(game.player_counts)
     states = [state.clone() for i, state in enumerate(random_states(game, players, seed=21))
               if not state.is_terminal() and i % 25 == 0]
-    for spec in cheap_specs(game, tiny_network(game, tmp_path / "network.npz")):
+    compiled = isinstance(states[0], CompiledState)
+    specs, refused = cheap_specs(game, tiny_network(game, tmp_path / "network.npz") if compiled else None)
+    for spec in specs:
         player = make_player(spec, seed=4, game=game)
         assert player.game == game
         for state in states:
             assert player.choose(state) in state.legal_actions(), spec
         assert isinstance(player.explain(), str)
+    for spec in refused:
+        with pytest.raises(ValueError) as refusal:
+            make_player(spec, seed=4, game=game)
+        assert "\n" not in str(refusal.value) and game.name in str(refusal.value), spec
 
 
 def test_heuristic_players_play_whole_games(game: Game) -> None:
@@ -325,21 +339,10 @@ def test_tables_summaries_and_comparisons_speak_the_games_unit(game: Game, tmp_p
 # ---------------------------------------------------------------------------------------------------------------
 # What the shared layers serve every game with: its picture, browser play, the adapters and a study
 # ---------------------------------------------------------------------------------------------------------------
-def mid_game(game: Game, players: int) -> Any:
-    """A position of `game` halfway through a game of uniformly random moves (the compiled playouts' game of
-    seed 7)."""
-    actions = game.random_game_actions(players, 7)
-    state = game.new_initial_state(players=players, seed=7)
-    for action in actions[:len(actions) // 2]:
-        state.apply(action)
-    assert not state.is_terminal()
-    return state
-
-
 def test_the_game_draws_a_mid_game_state_for_everyone_and_for_each_seat(game: Game) -> None:
-    assert record_of(game.name).picture is not None
+    needs_part(game.name, "picture", "picture")
     players = max(game.player_counts)
-    state = mid_game(game, players)
+    state = random_game_position(game, players, 7)
     public = to_svg(state)
     assert public == to_svg(state, None, game)
     pictures = [public]
@@ -365,10 +368,11 @@ def drawn(svg: str, attribute: str, value: object) -> bool:
 
 def test_browser_play_lists_every_legal_move_and_the_board_marks_them_on_drawn_things(game: Game) -> None:
     """A game of human seats in browser play (the WebGame behind `borabora play --web`), played by random moves
-    from the list: at every 25th decision every legal move is listed with its name and plays from the list, and
-    things a click on the board picks it by (the click_targets of the game's record) are drawn in the picture
-    shown. The game ends with the engine's scores."""
+    from the list: at every 25th decision (at least 4 times in a shorter game) every legal move is listed with its
+    name and plays from the list, and things a click on the board picks it by (the click_targets of the game's
+    record, where it has them) are drawn in the picture shown. The game ends with the engine's scores."""
     players = min(game.player_counts)
+    every = max(1, min(25, (sum(1 for _ in random_states(game, players, seed=5)) - 1) // 4))
     web = WebGame(game, [HUMAN] * players, seed=5)
     mapper = record_of(game.name).part("click_targets")
     rng = random.Random(5)
@@ -376,7 +380,7 @@ def test_browser_play_lists_every_legal_move_and_the_board_marks_them_on_drawn_t
     while not web.state.is_terminal():
         state, seat = web.state.clone(), web.state.current_player
         legal = state.legal_actions()
-        if len(web.moves) % 25 == 0:
+        if len(web.moves) % every == 0:
             view = web.view()
             assert [move["action"] for move in view["legal"]] == legal
             assert [move["name"] for move in view["legal"]] == [state.action_to_string(a) for a in legal]
@@ -414,7 +418,8 @@ def test_browser_play_lists_every_legal_move_and_the_board_marks_them_on_drawn_t
 def test_the_games_encoder_gives_every_seat_a_tensor_within_its_bounds(game: Game) -> None:
     from borabora_sim.envs.encoders import encoded_games, encoder_for
 
-    assert game.name in encoded_games() and record_of(game.name).encoder is not None
+    needs_part(game.name, "encoder", "observation encoder")
+    assert game.name in encoded_games()
     encoder = encoder_for(game)
     assert encoder.game == game.name and encoder.score_unit == game.score_unit.lower()
     for players in game.player_counts:
@@ -436,6 +441,7 @@ def test_openspiel_loads_the_game_by_name(pyspiel: Any, openspiel_adapter: Any, 
     """The adapter registers every game with an encoder with OpenSpiel when it is imported."""
     from borabora_sim.envs.encoders import encoder_for
 
+    needs_part(game.name, "encoder", "observation encoder")
     spiel = pyspiel.load_game(f"python_{game.name}")
     assert spiel.get_type().short_name == f"python_{game.name}" and spiel.game == game
     assert spiel.observation_tensor_size() == encoder_for(game).size
@@ -451,6 +457,7 @@ def test_openspiel_loads_the_game_by_name(pyspiel: Any, openspiel_adapter: Any, 
 def test_pettingzoo_loads_the_game_by_name(pettingzoo_adapter: Any, game: Game) -> None:
     from borabora_sim.envs.encoders import encoder_for
 
+    needs_part(game.name, "encoder", "observation encoder")
     environment = pettingzoo_adapter.raw_env(game=game.name, players=max(game.player_counts))
     assert environment.metadata["name"] == f"{game.name}_v0" and environment.game == game
     environment.reset(seed=1)
@@ -464,6 +471,7 @@ def test_pettingzoo_loads_the_game_by_name(pettingzoo_adapter: Any, game: Game) 
 def test_gymnasium_makes_the_game_by_its_id(gymnasium_adapter: Any, game: Game) -> None:
     import gymnasium
 
+    needs_part(game.name, "encoder", "observation encoder")
     env = gymnasium.make(gymnasium_adapter.env_id(game.name), opponents=["random"] * (min(game.player_counts) - 1))
     assert env.unwrapped.game == game
     obs, info = env.reset(seed=1)
@@ -473,19 +481,17 @@ def test_gymnasium_makes_the_game_by_its_id(gymnasium_adapter: Any, game: Game) 
     env.close()
 
 
-# Of a game with several studies, the one quick enough to run in the default run (Bora Bora's fishing question runs
-# at its quick size in tests/test_study_questions.py); otherwise the first its record names.
-QUICK_STUDY = {"bora_bora": "priest"}
-
-
 @pytest.mark.slow
 def test_a_built_in_study_runs_at_its_quick_size(game: Game, tmp_path: Path) -> None:
+    """The study its samples name (QUICK_STUDY: of several, the one quick enough for the default run), else the
+    first its record names."""
     from borabora_sim.questions import ask, builtin_questions
 
+    needs_part(game.name, "studies", "built-in study")
     studies = record_of(game.name).studies
-    assert studies, "every game has a built-in study (GameRecord.studies)"
     assert set(studies) <= set(builtin_questions()), "each study is a built-in question"
-    name = QUICK_STUDY.get(game.name, studies[0])
+    name = getattr(samples_of(game.name), "QUICK_STUDY", studies[0])
+    assert name in studies
     logged: list[str] = []
     report = ask(name, tmp_path / name, size="quick", jobs=1, progress=False, log=logged.append).report
     assert report is not None

@@ -1,38 +1,21 @@
-"""The Python surface every compiled game shares, tested for each game of `game_names()`: the arguments of
-new_game (player counts, seeds), of observation, determinize and random_playouts (any integer, never bool or
-float), illegal actions (IllegalActionError naming the legal ones, the state unchanged), action names, and the
-shape of the compiled random playouts. What only one game's API holds: tests/test_api.py (Bora Bora) and
-tests/test_bamboo_api.py (Bamboo)."""
+"""The Python surface every game's states share, tested for each game of `game_names()` through its game object:
+the arguments of new_initial_state (player counts, seeds), of observation, determinize and random_playouts (any
+integer, never bool or float), illegal actions (IllegalActionError naming the legal ones, the state unchanged),
+action names, and the shape of the random playouts. What only one game's API holds: tests/test_api.py (Bora Bora)
+and tests/test_bamboo_api.py (Bamboo)."""
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
-from types import ModuleType
 from typing import Any
 
 import numpy as np
 import pytest
-from conftest import first_position, played
+from conftest import first_position, played, random_game_position, sample
 
 from borabora_sim.errors import ArgumentTypeError, IllegalActionError
 from borabora_sim.games import game_names, get_game
-
-# Where each game's new state waits: (phase, decision, round).
-FIRST_DECISION = {
-    "bora_bora": ("setup", "setup_hut", 1),
-    "bamboo": ("setup", "draft", 1),
-    "pig": ("play", "roll_or_hold", 1),
-}
-
-
-def test_every_game_has_its_first_decision_in_the_table() -> None:
-    assert set(FIRST_DECISION) == set(game_names())
-
-
-def package(name: str) -> ModuleType:
-    """The game's package, borabora_sim.games.<name>: new_game, rules_for, random_playouts, SOURCES."""
-    return importlib.import_module(f"borabora_sim.games.{name}")
+from borabora_sim.protocol import Game
 
 
 @pytest.fixture(params=game_names())
@@ -41,54 +24,81 @@ def name(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-def midgame(name: str) -> Any:
-    state = played(name, 4, 11, 80)
-    assert not state.is_terminal() and state.round >= 2
-    return state
+def game(name: str) -> Game:
+    return get_game(name)
+
+
+@pytest.fixture
+def midgame(game: Game) -> Any:
+    """Half way through a random game of the game's most players."""
+    return random_game_position(game, max(game.player_counts), 11)
+
+
+def either(counts: tuple[int, ...]) -> str:
+    """The player counts as the refusal words them: "2, 3 or 4"."""
+    return ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}" if len(counts) > 1 else str(counts[0])
+
+
+def loads_back(game: Game, state: Any) -> bool:
+    """Whether `state` saves and loads back the same: the game checks its laws on every state it loads."""
+    return bool(game.state_from_dict(state.to_dict()) == state)
 
 
 # =============================================================================
-# new_game arguments
+# new_initial_state arguments
 # =============================================================================
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_new_game_accepts_2_3_or_4_players(name: str, players: int) -> None:
-    state = package(name).new_game(players, 1)
-    assert state.num_players == players
-    assert (state.phase, state.decision, state.round) == FIRST_DECISION[name]
+def test_a_new_game_waits_on_a_decision_of_the_game_for_every_player_count(game: Game) -> None:
+    for players in game.player_counts:
+        state = game.new_initial_state(players, 1)
+        assert state.num_players == players and not state.is_terminal()
+        assert state.phase in game.phases and state.phase != "end" and state.decision in game.decisions
 
 
-@pytest.mark.parametrize("players", [1, 5, 0, "4", True, 4.0, None])
-def test_new_game_rejects_player_counts_other_than_2_3_or_4(name: str, players: object) -> None:
-    with pytest.raises(ValueError, match=r"players must be 2, 3 or 4"):
-        package(name).new_game(players, 1)
+def test_a_new_game_waits_on_the_decision_its_game_starts_with(name: str, game: Game) -> None:
+    phase, decision, first_round = sample(name, "FIRST_DECISION", "first decision")
+    for players in game.player_counts:
+        state = game.new_initial_state(players, 1)
+        assert (state.phase, state.decision, state.round) == (phase, decision, first_round)
 
 
-@pytest.mark.parametrize("players", ["4", True, 4.0, None])
-def test_a_player_count_of_another_type_is_an_argument_type_error(name: str, players: object) -> None:
-    with pytest.raises(ArgumentTypeError):
-        package(name).new_game(players, 1)
+def counts_refused(game: Game) -> list[object]:
+    """Player counts the game does not allow: those just beyond its own, none, and counts of another type."""
+    counts = game.player_counts
+    return [min(counts) - 1, max(counts) + 1, 0, str(max(counts)), True, float(max(counts))]
+
+
+def test_new_initial_state_rejects_player_counts_the_game_does_not_allow(game: Game) -> None:
+    for players in counts_refused(game):
+        with pytest.raises(ValueError, match=rf"^players must be {either(game.player_counts)}, got "):
+            game.new_initial_state(players, 1)
+
+
+def test_a_player_count_of_another_type_is_an_argument_type_error(game: Game) -> None:
+    for players in (str(max(game.player_counts)), True, float(max(game.player_counts)), [2]):
+        with pytest.raises(ArgumentTypeError):
+            game.new_initial_state(players, 1)
 
 
 @pytest.mark.parametrize("seed", [-1, 2**64, 1.5, "3", True, [1]])
-def test_new_game_rejects_seeds_outside_0_to_2_pow_64(name: str, seed: object) -> None:
+def test_new_initial_state_rejects_seeds_outside_0_to_2_pow_64(game: Game, seed: object) -> None:
     with pytest.raises(ValueError, match=r"seed must be an int in \[0, 2\*\*64\)"):
-        package(name).new_game(2, seed)
+        game.new_initial_state(min(game.player_counts), seed)
 
 
 @pytest.mark.parametrize("seed", [0, 2**64 - 1])
-def test_new_game_accepts_seeds_at_both_ends_of_the_range(name: str, seed: int) -> None:
-    new_game = package(name).new_game
-    assert new_game(2, seed).to_dict() == new_game(2, seed).to_dict()
+def test_new_initial_state_accepts_seeds_at_both_ends_of_the_range(game: Game, seed: int) -> None:
+    players = min(game.player_counts)
+    assert game.new_initial_state(players, seed).to_dict() == game.new_initial_state(players, seed).to_dict()
 
 
-def test_new_game_is_reproducible_by_seed(name: str) -> None:
-    new_game = package(name).new_game
-    assert new_game(4, 11).to_dict() == new_game(4, 11).to_dict()
-    assert new_game(4, 11).to_dict() != new_game(4, 12).to_dict()
+def test_new_initial_state_is_reproducible_by_seed(game: Game) -> None:
+    players = max(game.player_counts)
+    assert game.new_initial_state(players, 11).to_dict() == game.new_initial_state(players, 11).to_dict()
+    assert game.new_initial_state(players, 11).to_dict() != game.new_initial_state(players, 12).to_dict()
 
 
-def test_new_game_without_seed_draws_one(name: str) -> None:
-    assert package(name).new_game(2).check_invariants() is None
+def test_new_initial_state_without_seed_draws_one(game: Game) -> None:
+    assert loads_back(game, game.new_initial_state(min(game.player_counts)))
 
 
 # =============================================================================
@@ -100,23 +110,39 @@ def assert_lists_legal(message: str, state: Any) -> None:
         assert f"{a} ({state.action_to_string(a)})" in message
 
 
-def test_apply_of_an_illegal_action_lists_the_legal_actions(name: str, midgame: Any) -> None:
-    before = midgame.to_dict()
-    illegal = set(range(get_game(name).num_actions)) - set(midgame.legal_actions())
-    if not illegal:         # Pig: roll and hold are its only actions, both legal at every decision
-        pytest.skip(f"every action of {name} is legal at this position: only an out-of-range one is illegal")
-    action = min(illegal)
+def illegal_in(game: Game, state: Any) -> set[int]:
+    """The actions of the game (in its range) that are not legal in `state`."""
+    return set(range(game.num_actions)) - set(state.legal_actions())
+
+
+def position_with_an_illegal_action(game: Game, midgame: Any) -> Any | None:
+    """The mid-game position if an action of the game is not legal there, else the first position of 5 random games
+    at which one is; None where every action is legal everywhere (as Pig's roll and hold: only an action out of
+    range is illegal)."""
+    if illegal_in(game, midgame):
+        return midgame
+    try:
+        return first_position(game, min(game.player_counts), lambda s: bool(illegal_in(game, s)), seeds=range(5))
+    except AssertionError:
+        return None
+
+
+def test_apply_of_an_illegal_action_lists_the_legal_actions(name: str, game: Game, midgame: Any) -> None:
+    state = position_with_an_illegal_action(game, midgame)
+    if state is None:
+        pytest.skip(f"every action of {name} is legal at every position of 5 random games")
+    before = state.to_dict()
     with pytest.raises(IllegalActionError) as error:
-        midgame.apply(action)
-    assert_lists_legal(str(error.value), midgame)
-    assert f"player {midgame.current_player}" in str(error.value)
-    assert midgame.to_dict() == before
+        state.apply(min(illegal_in(game, state)))
+    assert_lists_legal(str(error.value), state)
+    assert f"player {state.current_player}" in str(error.value)
+    assert state.to_dict() == before
 
 
 @pytest.mark.parametrize("beyond", [-1, 0, 1000, 2**40])
-def test_apply_of_an_out_of_range_action_lists_the_legal_actions(name: str, midgame: Any, beyond: int) -> None:
+def test_apply_of_an_out_of_range_action_lists_the_legal_actions(game: Game, midgame: Any, beyond: int) -> None:
     """`beyond` counts from the game's number of actions (-1 itself: below the range)."""
-    count = get_game(name).num_actions
+    count = game.num_actions
     action = -1 if beyond == -1 else count + beyond
     before = midgame.to_dict()
     with pytest.raises(IllegalActionError, match=rf"action {action} is outside \[0, {count}\)") as error:
@@ -125,11 +151,11 @@ def test_apply_of_an_out_of_range_action_lists_the_legal_actions(name: str, midg
     assert midgame.to_dict() == before
 
 
-def test_apply_after_the_end_says_the_game_is_over(name: str) -> None:
-    state = played(name, 2, 3)
+def test_apply_after_the_end_says_the_game_is_over(game: Game) -> None:
+    state = played(game, min(game.player_counts), 3)
     assert state.is_terminal()
     with pytest.raises(IllegalActionError, match="game is over"):
-        state.apply(get_game(name).num_actions - 1)
+        state.apply(game.num_actions - 1)
 
 
 @pytest.mark.parametrize("action", ["3", None, [1], b"1", "done"])
@@ -148,8 +174,8 @@ def test_apply_rejects_a_float_action_and_leaves_the_state_unchanged(midgame: An
     assert midgame.to_dict() == before
 
 
-def test_apply_rejects_a_bool_action(name: str) -> None:
-    state = first_position(name, 3, lambda s: 1 in s.legal_actions())
+def test_apply_rejects_a_bool_action(game: Game) -> None:
+    state = first_position(game, max(game.player_counts), lambda s: 1 in s.legal_actions())
     before = state.to_dict()
     with pytest.raises(IllegalActionError):
         state.apply(True)
@@ -171,10 +197,10 @@ def test_apply_accepts_numpy_integer_actions(midgame: Any) -> None:
     assert midgame == twin and midgame != original
 
 
-def test_apply_of_a_numpy_array_says_an_action_is_one_integer_and_changes_nothing(name: str) -> None:
+def test_apply_of_a_numpy_array_says_an_action_is_one_integer_and_changes_nothing(game: Game) -> None:
     """state.apply(np.array([a])) raised a bare TypeError in both games; it is an ArgumentTypeError (a TypeError and
     a ValueError) saying an action is one integer and what was given. A numpy integer, or a 0-d array, is one."""
-    state = package(name).new_game(2, 3)
+    state = game.new_initial_state(min(game.player_counts), 3)
     before = state.to_dict()
     action = state.legal_actions()[0]
     for given in (np.array([action]), np.array([action, action]), np.array([], dtype=np.int64)):
@@ -192,8 +218,8 @@ def test_apply_of_a_numpy_array_says_an_action_is_one_integer_and_changes_nothin
 # =============================================================================
 # Action names
 # =============================================================================
-def test_action_to_string_and_from_string_are_inverse_for_every_action_id(name: str, midgame: Any) -> None:
-    count = get_game(name).num_actions
+def test_action_to_string_and_from_string_are_inverse_for_every_action_id(game: Game, midgame: Any) -> None:
+    count = game.num_actions
     labels = [midgame.action_to_string(a) for a in range(count)]
     assert len(set(labels)) == count
     for a, label in enumerate(labels):
@@ -202,8 +228,8 @@ def test_action_to_string_and_from_string_are_inverse_for_every_action_id(name: 
 
 
 @pytest.mark.parametrize("beyond", [-1, 0])
-def test_action_to_string_rejects_ids_out_of_range(name: str, midgame: Any, beyond: int) -> None:
-    count = get_game(name).num_actions
+def test_action_to_string_rejects_ids_out_of_range(game: Game, midgame: Any, beyond: int) -> None:
+    count = game.num_actions
     with pytest.raises(IllegalActionError, match=rf"\[0, {count}\)"):
         midgame.action_to_string(-1 if beyond == -1 else count + beyond)
 
@@ -219,77 +245,81 @@ def test_action_from_string_of_an_unknown_name_lists_the_legal_names(midgame: An
 # =============================================================================
 # Seats, seeds and counts: any integer, never bool or float
 # =============================================================================
-@pytest.mark.parametrize("player", [-1, 4])
-def test_observation_and_determinize_reject_unknown_seats(midgame: Any, player: int) -> None:
-    with pytest.raises(ValueError, match=r"player must be an integer in \[0, 3\]"):
-        midgame.observation(player)
-    with pytest.raises(ValueError, match=r"player must be an integer in \[0, 3\]"):
-        midgame.determinize(player, 1)
+def test_observation_and_determinize_reject_unknown_seats(midgame: Any) -> None:
+    last = midgame.num_players - 1
+    for player in (-1, last + 1):
+        with pytest.raises(ValueError, match=rf"player must be an integer in \[0, {last}\]"):
+            midgame.observation(player)
+        with pytest.raises(ValueError, match=rf"player must be an integer in \[0, {last}\]"):
+            midgame.determinize(player, 1)
 
 
-def test_numpy_and_index_integers_are_accepted_for_counts_seeds_seats_and_actions(name: str, midgame: Any) -> None:
+def test_numpy_and_index_integers_are_accepted_for_counts_seeds_seats_and_actions(game: Game, midgame: Any) -> None:
     class Seat:
         def __index__(self) -> int:
             return 1
 
-    state = package(name).new_game(np.int8(3), np.uint64(2**64 - 1))
-    assert state.num_players == 3
-    assert state.to_dict() == package(name).new_game(3, 2**64 - 1).to_dict()
+    players = max(game.player_counts)
+    state = game.new_initial_state(np.int8(players), np.uint64(2**64 - 1))
+    assert state.num_players == players
+    assert state.to_dict() == game.new_initial_state(players, 2**64 - 1).to_dict()
     assert midgame.observation(Seat())["viewer"] == 1
-    assert midgame.determinize(np.int64(2), np.uint32(9)).check_invariants() is None
-    last = get_game(name).num_actions - 1
+    assert loads_back(game, midgame.determinize(np.int64(midgame.num_players - 1), np.uint32(9)))
+    last = game.num_actions - 1
     assert midgame.action_to_string(np.int16(last)) == midgame.action_to_string(last)
 
 
-REFUSED: dict[str, Callable[[ModuleType, Any], object]] = {
-    "players_bool": lambda m, s: m.new_game(True, 1),
-    "players_float": lambda m, s: m.new_game(2.0, 1),
-    "seed_float": lambda m, s: m.new_game(2, 1.0),
-    "seat_bool": lambda m, s: s.observation(True),
-    "seat_float": lambda m, s: s.determinize(1.0, 1),
-    "seed_bool": lambda m, s: s.determinize(1, False),
-    "action_bool": lambda m, s: s.action_to_string(True),
-    "games_float": lambda m, s: m.random_playouts(m.rules_for(), 2.0, 4, 0),
-    "playout_seed_bool": lambda m, s: m.random_playouts(m.rules_for(), 2, 4, True),
+# Calls given a bool or a float where an integer is expected, on the game and on a state of its most players.
+REFUSED: dict[str, Callable[[Game, Any], object]] = {
+    "players_bool": lambda g, s: g.new_initial_state(True, 1),
+    "players_float": lambda g, s: g.new_initial_state(float(s.num_players), 1),
+    "seed_float": lambda g, s: g.new_initial_state(s.num_players, 1.0),
+    "seat_bool": lambda g, s: s.observation(True),
+    "seat_float": lambda g, s: s.determinize(1.0, 1),
+    "seed_bool": lambda g, s: s.determinize(1, False),
+    "action_bool": lambda g, s: s.action_to_string(True),
+    "games_float": lambda g, s: g.random_playouts(2.0, s.num_players, 0),
+    "playout_seed_bool": lambda g, s: g.random_playouts(2, s.num_players, True),
 }
 
 
 @pytest.mark.parametrize("call", REFUSED.values(), ids=REFUSED.keys())
-def test_bool_and_float_are_refused_where_an_integer_is_expected(name: str, midgame: Any, call: Callable) -> None:
+def test_bool_and_float_are_refused_where_an_integer_is_expected(game: Game, midgame: Any, call: Callable) -> None:
     with pytest.raises((TypeError, ValueError), match=r"must be"):
-        call(package(name), midgame.clone())
+        call(game, midgame.clone())
 
 
-OUT_OF_RANGE: dict[str, Callable[[ModuleType], object]] = {
-    "seed_2_pow_64": lambda m: m.new_game(2, 2**64),
-    "seed_negative": lambda m: m.new_game(2, -1),
-    "games_negative": lambda m: m.random_playouts(m.rules_for(), -1, 4, 0),
-    "playout_seed_2_pow_64": lambda m: m.random_playouts(m.rules_for(), 1, 4, 2**64),
+# Calls given an integer out of their range, on the game.
+OUT_OF_RANGE: dict[str, Callable[[Game], object]] = {
+    "seed_2_pow_64": lambda g: g.new_initial_state(min(g.player_counts), 2**64),
+    "seed_negative": lambda g: g.new_initial_state(min(g.player_counts), -1),
+    "games_negative": lambda g: g.random_playouts(-1, min(g.player_counts), 0),
+    "playout_seed_2_pow_64": lambda g: g.random_playouts(1, min(g.player_counts), 2**64),
 }
 
 
 @pytest.mark.parametrize("call", OUT_OF_RANGE.values(), ids=OUT_OF_RANGE.keys())
-def test_out_of_range_integers_raise_a_value_error_not_an_overflow_error(name: str, call: Callable) -> None:
+def test_out_of_range_integers_raise_a_value_error_not_an_overflow_error(game: Game, call: Callable) -> None:
     with pytest.raises(ValueError, match=r"must be"):
-        call(package(name))
+        call(game)
 
 
-def test_derive_seed_refuses_a_negative_seed(name: str) -> None:
+def test_derive_seed_refuses_a_negative_seed(game: Game) -> None:
     with pytest.raises(ValueError, match=r"must be"):
-        get_game(name).derive_seed(-1, 0)
+        game.derive_seed(-1, 0)
 
 
 # =============================================================================
-# Random playouts in compiled code
+# Random playouts
 # =============================================================================
-def test_random_playouts_in_compiled_code(name: str) -> None:
-    game = package(name)
-    out = game.random_playouts(game.rules_for(), 50, 4, 7)
-    assert out["scores"].shape == (50, 4) and out["breakdown"].shape == (50, 4, len(game.SOURCES))
+def test_random_playouts(game: Game) -> None:
+    players = max(game.player_counts)
+    out = game.random_playouts(50, players, 7)
+    assert out["scores"].shape == (50, players) and out["breakdown"].shape == (50, players, len(game.sources))
     assert (out["breakdown"].sum(axis=2) == out["scores"]).all()
     assert (out["ranks"].min(axis=1) == 1).all()
     assert (out["decisions"] > 0).all() and (out["moves"] >= out["decisions"]).all()
-    again = game.random_playouts(game.rules_for(), 50, 4, 7)
+    again = game.random_playouts(50, players, 7)
     assert all((out[k] == again[k]).all() for k in out)
     with pytest.raises(ValueError, match="players"):
-        game.random_playouts(game.rules_for(), 1, 5, 7)
+        game.random_playouts(1, max(game.player_counts) + 1, 7)

@@ -2,8 +2,9 @@
 its component data with provenance and the balance-pattern language, and everything of it the shared layers use,
 named in its RECORD: heuristic styles and tuned weights (game.py, data/), its picture and the things a click picks
 (picture.py, click_targets.py), its observation encoder (observation.py), its pieces for the question engine and
-its built-in questions, the spirits study among them (questions.py, questions/), and its policy-and-value network
-(data/network.npz, made by the command in data/network.json)."""
+its built-in questions, the spirits study among them (questions.py, questions/), its policy-and-value network
+(data/network.npz, made by the command in data/network.json), and its samples for the tests every game runs
+(samples.py)."""
 
 from borabora_sim._bamboo import SOURCES, State, random_playouts
 from borabora_sim.games import GameRecord
@@ -25,6 +26,7 @@ RECORD = GameRecord(
     studies=("spirits",),
     network="borabora_sim.games.bamboo:data/network.npz",
     questions="borabora_sim.games.bamboo.questions:QUESTIONS",
+    samples="borabora_sim.games.bamboo.samples",
 )
 
 __all__ = [

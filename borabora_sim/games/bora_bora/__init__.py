@@ -2,8 +2,8 @@
 everything of it the shared layers use, named in its RECORD: its component data, heuristic styles and tuned weights
 (game.py, data/), its picture and the things a click picks (picture.py, click_targets.py), its observation encoder
 (observation.py), its questions (questions.py and the question files in questions/: fishing and priest
-are its studies) and its policy-and-value network
-(data/network.npz, made by the command in data/network.json)."""
+are its studies), its policy-and-value network (data/network.npz, made by the command in data/network.json),
+and its samples for the tests every game runs (samples.py)."""
 
 from borabora_sim._engine import SOURCES, State, random_playouts
 from borabora_sim.games import GameRecord
@@ -19,6 +19,7 @@ RECORD = GameRecord(
     studies=("fishing", "priest"),
     network="borabora_sim.games.bora_bora:data/network.npz",
     questions="borabora_sim.games.bora_bora.questions:QUESTIONS",
+    samples="borabora_sim.games.bora_bora.samples",
 )
 
 __all__ = [

@@ -2,8 +2,8 @@
 its component data with provenance (the goal and the die), and everything of it the shared layers use, named in its
 RECORD: heuristic styles (game.py, data/), its picture and the things a click picks (picture.py, click_targets.py),
 its observation encoder (observation.py), its pieces for the question engine and its built-in question, the hold
-study (questions.py, questions/), and its policy-and-value network (data/network.npz, made by the command in
-data/network.json)."""
+study (questions.py, questions/), its policy-and-value network (data/network.npz, made by the command in
+data/network.json), and its samples for the tests every game runs (samples.py)."""
 
 from borabora_sim._pig import SOURCES, State, random_playouts
 from borabora_sim.games import GameRecord
@@ -19,6 +19,7 @@ RECORD = GameRecord(
     studies=("hold",),
     network="borabora_sim.games.pig:data/network.npz",
     questions="borabora_sim.games.pig.questions:QUESTIONS",
+    samples="borabora_sim.games.pig.samples",
 )
 
 __all__ = ["RECORD", "SOURCES", "ComponentError", "Pig", "PigComponents", "State", "load_components", "new_game",
