@@ -18,6 +18,7 @@ import pytest
 from conftest import ARTIFACTS, assert_readable, measure, open_page
 
 import borabora_sim
+from borabora_sim.games import game_names, games_with, get_game, record_of
 from borabora_sim.viewer import RecordedGame, record_game, replay_page
 
 PLAYERS = ["heuristic", "heuristic:fishing=never", "random", "random"]
@@ -182,22 +183,34 @@ def test_an_address_naming_a_decision_opens_the_replay_there(browser: Any,
 # ---------------------------------------------------------------------------------------------------------------
 # The board fits the window
 # ---------------------------------------------------------------------------------------------------------------
-FIT_GAMES = {"bora_bora": ["random", "random", "random", "random"],
-             "bamboo:mode=advanced": ["random", "random", "random"], "pig": ["random", "random"]}
 WIDE = ("bora_bora", "bamboo")          # pictures too wide to stand beside the panels at 1366 pixels
 SIZES = [(1366, 768), (1920, 1080)]
 
 
+def fullest(name: str) -> tuple[str, int]:
+    """The game `name` as the fit tests show it, the most drawn: the spec of its last option values (not the
+    defaults, where it has options) and its most players."""
+    game = get_game(name)
+    options = ",".join(f"{key}={values[-1]}" for key, values in game.options.items())
+    return f"{name}:{options}" if options else name, max(game.player_counts)
+
+
+# Every game; one without a picture of its own is skipped, saying so.
+PICTURED = [pytest.param(name, id=name, marks=() if record_of(name).picture else pytest.mark.skip(
+    reason=f"{name} has no picture of its own: its replay shows its text")) for name in game_names()]
+
+
 @pytest.fixture(scope="module")
 def fit_replays(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, int]]:
-    """A replay file of a game of each game, and its number of decisions."""
+    """A replay file of a game of each game with a picture (fullest), and its number of decisions."""
     folder = tmp_path_factory.mktemp("fit")
     replays = {}
-    for spec, players in FIT_GAMES.items():
-        record = record_game(5, players, game=spec, reasons=0)
-        path = folder / f"{spec.split(':')[0]}.html"
+    for name in games_with("picture"):
+        spec, players = fullest(name)
+        record = record_game(5, ["random"] * players, game=spec, reasons=0)
+        path = folder / f"{name}.html"
         path.write_text(replay_page(record), encoding="utf-8")
-        replays[spec] = (path, len(record.actions))
+        replays[name] = (path, len(record.actions))
     return replays
 
 
@@ -211,16 +224,15 @@ def scale(page: Any) -> float:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
-@pytest.mark.parametrize("spec", list(FIT_GAMES))
+@pytest.mark.parametrize("name", PICTURED)
 def test_the_replay_fits_the_window_with_readable_text_and_zooms(
-        browser: Any, fit_replays: dict[str, tuple[Path, int]], spec: str, size: tuple[int, int]) -> None:
+        browser: Any, fit_replays: dict[str, tuple[Path, int]], name: str, size: tuple[int, int]) -> None:
     """At fit every text of the page is 11 pixels or more, every button and line of the log 24 or more, and
     nothing scrolls sideways; a wide picture stands above the panels at 1366 pixels and beside them at 1920. The
     zoom (its buttons, the keys - and 0, Ctrl with the mouse wheel) changes the board's size and keeps it from one
     decision to the next."""
-    path, last = fit_replays[spec]
+    path, last = fit_replays[name]
     width, height = size
-    name = spec.split(":")[0]
     page, errors = open_page(browser, width, height)
     page.goto(f"{path.as_uri()}#decision={last // 2}")
     measured = measure(page)

@@ -22,7 +22,7 @@ import pytest
 from conftest import ARTIFACTS, CLICKABLE, assert_readable, measure, open_page
 
 import borabora_sim
-from borabora_sim.games import get_game
+from borabora_sim.games import game_names, get_game, record_of
 from borabora_sim.viewer.server import WebServer
 from borabora_sim.viewer.web_game import WebGame
 
@@ -305,24 +305,35 @@ def test_an_advice_overtaken_by_a_move_is_dropped_without_an_error(browser: Any,
     page.close()
 
 
-FIT_PLAY = {"bora_bora": ["human", "random", "random", "random"], "bamboo:mode=advanced": ["human", "random", "random"],
-            "pig": ["human", "random"]}
 WIDE = ("bora_bora", "bamboo")          # pictures too wide to stand beside the panels at 1366 pixels
 
 
+def fullest(name: str) -> tuple[str, list[str]]:
+    """The game `name` as the fit tests play it, the most drawn: the spec of its last option values (not the
+    defaults, where it has options), and a human against random players in every other seat it allows."""
+    game = get_game(name)
+    options = ",".join(f"{key}={values[-1]}" for key, values in game.options.items())
+    return f"{name}:{options}" if options else name, ["human"] + ["random"] * (max(game.player_counts) - 1)
+
+
+# Every game; one without a picture of its own is skipped, saying so.
+PICTURED = [pytest.param(name, id=name, marks=() if record_of(name).picture else pytest.mark.skip(
+    reason=f"{name} has no picture of its own: browser play shows its text")) for name in game_names()]
+
+
 @pytest.mark.parametrize("size", [(1366, 768), (1920, 1080)], ids=lambda size: f"{size[0]}x{size[1]}")
-@pytest.mark.parametrize("spec", list(FIT_PLAY))
-def test_the_board_fits_the_window_with_readable_text_and_large_targets(browser: Any, spec: str,
+@pytest.mark.parametrize("name", PICTURED)
+def test_the_board_fits_the_window_with_readable_text_and_large_targets(browser: Any, name: str,
                                                                         size: tuple[int, int]) -> None:
     """Over the human's first decisions (each a move of the list picked at random), every text of the page is 11
     pixels or more, every thing of the board that can pick a move (CLICKABLE) and every button 24 or more, and
     nothing scrolls sideways; a
     wide picture stands above the panels at 1366 pixels (the moves docked at the bottom of the window) and beside
     them at 1920."""
-    served = WebServer(WebGame(get_game(spec), FIT_PLAY[spec], 5))
+    spec, players = fullest(name)
+    served = WebServer(WebGame(get_game(spec), players, 5))
     threading.Thread(target=served.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     width, height = size
-    name = spec.split(":")[0]
     page, errors = open_page(browser, width, height)
     try:
         page.goto(served.url + "?delay=0")
