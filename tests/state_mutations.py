@@ -4,10 +4,10 @@ A case is (base, edits): a saved state from a random game, and a few of its inte
 values. `judge` loads the mutated state; a refusal must be a StateFormatError, and an accepted state must play
 on for up to PLAY_ON steps of random legal actions with the invariants holding after each one.
 
-A clock case (game, base, edits) sets only the fields that order play in time, of any game: rounds, phases,
-turns, turn orders, stamps and clocks (CLOCK_FIELDS). `clock_judge` plays an accepted one to the end of the game
-with random legal actions, checking the invariants and that the state saves and loads back unchanged after every
-step.
+A clock case (game, base, edits) sets only the fields that order play in time, of any game that names them
+(CLOCK_FIELDS of its samples): rounds, phases, turns, turn orders, stamps and clocks. `clock_judge` plays an
+accepted one to the end of the game with random legal actions, checking the invariants and that the state saves and
+loads back unchanged after every step.
 
 Run as a program it judges cases in its own process, which is how the tests isolate crashes and how the
 sanitizer build runs them (docs/fuzzing.md):
@@ -27,11 +27,12 @@ import random
 import sys
 from collections import Counter
 from functools import cache
+from importlib import import_module
 from typing import Any
 
 import borabora_sim
 from borabora_sim import State, StateFormatError, new_game, rules_for
-from borabora_sim.games import get_game
+from borabora_sim.games import game_names, get_game, record_of
 
 PLAY_ON = 300
 ROUNDTRIP_EVERY = 25
@@ -157,36 +158,37 @@ def judge(case: Case, play_seed: int = 0) -> str:
     return "played"
 
 
-# ---- the clock and order fields of every game -----------------------------------------------------------------
-# Field paths ("*": any seat in play, or any pending decision) of what orders play in time. Bora Bora: the round,
-# phase and turn, the turn orders, the priests' row, the status clock and stamps, the move count. Bamboo: the
-# round, phase and turn, the starting seat, the passes, the stick clock and its stamps in the temples, the sticks
-# of the turn in progress, the previous visits, the lowest temple, stalk, spirit or counter a pending decision
-# still allows (its canonical order, B39) and the move count. Pig: the round, phase, first seat, the seat whose
-# turn ended last and how, the seat to move, each seat's turns and the move count.
-CLOCK_FIELDS: dict[str, tuple[Path, ...]] = {
-    "bora_bora": (("round",), ("phase",), ("turn_idx",), ("order",), ("first_order",), ("temple",),
-                  ("status_clock",), ("pl", "*", "status_stamp"), ("n_moves",)),
-    "bamboo": (("round",), ("phase",), ("turn_idx",), ("start_seat",), ("passed",), ("stick_clock",),
-               ("incense_top",), ("sticks_placed",), ("pl", "*", "last_visit"), ("stack", "*", "b"), ("n_moves",)),
-    "pig": (("round",), ("phase",), ("start_seat",), ("last_seat",), ("stack", "*", "player"), ("pl", "*", "turns"),
-            ("pl", "*", "last_end"), ("n_moves",)),
-}
+# ---- the clock and order fields of every game ----------------------------------------------------------------
+@cache
+def clock_fields(game: str) -> tuple[Path, ...]:
+    """The paths of the fields of the saved states of `game` that order play in time ("*": any seat in play, or any
+    pending decision): CLOCK_FIELDS of the game's samples, none for a game that gives none."""
+    where = record_of(game).samples
+    fields: tuple[Path, ...] = getattr(import_module(where), "CLOCK_FIELDS", ()) if where is not None else ()
+    return fields
+
+
+def clock_games() -> tuple[str, ...]:
+    """The games that name their clock fields."""
+    return tuple(game for game in game_names() if clock_fields(game))
+
+
 # Small values: seats, temples, rounds, phases, the stick clock's range 0..28 and just beyond.
 CLOCK_VALUES = (-1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 27, 28, 29, 30)
-CLOCK_GAMES = 6                 # random games per game the base states come from (2, 3, 4 players, twice)
+CLOCK_GAMES = 6                 # random games per game the base states come from (each player count in turn)
 CLOCK_PLAY_LIMIT = 5000         # decisions: far more than any game of either
 ClockCase = tuple[str, int, list[tuple[list[Any], int]]]     # (game, base index, [(field path, new value)])
 
 
 @cache
 def clock_bases(game: str) -> tuple[dict[str, Any], ...]:
-    """Saved states of random games of `game` for 2, 3 and 4 players: in each round, the first state at each kind
-    of decision (where clocks and turn orders are about to be read), and the end of the game."""
+    """Saved states of random games of `game` for each of its player counts: in each round, the first state at each
+    kind of decision (where clocks and turn orders are about to be read), and the end of the game."""
     saved = []
     rng = random.Random(20260611)
+    counts = get_game(game).player_counts
     for k in range(CLOCK_GAMES):
-        state = get_game(game).new_initial_state(2 + k % 3, seed=100 + k)
+        state = get_game(game).new_initial_state(counts[k % len(counts)], seed=100 + k)
         seen = set()
         while not state.is_terminal():
             moment = (state.round, state.phase, state.decision)
@@ -214,11 +216,11 @@ def _matches(path: Path, pattern: Path, body: dict[str, Any]) -> bool:
 
 @cache
 def clock_leaves(game: str, base: int) -> tuple[tuple[Path, ...], ...]:
-    """For each field of CLOCK_FIELDS[game], the paths of its integer leaves in base state `base` (empty when the
+    """For each field of clock_fields(game), the paths of its integer leaves in base state `base` (empty when the
     state has none, as the pending decisions of a finished game)."""
     body = clock_bases(game)[base]["state"]
     paths = _leaves(body, ())
-    return tuple(tuple(path for path in paths if _matches(path, pattern, body)) for pattern in CLOCK_FIELDS[game])
+    return tuple(tuple(path for path in paths if _matches(path, pattern, body)) for pattern in clock_fields(game))
 
 
 def leaf_value(body: dict[str, Any], path: Path) -> Any:
@@ -241,7 +243,7 @@ def clock_mutated(case: ClockCase) -> dict[str, Any]:
 
 @cache
 def clock_bases_with(game: str, field: int) -> tuple[int, ...]:
-    """The base states of `game` that hold field CLOCK_FIELDS[game][field]."""
+    """The base states of `game` that hold field clock_fields(game)[field]."""
     return tuple(base for base in range(len(clock_bases(game))) if clock_leaves(game, base)[field])
 
 
@@ -258,7 +260,7 @@ def random_clock_case(rng: random.Random, game: str) -> ClockCase:
     field of that state one time in three. Values: one more or one less than the present one, or a small one."""
     def value() -> tuple[int | None, int]:
         return (None, rng.choice((-1, 1))) if rng.random() < 0.5 else (rng.choice(CLOCK_VALUES), 0)
-    field = rng.randrange(len(CLOCK_FIELDS[game]))
+    field = rng.randrange(len(clock_fields(game)))
     base = rng.choice(clock_bases_with(game, field))
     edits = [clock_edit(game, base, field, rng.randrange(64), *value())]
     if rng.random() < 1 / 3:
@@ -305,7 +307,7 @@ def _main() -> int:
     parser.add_argument("--cases", type=int, default=1000, help="random cases to judge (default 1000)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random cases")
     parser.add_argument("--stdin", action="store_true", help="judge the JSON list of cases on stdin instead")
-    parser.add_argument("--clock", choices=sorted(CLOCK_FIELDS), help="judge clock cases of this game instead")
+    parser.add_argument("--clock", choices=clock_games(), help="judge clock cases of this game instead")
     parser.add_argument("--expect-module-under", help="fail unless borabora_sim is imported from this folder")
     args = parser.parse_args()
     if args.expect_module_under and not borabora_sim.__file__.startswith(args.expect_module_under):

@@ -1,5 +1,5 @@
-"""Fuzzing of both games' component data: an edited copy of a built-in file is refused with a ComponentError, or
-it gives games that play to the end with every engine invariant holding.
+"""Fuzzing of the component data of every game that has some: an edited copy of a built-in file is refused with a
+ComponentError, or it gives games that play to the end with every engine invariant holding.
 
 Hypothesis edits the built-in document (values set to boundary or mistyped values, names swapped between
 fields, keys deleted or renamed, list items removed or repeated, lists truncated), or sets its data values to
@@ -24,27 +24,29 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
-from importlib import import_module
 from pathlib import Path
 from typing import IO, Any, NamedTuple
 
 import pytest
-from conftest import components_of, walk
+from conftest import builtin_component_file, components_of, games_with_components, walk
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from borabora_sim.component_files import ComponentError
 from borabora_sim.games import game_names, get_game
-from borabora_sim.games.bora_bora.components import ComponentError, load_components
+from borabora_sim.games.bora_bora.components import load_components
 
 CASES = int(os.environ.get("BORABORA_FUZZ_CASES", "300"))
 MAX_MOVES = 2000  # random games end in fewer than 400 moves (tests/test_properties.py), Bamboo's in fewer than 600
 ANSWER_TIMEOUT = 60.0  # seconds for one game in the child, start-up included
 
 
-GAMES = game_names()
+GAMES = games_with_components()
+# A parameter of the fuzz tests for each game without component data, skipped saying so.
+WITHOUT_COMPONENTS = [pytest.param(name, marks=pytest.mark.skip(reason=f"{name} gives no component data"))
+                      for name in game_names() if name not in GAMES]
 # each game's built-in file, as its package keeps it
-BUILTIN_TEXTS = {name: import_module(f"borabora_sim.games.{name}.components").BUILTIN_FILE.read_bytes()
-                 for name in GAMES}
+BUILTIN_TEXTS = {name: builtin_component_file(name).read_bytes() for name in GAMES}
 BUILTINS: dict[str, dict[str, Any]] = {name: json.loads(text) for name, text in BUILTIN_TEXTS.items()}
 Key = str | int
 
@@ -262,8 +264,12 @@ def refused_or_played(player: Player, game: str, source: Any, what: str, players
 DIGITS = {name: [i for i, byte in enumerate(text) if chr(byte).isdigit()]  # where damage may still load
           for name, text in BUILTIN_TEXTS.items()}
 BYTES = st.one_of(st.sampled_from(b"0123456789"), st.sampled_from(b'{}[],:"-.etx\\ \n'), st.integers(0, 255))
-GAME_CASES = {"players": st.sampled_from((2, 3, 4)), "seed": st.integers(0, 2**64 - 1),
-              "choices": st.integers(0, 2**32)}
+GAME_CASES = {"seed": st.integers(0, 2**64 - 1), "choices": st.integers(0, 2**32)}
+
+
+def players_of(data: st.DataObject, game: str) -> int:
+    """A player count the game allows."""
+    return data.draw(st.sampled_from(get_game(game).player_counts), label="players")
 
 
 def edited(game: str, changes: list[Edit]) -> dict[str, Any]:
@@ -274,30 +280,32 @@ def edited(game: str, changes: list[Edit]) -> dict[str, Any]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", [*GAMES, *WITHOUT_COMPONENTS])
 @settings_for(CASES)
 @given(data=st.data(), **GAME_CASES)
-def test_edited_documents_are_refused_or_play(player: Player, game: str, data: st.DataObject, players: int, seed: int,
+def test_edited_documents_are_refused_or_play(player: Player, game: str, data: st.DataObject, seed: int,
                                               choices: int) -> None:
     changes = data.draw(edits(game, plausible=False), label="changes")
-    refused_or_played(player, game, edited(game, changes), f"edited by {changes}", players, seed, choices)
+    refused_or_played(player, game, edited(game, changes), f"edited by {changes}", players_of(data, game), seed,
+                      choices)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", [*GAMES, *WITHOUT_COMPONENTS])
 @settings_for(CASES)
 @given(data=st.data(), **GAME_CASES)
-def test_plausible_edits_are_refused_or_play(player: Player, game: str, data: st.DataObject, players: int, seed: int,
+def test_plausible_edits_are_refused_or_play(player: Player, game: str, data: st.DataObject, seed: int,
                                              choices: int) -> None:
     changes = data.draw(edits(game, plausible=True), label="changes")
-    refused_or_played(player, game, edited(game, changes), f"edited by {changes}", players, seed, choices)
+    refused_or_played(player, game, edited(game, changes), f"edited by {changes}", players_of(data, game), seed,
+                      choices)
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", [*GAMES, *WITHOUT_COMPONENTS])
 @settings_for(max(1, CASES // 3))
 @given(data=st.data(), **GAME_CASES)
 def test_damaged_files_are_refused_or_play(player: Player, damaged_file: Path, game: str, data: st.DataObject,
-                                           players: int, seed: int, choices: int) -> None:
+                                           seed: int, choices: int) -> None:
     text = BUILTIN_TEXTS[game]
     at = data.draw(st.one_of(st.integers(0, len(text)), st.sampled_from(DIGITS[game])), label="offset")
     damage = data.draw(st.sampled_from(("truncate", "insert", "overwrite")), label="damage")
@@ -305,8 +313,8 @@ def test_damaged_files_are_refused_or_play(player: Player, damaged_file: Path, g
     end = at + len(inserted) if damage == "overwrite" else at
     content = text[:at] + inserted + (b"" if damage == "truncate" else text[end:])
     damaged_file.write_bytes(content)
-    refused_or_played(player, game, damaged_file, f"damaged by {damage} {inserted!r} at byte {at}", players, seed,
-                      choices)
+    refused_or_played(player, game, damaged_file, f"damaged by {damage} {inserted!r} at byte {at}",
+                      players_of(data, game), seed, choices)
 
 
 def set_every(doc: dict[str, Any], section: str, value: Any, field: str | None = None) -> None:
