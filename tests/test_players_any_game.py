@@ -5,9 +5,8 @@ refuses a state of another in one line."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
+from conftest import random_game_position
 
 from borabora_sim.games import game_names, game_of, game_spec, get_game
 from borabora_sim.games.bamboo.components import load_components as load_bamboo_components
@@ -26,17 +25,10 @@ GAME_SPECS = [spec for name in game_names()
 
 
 def states(game: Game, seed: int = 5) -> list[GameState]:
-    """A few positions of one game of random moves: its first decision and two later ones."""
-    rng = random.Random(seed)
-    state = game.new_initial_state(players=3, seed=seed)
-    found = []
-    for move in range(60):
-        if move % 25 == 0:
-            found.append(state.clone())
-        legal = state.legal_actions()
-        state.apply(legal[rng.randrange(len(legal))])
-    assert not state.is_terminal()
-    return found
+    """A few positions of one random game of the game's middle player count: its first decision, and the positions
+    a third and two thirds of the way through it."""
+    players = game.player_counts[len(game.player_counts) // 2]
+    return [random_game_position(game, players, seed, part) for part in (0, 1 / 3, 2 / 3)]
 
 
 def refusal_of(spec: str, game: Game) -> str | None:
