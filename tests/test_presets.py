@@ -1,7 +1,7 @@
-"""The presets (borabora_sim/players/presets.py): the same names in every game, each the player spec its game
-declares, options appended to it; refusals that name what is allowed; the help texts and the defaults of play
-that suggest them, and never a player the ladder rates below the balanced heuristic; a game with `strong` in
-every game."""
+"""The presets (borabora_sim/players/presets.py): the same names in every game that declares presets, each the
+player spec its game declares, options appended to it, and each refused in one line by a game that declares none;
+refusals that name what is allowed; the help texts and the defaults of play that suggest them, and never a player
+the ladder rates below the balanced heuristic; a game with `strong` in every game that has it."""
 
 from __future__ import annotations
 
@@ -35,7 +35,19 @@ def game(request: pytest.FixtureRequest) -> Game:
     return get_game(request.param)
 
 
-def test_every_game_declares_every_preset_as_a_player_spec_of_its_own(game: Game) -> None:
+def with_presets() -> list[str]:
+    """The games that declare presets."""
+    return [name for name in game_names() if get_game(name).presets]
+
+
+def needs_presets(game: Game) -> None:
+    """Skips the test, saying so, for a game that declares no presets."""
+    if not game.presets:
+        pytest.skip(f"{game.name} gives no presets (Game.presets is empty)")
+
+
+def test_every_game_with_presets_declares_every_preset_as_a_player_spec_of_its_own(game: Game) -> None:
+    needs_presets(game)
     assert tuple(game.presets) == tuple(PRESETS) == preset_names(game) == preset_names()
     for name, spec in game.presets.items():
         assert name not in PLAYER_TYPES
@@ -47,13 +59,24 @@ def test_every_game_declares_every_preset_as_a_player_spec_of_its_own(game: Game
         "heuristic:style=balanced"
 
 
+@pytest.mark.parametrize("name", [name for name in game_names() if not get_game(name).presets])
+def test_a_game_without_presets_refuses_each_in_one_line_saying_it_has_none(name: str) -> None:
+    game = get_game(name)
+    assert preset_names(game) == () and not is_preset("strong", game)
+    for preset in PRESETS:
+        with pytest.raises(ValueError, match=rf"^unknown player {preset!r} in spec {preset!r}; players: .*; "
+                                             r"presets: none$"):
+            make_player(preset, game=game)
+
+
 def test_the_presets_differ_between_games_where_the_measurements_chose_differently() -> None:
     """A preset is the game's own choice: one game's spec is not every game's."""
     for name in PRESETS:
-        assert len({get_game(played).presets[name] for played in game_names()}) > 1, name
+        assert len({get_game(played).presets[name] for played in with_presets()}) > 1, name
 
 
 def test_options_after_a_preset_are_added_to_its_spec_or_replace_the_same_option(game: Game) -> None:
+    needs_presets(game)
     strong = game.presets["strong"]
     player, options = split_spec(strong)
     assert split_spec(resolve_preset("strong:threads=2", game)) == (player, {**options, "threads": "2"})
@@ -86,7 +109,7 @@ def test_an_unknown_preset_or_option_is_refused_in_one_line_naming_what_is_allow
         make_player("strong")
     message = str(refused.value)
     assert message.startswith("player spec 'strong': the preset 'strong' is a different player in each game (")
-    assert all(f"{played}: {get_game(played).presets['strong']}" in message for played in game_names())
+    assert all(f"{played}: {get_game(played).presets['strong']}" in message for played in with_presets())
 
 
 def ladder_ratings() -> dict[str, dict[str, float]]:
@@ -177,6 +200,7 @@ def test_the_help_of_the_commands_that_take_players_lists_the_presets(command: s
 
 def test_a_game_with_strong_in_every_game_records_the_spec_it_stands_for(game: Game) -> None:
     """A tiny budget through an option after the preset: the game is played as by the preset's search."""
+    needs_presets(game)
     rows = simulate(1, ["strong:iterations=5", "heuristic"], seed=2, n_jobs=1, backend="sequential",
                     progress=False, game=game.name)
     assert rows is not None and len(rows) == 2
@@ -185,6 +209,7 @@ def test_a_game_with_strong_in_every_game_records_the_spec_it_stands_for(game: G
 
 
 def test_browser_play_seats_the_preset_strong_and_explains_its_move(game: Game) -> None:
+    needs_presets(game)
     web = WebGame(game, ["strong", "strong"], seed=4)
     assert web.ai[0].spec() == web.ai[1].spec() == make_player(game.presets["strong"], game=game).spec()
     web.step(0)
