@@ -85,7 +85,7 @@ def sample(name: str, constant: str, what: str) -> Any:
     if module is None:
         pytest.skip(f"{name} gives no {what} (its record names no samples module)")
     if not hasattr(module, constant):
-        pytest.skip(f"{name} gives no {what} ({constant} in {module.__name__})")
+        pytest.skip(f"{name} gives no {what} (no {constant} in {module.__name__})")
     return getattr(module, constant)
 
 
