@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ARTIFACTS, CLICKABLE, assert_readable, measure, open_page
+from conftest import ARTIFACTS, assert_readable, measure, open_page, sample
 
 import borabora_sim
 from borabora_sim.games import game_names, get_game, record_of
@@ -326,10 +326,10 @@ PICTURED = [pytest.param(name, id=name, marks=() if record_of(name).picture else
 def test_the_board_fits_the_window_with_readable_text_and_large_targets(browser: Any, name: str,
                                                                         size: tuple[int, int]) -> None:
     """Over the human's first decisions (each a move of the list picked at random), every text of the page is 11
-    pixels or more, every thing of the board that can pick a move (CLICKABLE) and every button 24 or more, and
-    nothing scrolls sideways; a
-    wide picture stands above the panels at 1366 pixels (the moves docked at the bottom of the window) and beside
-    them at 1920."""
+    pixels or more, every thing of the board that can pick a move (the game's CLICKABLE sample) and every button 24
+    or more, and nothing scrolls sideways; a wide picture stands above the panels at 1366 pixels (the moves docked
+    at the bottom of the window) and beside them at 1920."""
+    things = list(sample(name, "CLICKABLE", "the things of its picture that pick a move"))
     spec, players = fullest(name)
     served = WebServer(WebGame(get_game(spec), players, 5))
     threading.Thread(target=served.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
@@ -341,7 +341,7 @@ def test_the_board_fits_the_window_with_readable_text_and_large_targets(browser:
         rng = random.Random(5)
         marked = 0
         for decision in range(6):
-            measured = measure(page, CLICKABLE[name])
+            measured = measure(page, things)
             assert_readable(measured, f"browser play of {name} at {width}x{height}, decision {decision}")
             assert measured["below"] if name in WIDE and width < 1500 else measured["beside"], measured
             marked += measured["pickable"]

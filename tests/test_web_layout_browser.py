@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import ARTIFACTS, CLICKABLE, MIN_TEXT_PX, measure, open_page
+from conftest import ARTIFACTS, MIN_TEXT_PX, measure, open_page, sample
 
 from borabora_sim.games import game_names, get_game, record_of
 from borabora_sim.viewer.server import WebServer
@@ -84,6 +84,7 @@ def test_the_board_and_the_moves_are_in_sight_on_a_laptop(browser: Any, served: 
     is in sight whenever the decision has one, and no text is under 11 pixels; nothing is scrolled by hand."""
     width, height = size
     name = served.game.game.name
+    things = list(sample(name, "CLICKABLE", "the things of its picture that pick a move"))
     page, errors = open_page(browser, width, height)
     try:
         page.goto(served.url + "?delay=0")
@@ -96,7 +97,7 @@ def test_the_board_and_the_moves_are_in_sight_on_a_laptop(browser: Any, served: 
             assert seen["firstInWindow"] and seen["firstUncovered"], (where, seen)
             assert seen["boardSeen"] >= height / 3, (where, seen)
             assert seen["pickableSeen"] > 0 or seen["pickables"] == 0, (where, seen)
-            measured = measure(page, CLICKABLE[name])
+            measured = measure(page, things)
             assert measured["text"][0] >= MIN_TEXT_PX, (where, measured["text"])
             assert not measured["pageScrolls"], where
             if decision == 1:
