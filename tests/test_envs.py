@@ -1,6 +1,7 @@
-"""Interoperability adapters, checked on every registered game: the observation tensor (only what a seat can see),
-the OpenSpiel game `python_<name>`, the PettingZoo AEC environment `<name>_v0` and the Gymnasium environment, each
-checked with its library's own checker, for every player count and every option of the game.
+"""Interoperability adapters, checked on every registered game that has an observation encoder: the observation
+tensor (only what a seat can see), the OpenSpiel game `python_<name>`, the PettingZoo AEC environment `<name>_v0` and
+the Gymnasium environment, each checked with its library's own checker, for every player count and every option of
+the game. A game without an encoder is skipped, saying so, and the adapters refuse it in one line.
 
 What each game's tensor holds is checked after them: Bora Bora's here, Bamboo's in tests/test_envs_bamboo.py."""
 
