@@ -145,8 +145,9 @@ class Game(Protocol):
     def heuristic_option_values(self, state: GameState, weights: np.ndarray, seed: int,
                                 thorough: bool = True) -> list[tuple[int, float]]:
         """Every legal action with the value heuristic_action with the same seed gave it."""
-    def render(self, state: GameState, viewer: int) -> str:
-        """The game as `viewer` sees it, in text (the terminal game), in the game's words."""
+    def render(self, state: GameState, viewer: int | None) -> str:
+        """The game as `viewer` sees it (None: an onlooker, the public view), in text (the terminal game), in the
+        game's words."""
     # The game's words: what a person reads (logs, replays, browser play, the terminal, explain()) names actions,
     # decisions, phases and score sources as the rulebook does, never by the engine's names (action_to_string,
     # state.decision, state.phase, Game.sources), which stay what programs read.

@@ -6,6 +6,8 @@ import argparse
 
 from borabora_sim.cli.common import CommandError, Subcommands, add_command, checked
 
+__all__ = ["NAME", "EXAMPLES", "studies", "add_parser", "run"]
+
 NAME = "analyze"
 EXAMPLES = """examples:
   borabora analyze fishing --out reports/fishing              # default size: under 10 minutes on 2 cores

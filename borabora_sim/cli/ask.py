@@ -6,6 +6,8 @@ import argparse
 
 from borabora_sim.cli.common import CommandError, Subcommands, add_command, checked
 
+__all__ = ["NAME", "EXAMPLES", "add_parser", "run"]
+
 NAME = "ask"
 EXAMPLES = """examples:
   borabora ask --list                                          # the built-in questions, one line each

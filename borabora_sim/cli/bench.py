@@ -7,6 +7,8 @@ import sys
 
 from borabora_sim.cli.common import Subcommands, add_command, game_option, positive_int
 
+__all__ = ["NAME", "EXAMPLES", "add_parser", "run"]
+
 NAME = "bench"
 EXAMPLES = """examples:
   borabora bench

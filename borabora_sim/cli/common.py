@@ -11,6 +11,10 @@ from typing import NoReturn, TypeAlias, TypeVar
 from borabora_sim.games import DEFAULT_GAME, canonical_game_spec, game_names
 from borabora_sim.players.presets import PRESETS
 
+__all__ = ["CommandParser", "Subcommands", "CommandError", "checked", "split_specs", "int_in", "positive_int",
+           "seed_number", "checked_game_spec", "positive_seconds", "not_saved", "add_command", "game_option",
+           "PRESET_HELP"]
+
 T = TypeVar("T")
 
 # The presets, above the examples of the commands that take player specs.

@@ -18,6 +18,8 @@ from borabora_sim.cli.common import (
 from borabora_sim.games import get_game
 from borabora_sim.players.presets import PRESETS
 
+__all__ = ["NAME", "EXAMPLES", "DEFAULT_PLAY_PLAYERS", "add_parser", "run"]
+
 NAME = "play"
 EXAMPLES = """examples:
   borabora play                                            # you against three strong players

@@ -6,6 +6,8 @@ import argparse
 
 from borabora_sim.cli.common import CommandError, Subcommands, add_command, checked
 
+__all__ = ["NAME", "EXAMPLES", "add_parser", "run"]
+
 NAME = "report"
 EXAMPLES = """examples:
   borabora report runs/random

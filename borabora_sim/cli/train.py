@@ -7,6 +7,8 @@ import argparse
 from borabora_sim.cli.common import Subcommands, add_command, checked_game_spec, int_in, positive_int, seed_number
 from borabora_sim.games import DEFAULT_GAME
 
+__all__ = ["NAME", "EXAMPLES", "add_parser", "run"]
+
 NAME = "train"
 EXAMPLES = """examples:
   borabora train --game bora_bora --out runs/network.npz --jobs 2     # a network from scratch (docs/expert.md)

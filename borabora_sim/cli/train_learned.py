@@ -6,6 +6,8 @@ import argparse
 
 from borabora_sim.cli.common import Subcommands, add_command, int_in, positive_int, seed_number
 
+__all__ = ["NAME", "EXAMPLES", "add_parser", "run"]
+
 NAME = "train-learned"
 EXAMPLES = """examples:
   borabora train-learned --out runs/learned.npz --jobs 2   # the shipped weights from scratch (5 minutes on 2 cores)

@@ -6,6 +6,8 @@ import argparse
 
 from borabora_sim.cli.common import Subcommands, add_command, game_option, positive_int, seed_number, split_specs
 
+__all__ = ["NAME", "EXAMPLES", "add_parser", "run", "interrupted"]
+
 NAME = "tune"
 EXAMPLES = """examples:
   borabora tune --out runs/tune                          # Bora Bora, against three balanced heuristics

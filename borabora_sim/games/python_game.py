@@ -44,6 +44,7 @@ from borabora_sim.protocol import ActionKind, check_seed
 MASK64 = 2**64 - 1
 GOLDEN = 0x9E3779B97F4A7C15
 FORMAT_VERSION = 1
+SAVED_KEYS = ("format", "version", "players", "moves", "chance", "state")     # to_dict's keys
 
 
 def splitmix(z: int) -> int:
@@ -124,10 +125,19 @@ class PythonState:
         legal = self.legal_actions()
         if isinstance(action, bool) or not hasattr(type(action), "__index__"):
             raise IllegalActionError(f"action must be an int, got {action!r}; {self._legal_text(legal)}")
-        number = operator.index(action)  # type: ignore[arg-type]
+        try:
+            number = operator.index(action)  # type: ignore[arg-type]
+        except TypeError:                   # has __index__ but is not one integer (a numpy array of one element)
+            raise ArgumentTypeError(f"an action is one integer, got {type(action).__name__} {action!r}; "
+                                    f"{self._legal_text(legal)}") from None
+        if not 0 <= number < self.game.num_actions:
+            raise IllegalActionError(f"action {number} is outside [0, {self.game.num_actions}); "
+                                     f"{self._legal_text(legal)}")
         if number not in legal:
-            where = "the game is over" if not legal else f"at decision '{self.decision}' of seat {self.current_player}"
-            raise IllegalActionError(f"action {number} is not legal {where}; {self._legal_text(legal)}")
+            if not legal:
+                raise IllegalActionError(f"the game is over: no action is legal (got {number})")
+            raise IllegalActionError(f"action {number} ({self.game.action_names[number]}) is not legal for player "
+                                     f"{self.current_player} at decision '{self.decision}'; {self._legal_text(legal)}")
         chance = Chance(self.chance)
         self.game.play(self.position, number, chance)
         self.chance = chance.state
@@ -135,11 +145,21 @@ class PythonState:
 
     def _legal_text(self, legal: Sequence[int]) -> str:
         if not legal:
-            return "no action is legal"
+            return "the game is over: no action is legal"
         return "legal: " + ", ".join(f"{a} ({self.game.action_names[a]})" for a in legal)
 
-    def action_to_string(self, action: int) -> str:
-        return self.game.action_name(check_int(action, "action", 0, self.game.num_actions - 1))
+    def action_to_string(self, action: object) -> str:
+        count = self.game.num_actions
+        if isinstance(action, bool) or not hasattr(type(action), "__index__"):
+            raise IllegalActionError(f"action must be an int in [0, {count}), got {action!r}")
+        try:
+            number = operator.index(action)  # type: ignore[arg-type]
+        except TypeError:
+            raise ArgumentTypeError(f"an action is one integer in [0, {count}), got {type(action).__name__} "
+                                    f"{action!r}") from None
+        if not 0 <= number < count:
+            raise IllegalActionError(f"action must be in [0, {count}), got {number}")
+        return self.game.action_name(number)
 
     def action_from_string(self, text: str) -> int:
         if not isinstance(text, str):
@@ -196,7 +216,7 @@ class PythonState:
     # ---- what a seat sees -----------------------------------------------------------------------------------
     def determinize(self, player: int, seed: int) -> PythonState:
         """A copy in which everything `player` cannot see is drawn again and future chance is seeded by `seed`."""
-        check_int(player, "player", 0, self._players - 1)
+        player = check_int(player, "player", 0, self._players - 1)
         twin = self.clone()
         chance = Chance(check_seed(seed))
         self.game.hide(twin.position, player, chance)
@@ -206,6 +226,8 @@ class PythonState:
     def observation(self, player: int | None) -> dict[str, Any]:
         """The position as seat `player` (None: an onlooker) sees it: a determinization's for another viewer
         would differ only in what the game hides."""
+        if player is not None:
+            player = check_int(player, "player", 0, self._players - 1)
         return {**self.game.observe(self.position, player), "viewer": player}
 
     # ---- the saved form -------------------------------------------------------------------------------------
@@ -316,7 +338,7 @@ class PythonGame:
     def describe_source(self, source: str) -> str:
         return self.source_words[source]
 
-    def render(self, state: Any, viewer: int) -> str:
+    def render(self, state: Any, viewer: int | None) -> str:
         """The game in text for the terminal: where it is, the decision and the scores."""
         lines = [self.describe_phase(state)]
         if not state.is_terminal():
@@ -363,24 +385,27 @@ class PythonGame:
     def state_from_dict(self, data: Mapping[str, Any]) -> PythonState:
         """The state `to_dict` saved; a field of the wrong type or outside the game's laws is a StateFormatError."""
         if not isinstance(data, Mapping):
-            raise StateFormatError(f"a saved {self.name} state is a dict, got {type(data).__name__}")
-        expected = {"format", "version", "players", "moves", "chance", "state"}
-        if set(data) != expected:
-            raise StateFormatError(f"a saved {self.name} state has the fields {', '.join(sorted(expected))}; got "
-                                   f"{', '.join(sorted(map(str, data)))}")
-        if data["format"] != self.format or data["version"] != FORMAT_VERSION:
-            raise StateFormatError(f"format must be {self.format!r} version {FORMAT_VERSION}, got "
-                                   f"{data['format']!r} version {data['version']!r}")
+            raise StateFormatError(f"a saved state must be a dict, got {type(data).__name__}")
+        unknown = sorted(map(repr, set(data) - set(SAVED_KEYS)))
+        missing = [repr(key) for key in SAVED_KEYS if key not in data]
+        if unknown or missing:
+            wrong = "; ".join(f"{what} field(s) {', '.join(keys)}"
+                              for what, keys in (("unknown", unknown), ("missing", missing)) if keys)
+            raise StateFormatError(f"{wrong}; a saved state has {', '.join(SAVED_KEYS)}")
+        for key, want in (("format", self.format), ("version", FORMAT_VERSION)):
+            if data[key] != want or isinstance(data[key], bool):
+                raise StateFormatError(f"field '{key}' is {data[key]!r}; expected {want!r}")
         try:
             players = check_players(data["players"], self.player_counts)
             moves = check_int(data["moves"], "moves", 0, 2**31 - 1)
-            chance = int(data["chance"], 16) if isinstance(data["chance"], str) else -1
-        except ValueError as error:
-            raise StateFormatError(str(error)) from None
-        if not 0 <= chance <= MASK64:
-            raise StateFormatError(f"chance must be 16 hex digits, got {data['chance']!r}")
+        except ValueError as error:     # ArgumentTypeError too: the message names the field and what it allows
+            raise StateFormatError(f"field {error}") from None
+        text = data["chance"]
+        if not (isinstance(text, str) and len(text) == 16 and all(c in "0123456789abcdefABCDEF" for c in text)):
+            raise StateFormatError(f"field 'chance' must be 16 hex digits, got {text!r}")
+        chance = int(text, 16)
         if not isinstance(data["state"], Mapping):
-            raise StateFormatError(f"state must be a dict, got {type(data['state']).__name__}")
+            raise StateFormatError("field 'state' must be an object")
         position = copy.deepcopy(dict(data["state"]))
         problem = self.check(position, players)
         if problem is not None:
@@ -405,6 +430,10 @@ class PythonGame:
         """Uniformly random games, game i from derive_seed(seed, first_game + i), in the compiled games' arrays."""
         out: dict[str, list[Any]] = {key: [] for key in ("scores", "ranks", "breakdown", "counters", "winner",
                                                          "decisions", "moves")}
+        games = check_int(games, "games", 0, 2**31 - 1)
+        players = check_players(players, self.player_counts)
+        seed = check_seed(seed)
+        first_game = check_int(first_game, "first_game", 0, MASK64 - games)
         for index in range(first_game, first_game + games):
             game_seed = self.derive_seed(seed, index)
             state = self.new_initial_state(players, game_seed)

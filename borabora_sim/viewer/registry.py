@@ -33,7 +33,7 @@ def renderer_for(name: str) -> Renderer:
     renderer: Renderer | None = record_of(name).part("picture")
     if renderer is None:
         game = get_game(name)
-        return lambda state, viewer: text_picture(game.render(state, -1 if viewer is None else viewer))
+        return lambda state, viewer: text_picture(game.render(state, viewer))
     return renderer
 
 

@@ -182,13 +182,12 @@ _SCRIPT = """
     return [statusLine.getBoundingClientRect().bottom,
             document.body.hasAttribute("data-stacked") ? moves.top : window.innerHeight];
   }
-  // The things of the board that pick a move now: when none has its middle in sight, the first is scrolled into
-  // view.
+  // The things of the board that pick a move now: when none is wholly in sight, the first is scrolled into view.
   function revealDecision() {
     var things = board.querySelectorAll(".pickable"), seen = boardWindow();
     var inSight = Array.prototype.some.call(things, function (thing) {
-      var box = thing.getBoundingClientRect(), middle = box.top + box.height / 2;
-      return middle > seen[0] && middle < seen[1];
+      var box = thing.getBoundingClientRect();
+      return box.top >= seen[0] && box.bottom <= seen[1];
     });
     if (things.length && !inSight) { things[0].scrollIntoView({block: "center", inline: "nearest"}); }
   }

@@ -160,7 +160,7 @@ class Bamboo(CompiledGame):
         advanced = state.observation(None)["pl"][0]["advanced"]
         return Bamboo(state.components, "advanced" if advanced else "normal")
 
-    def render(self, state: _bamboo.State, viewer: int) -> str:
+    def render(self, state: _bamboo.State, viewer: int | None) -> str:
         return render_text(state, viewer)
 
 

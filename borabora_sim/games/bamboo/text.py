@@ -11,7 +11,7 @@ from borabora_sim.games.bamboo.components import ACTIONS, HOME_TYPES, SIDES
 NO_TILE = 255
 
 
-def render(state: _bamboo.State, viewer: int) -> str:
+def render(state: _bamboo.State, viewer: int | None) -> str:
     """A Bamboo game as `viewer` sees it (its observation: no stack order, no hidden spirit): HP, coins, food,
     incense, temples, the reed field, the markets and every player's areas, home and balance tiles."""
     c = state.components

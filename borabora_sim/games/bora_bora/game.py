@@ -128,7 +128,7 @@ class BoraBora(CompiledGame):
     words: ClassVar[ModuleType] = words
     end_action_name = "done"
 
-    def render(self, state: _engine.State, viewer: int) -> str:
+    def render(self, state: _engine.State, viewer: int | None) -> str:
         return render_text(state, viewer)
 
     # The learned evaluation (docs/learned.md), which only Bora Bora has: its module is loaded by a player of it only.

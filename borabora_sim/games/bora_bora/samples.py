@@ -8,6 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+__all__ = ["FIRST_DECISION", "COMPONENT_CHANGE", "COMPONENT_FILE_ERROR", "BAD_COMPONENTS", "BAD_STATES",
+           "CLOCK_FIELDS", "CLOCK_VERDICTS", "CLICKABLE", "QUICK_STUDY"]
+
 Edit = Callable[[dict[str, Any]], object]
 
 # Where a new game waits: (phase, decision, round).

@@ -13,12 +13,13 @@ NO_DIE = 7
 CEREMONY = ("·", "M", "B")       # empty, material, building
 
 
-def render(state: _engine.State, viewer: int) -> str:
+def render(state: _engine.State, viewer: int | None) -> str:
     """The board as `viewer` sees it: scores, tracks, displays, every player's board, own God cards only."""
     c = state.components
     obs = state.observation(viewer)
     order = ", ".join(f"seat {seat}" for seat in state.turn_order)
-    lines = [f"{W.describe_phase(state)}; turn order {order}; you are seat {viewer}"]
+    lines = [f"{W.describe_phase(state)}; turn order {order}; "
+             + ("an onlooker's view" if viewer is None else f"you are seat {viewer}")]
     lines.append("Victory points: " + ", ".join(f"seat {s} {v}" for s, v in enumerate(state.scores())))
     temple = " ".join("·" if seat < 0 else str(seat) for seat in obs["temple"])
     values = " ".join(str(int(v)) for v in c.temple_values)

@@ -98,7 +98,7 @@ class Pig(CompiledGame):
     end_action_name = "hold"
     default_player_count = 2
 
-    def render(self, state: _pig.State, viewer: int) -> str:
+    def render(self, state: _pig.State, viewer: int | None) -> str:
         return render_text(state, viewer)
 
 

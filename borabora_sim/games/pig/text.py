@@ -13,7 +13,7 @@ def turn_words(how: str, points: int) -> str:
     return f"rolled a 1 and lost {points}" if points else "rolled a 1 at once"
 
 
-def render(state: _pig.State, viewer: int) -> str:
+def render(state: _pig.State, viewer: int | None) -> str:
     """The game as `viewer` sees it: each seat's score toward the goal and its last turn, then the mover's turn
     total and last roll."""
     goal = state.components.goal
