@@ -6,7 +6,7 @@ import argparse
 
 from borabora_sim.cli.common import CommandError, Subcommands, add_command, checked
 
-__all__ = ["NAME", "EXAMPLES", "add_parser", "run"]
+__all__ = ["EXAMPLES", "NAME", "add_parser", "run"]
 
 NAME = "ask"
 EXAMPLES = """examples:

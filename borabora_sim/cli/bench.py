@@ -7,7 +7,7 @@ import sys
 
 from borabora_sim.cli.common import Subcommands, add_command, game_option, positive_int
 
-__all__ = ["NAME", "EXAMPLES", "add_parser", "run"]
+__all__ = ["EXAMPLES", "NAME", "add_parser", "run"]
 
 NAME = "bench"
 EXAMPLES = """examples:

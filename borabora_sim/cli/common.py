@@ -11,9 +11,22 @@ from typing import NoReturn, TypeAlias, TypeVar
 from borabora_sim.games import DEFAULT_GAME, canonical_game_spec, game_names
 from borabora_sim.players.presets import PRESETS
 
-__all__ = ["CommandParser", "Subcommands", "CommandError", "checked", "split_specs", "int_in", "positive_int",
-           "seed_number", "checked_game_spec", "positive_seconds", "not_saved", "add_command", "game_option",
-           "PRESET_HELP"]
+__all__ = [
+    "PRESET_HELP",
+    "CommandError",
+    "CommandParser",
+    "Subcommands",
+    "add_command",
+    "checked",
+    "checked_game_spec",
+    "game_option",
+    "int_in",
+    "not_saved",
+    "positive_int",
+    "positive_seconds",
+    "seed_number",
+    "split_specs",
+]
 
 T = TypeVar("T")
 

@@ -18,7 +18,7 @@ from borabora_sim.cli.common import (
 from borabora_sim.games import get_game
 from borabora_sim.players.presets import PRESETS
 
-__all__ = ["NAME", "EXAMPLES", "DEFAULT_PLAY_PLAYERS", "add_parser", "run"]
+__all__ = ["DEFAULT_PLAY_PLAYERS", "EXAMPLES", "NAME", "add_parser", "run"]
 
 NAME = "play"
 EXAMPLES = """examples:

@@ -7,7 +7,7 @@ import argparse
 from borabora_sim.cli.common import CommandError, Subcommands, add_command, checked, int_in, seed_number, split_specs
 from borabora_sim.games import DEFAULT_GAME, game_names, game_spec, get_game
 
-__all__ = ["NAME", "EXAMPLES", "add_parser", "run"]
+__all__ = ["EXAMPLES", "NAME", "add_parser", "run"]
 
 NAME = "replay"
 EXAMPLES = """examples:

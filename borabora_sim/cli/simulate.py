@@ -22,7 +22,7 @@ from borabora_sim.games import DEFAULT_GAME, game_names
 from borabora_sim.match import DEFAULT_PLAYERS
 from borabora_sim.players.presets import PRESETS
 
-__all__ = ["NAME", "EXAMPLES", "SIMULATE_DEFAULTS", "add_parser", "run", "interrupted"]
+__all__ = ["EXAMPLES", "NAME", "SIMULATE_DEFAULTS", "add_parser", "interrupted", "run"]
 
 if TYPE_CHECKING:
     import pyarrow as pa

@@ -7,7 +7,7 @@ import argparse
 from borabora_sim.cli.common import Subcommands, add_command, checked_game_spec, int_in, positive_int, seed_number
 from borabora_sim.games import DEFAULT_GAME
 
-__all__ = ["NAME", "EXAMPLES", "add_parser", "run"]
+__all__ = ["EXAMPLES", "NAME", "add_parser", "run"]
 
 NAME = "train"
 EXAMPLES = """examples:

@@ -6,7 +6,7 @@ import argparse
 
 from borabora_sim.cli.common import Subcommands, add_command, int_in, positive_int, seed_number
 
-__all__ = ["NAME", "EXAMPLES", "add_parser", "run"]
+__all__ = ["EXAMPLES", "NAME", "add_parser", "run"]
 
 NAME = "train-learned"
 EXAMPLES = """examples:

@@ -6,7 +6,7 @@ import argparse
 
 from borabora_sim.cli.common import Subcommands, add_command, game_option, positive_int, seed_number, split_specs
 
-__all__ = ["NAME", "EXAMPLES", "add_parser", "run", "interrupted"]
+__all__ = ["EXAMPLES", "NAME", "add_parser", "interrupted", "run"]
 
 NAME = "tune"
 EXAMPLES = """examples:

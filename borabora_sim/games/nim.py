@@ -21,7 +21,7 @@ from borabora_sim.games import GameRecord
 from borabora_sim.games.python_game import Chance, PythonGame
 from borabora_sim.vocabulary import ActionGroup, Rung, Situation, Vocabulary
 
-__all__ = ["Nim", "QUESTIONS", "RECORD"]
+__all__ = ["QUESTIONS", "RECORD", "Nim"]
 
 PILE = 21
 MOST = 3                                       # the most stones a player may take at once

@@ -8,8 +8,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["FIRST_DECISION", "COMPONENT_CHANGE", "COMPONENT_FILE_ERROR", "BAD_COMPONENTS", "BAD_STATES",
-           "CLOCK_FIELDS", "CLOCK_VERDICTS", "CLICKABLE"]
+__all__ = [
+    "BAD_COMPONENTS",
+    "BAD_STATES",
+    "CLICKABLE",
+    "CLOCK_FIELDS",
+    "CLOCK_VERDICTS",
+    "COMPONENT_CHANGE",
+    "COMPONENT_FILE_ERROR",
+    "FIRST_DECISION",
+]
 
 Edit = Callable[[dict[str, Any]], object]
 
