@@ -131,8 +131,9 @@ def network_path(game: Game) -> Path:
     """Where the game's shipped network is (its record's `network`, a file of its package)."""
     record = record_of(game.name)
     if record.network is None:
-        raise ValueError(f"the game '{game.name}' has no network yet: train one with borabora train --game "
-                         f"{game.name}")
+        how = (f"train one with borabora train --game {game.name}" if record.encoder is not None else
+               "it has no observation encoder for a network to read")
+        raise ValueError(f"the game '{game.name}' has no network yet: {how}")
     package, _, name = record.network.partition(":")
     return Path(str(resources.files(package).joinpath(name)))
 

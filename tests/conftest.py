@@ -96,6 +96,27 @@ def needs_part(name: str, part: str, what: str) -> None:
         pytest.skip(f"{name} gives no {what} (its record has no {part})")
 
 
+def fullest(name: str) -> tuple[str, int]:
+    """The game `name` as the fit tests show it, the most drawn: the spec of its last option values (not the
+    defaults, where it has options) and its most players."""
+    game = get_game(name)
+    options = ",".join(f"{key}={values[-1]}" for key, values in game.options.items())
+    return f"{name}:{options}" if options else name, max(game.player_counts)
+
+
+def pictured(instead: str) -> list[Any]:
+    """Parameters of a test over every game with a picture of its own; one without is skipped, saying what it
+    shows `instead`."""
+    return [pytest.param(name, id=name, marks=() if record_of(name).picture else pytest.mark.skip(
+        reason=f"{name} has no picture of its own: {instead}")) for name in game_names()]
+
+
+def wide_picture(name: str) -> bool:
+    """Whether the game's picture is too wide to stand beside the panels at 1366 pixels (WIDE_PICTURE of its
+    samples)."""
+    return bool(getattr(samples_of(name), "WIDE_PICTURE", False))
+
+
 def sample_params(constant: str, what: str) -> list[Any]:
     """Parameters (game name, case, value) of a test over the cases of each game's sample `constant`, a mapping:
     one for each case, named game-case; one skipped, saying so, for a game that gives none."""

@@ -14,13 +14,12 @@ import re
 import subprocess
 import sys
 import warnings
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from conftest import play_aec, play_episode, played
+from conftest import play_aec, play_episode, played, sample, samples_of
 
 import borabora_sim
 from borabora_sim import new_game
@@ -34,21 +33,10 @@ Raw = dict[str, Any]
 GAMES = game_names()
 
 
-@dataclass(frozen=True)
-class Encoded:
-    """What is expected of a game's encoder and of the names the adapters give it."""
-
-    size: int               # values of the observation tensor
-    views_alike: bool       # every seat sees the same (nothing private)
-    page: str               # the page of docs/ that describes the tensor
-    env_id: str             # its Gymnasium id
-
-
-ENCODED = {
-    "bora_bora": Encoded(2977, False, "observation.md", "borabora_sim/BoraBora-v0"),
-    "bamboo": Encoded(5383, True, "bamboo_observation.md", "borabora_sim/Bamboo-v0"),
-    "pig": Encoded(92, True, "pig.md", "borabora_sim/Pig-v0"),
-}
+def encoded(name: str) -> dict[str, Any]:
+    """What is expected of the game's encoder and of the names the adapters give it (ENCODED of its samples)."""
+    expected: dict[str, Any] = sample(name, "ENCODED", "expectations of its encoder")
+    return expected
 
 
 def option_sets(name: str) -> list[dict[str, str]]:
@@ -119,7 +107,8 @@ def seat_part(vector: np.ndarray, slot: int, name: str, game: str = "bora_bora")
 # The observation tensor of every game
 # =============================================================================
 def test_every_game_with_an_encoder_has_its_expectations_here() -> None:
-    assert set(ENCODED) == set(games_with("encoder"))
+    for name in games_with("encoder"):
+        assert hasattr(samples_of(name), "ENCODED"), f"{name} has an encoder but no ENCODED in its samples"
     with pytest.raises(ValueError, match="unknown game"):
         encoder_for("chess")
 
@@ -156,9 +145,9 @@ def test_encoder_is_chosen_by_the_game_in_one_place(name: str) -> None:
     assert encoder is record_of(name).part("encoder") and encoder.game == name
     for options in option_sets(name):
         assert encoder_for(get_game(name, **options)) is encoder_for(spec_of(name, options)) is encoder
-    expected = ENCODED[name]
-    assert (encoder.size, encoder.score_unit, encoder.views_alike) == (expected.size, unit_of(name),
-                                                                       expected.views_alike)
+    expected = encoded(name)
+    assert (encoder.size, encoder.score_unit, encoder.views_alike) == (expected["size"], unit_of(name),
+                                                                       expected["views_alike"])
 
 
 @pytest.mark.parametrize("name", SERVED)
@@ -239,7 +228,7 @@ def test_observation_doc_gives_every_slice_with_its_range(name: str) -> None:
     """The page of the tensor gives every slice (a player field once, as in slot 0) with its range and size, and
     where it has a column of values, the lowest and highest value of each."""
     encoder = encoder_for(name)
-    text = (Path(__file__).parents[1] / "docs" / ENCODED[name].page).read_text()
+    text = (Path(__file__).parents[1] / "docs" / encoded(name)["page"]).read_text()
     with_values = "| values |" in text
     rows = {}
     for line in text.splitlines():
@@ -455,7 +444,7 @@ def test_openspiel_information_state_keeps_every_earlier_chance_outcome_seen(pys
         assert seen_now.startswith(seen_before[p])
         assert len(seen_now) > len(seen_before[p])
         assert " ".join(map(str, state.history())) in info
-    if ENCODED[name].views_alike:
+    if encoded(name)["views_alike"]:
         assert state.record().text(1) == state.record().text(0)
         public = state.get_game().make_py_observer(pyspiel.IIGObservationType(
             perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE))
@@ -585,9 +574,9 @@ def test_gymnasium_check_env_passes(gymnasium_adapter, name: str) -> None:
 def test_gymnasium_make_builds_the_registered_environment(gymnasium_adapter, name: str) -> None:
     import gymnasium
 
-    assert gymnasium_adapter.env_id(name) == ENCODED[name].env_id
+    assert gymnasium_adapter.env_id(name) == encoded(name)["env_id"]
     options = other_options(name)
-    env = gymnasium.make(ENCODED[name].env_id, opponents=["random", "random"], seat=2, **options)
+    env = gymnasium.make(encoded(name)["env_id"], opponents=["random", "random"], seat=2, **options)
     obs, info = env.reset(seed=3)
     assert obs.shape == (encoder_for(name).size,) and info["seat"] == 2
     assert env.unwrapped.game == get_game(name, **options)

@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ARTIFACTS, assert_readable, measure, open_page
+from conftest import ARTIFACTS, assert_readable, fullest, measure, open_page, pictured, wide_picture
 
 import borabora_sim
-from borabora_sim.games import game_names, games_with, get_game, record_of
+from borabora_sim.games import games_with
 from borabora_sim.viewer import RecordedGame, record_game, replay_page
 
 PLAYERS = ["heuristic", "heuristic:fishing=never", "random", "random"]
@@ -183,21 +183,7 @@ def test_an_address_naming_a_decision_opens_the_replay_there(browser: Any,
 # ---------------------------------------------------------------------------------------------------------------
 # The board fits the window
 # ---------------------------------------------------------------------------------------------------------------
-WIDE = ("bora_bora", "bamboo")          # pictures too wide to stand beside the panels at 1366 pixels
 SIZES = [(1366, 768), (1920, 1080)]
-
-
-def fullest(name: str) -> tuple[str, int]:
-    """The game `name` as the fit tests show it, the most drawn: the spec of its last option values (not the
-    defaults, where it has options) and its most players."""
-    game = get_game(name)
-    options = ",".join(f"{key}={values[-1]}" for key, values in game.options.items())
-    return f"{name}:{options}" if options else name, max(game.player_counts)
-
-
-# Every game; one without a picture of its own is skipped, saying so.
-PICTURED = [pytest.param(name, id=name, marks=() if record_of(name).picture else pytest.mark.skip(
-    reason=f"{name} has no picture of its own: its replay shows its text")) for name in game_names()]
 
 
 @pytest.fixture(scope="module")
@@ -224,7 +210,7 @@ def scale(page: Any) -> float:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
-@pytest.mark.parametrize("name", PICTURED)
+@pytest.mark.parametrize("name", pictured("its replay shows its text"))
 def test_the_replay_fits_the_window_with_readable_text_and_zooms(
         browser: Any, fit_replays: dict[str, tuple[Path, int]], name: str, size: tuple[int, int]) -> None:
     """At fit every text of the page is 11 pixels or more, every button and line of the log 24 or more, and
@@ -237,7 +223,7 @@ def test_the_replay_fits_the_window_with_readable_text_and_zooms(
     page.goto(f"{path.as_uri()}#decision={last // 2}")
     measured = measure(page)
     assert_readable(measured, f"the replay of {name} at {width}x{height}")
-    assert measured["below"] if name in WIDE and width < 1500 else measured["beside"], measured
+    assert measured["below"] if wide_picture(name) and width < 1500 else measured["beside"], measured
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"replay_{name}_{width}x{height}.png"))
     fit = scale(page)

@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ARTIFACTS, assert_readable, measure, open_page, sample
+from conftest import ARTIFACTS, assert_readable, fullest, measure, open_page, pictured, sample, wide_picture
 
 import borabora_sim
-from borabora_sim.games import game_names, get_game, record_of
+from borabora_sim.games import get_game
 from borabora_sim.viewer.server import WebServer
 from borabora_sim.viewer.web_game import WebGame
 
@@ -305,24 +305,8 @@ def test_an_advice_overtaken_by_a_move_is_dropped_without_an_error(browser: Any,
     page.close()
 
 
-WIDE = ("bora_bora", "bamboo")          # pictures too wide to stand beside the panels at 1366 pixels
-
-
-def fullest(name: str) -> tuple[str, list[str]]:
-    """The game `name` as the fit tests play it, the most drawn: the spec of its last option values (not the
-    defaults, where it has options), and a human against random players in every other seat it allows."""
-    game = get_game(name)
-    options = ",".join(f"{key}={values[-1]}" for key, values in game.options.items())
-    return f"{name}:{options}" if options else name, ["human"] + ["random"] * (max(game.player_counts) - 1)
-
-
-# Every game; one without a picture of its own is skipped, saying so.
-PICTURED = [pytest.param(name, id=name, marks=() if record_of(name).picture else pytest.mark.skip(
-    reason=f"{name} has no picture of its own: browser play shows its text")) for name in game_names()]
-
-
 @pytest.mark.parametrize("size", [(1366, 768), (1920, 1080)], ids=lambda size: f"{size[0]}x{size[1]}")
-@pytest.mark.parametrize("name", PICTURED)
+@pytest.mark.parametrize("name", pictured("browser play shows its text"))
 def test_the_board_fits_the_window_with_readable_text_and_large_targets(browser: Any, name: str,
                                                                         size: tuple[int, int]) -> None:
     """Over the human's first decisions (each a move of the list picked at random), every text of the page is 11
@@ -330,7 +314,8 @@ def test_the_board_fits_the_window_with_readable_text_and_large_targets(browser:
     or more, and nothing scrolls sideways; a wide picture stands above the panels at 1366 pixels (the moves docked
     at the bottom of the window) and beside them at 1920."""
     things = list(sample(name, "CLICKABLE", "the things of its picture that pick a move"))
-    spec, players = fullest(name)
+    spec, most = fullest(name)
+    players = ["human"] + ["random"] * (most - 1)
     served = WebServer(WebGame(get_game(spec), players, 5))
     threading.Thread(target=served.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     width, height = size
@@ -343,7 +328,7 @@ def test_the_board_fits_the_window_with_readable_text_and_large_targets(browser:
         for decision in range(6):
             measured = measure(page, things)
             assert_readable(measured, f"browser play of {name} at {width}x{height}, decision {decision}")
-            assert measured["below"] if name in WIDE and width < 1500 else measured["beside"], measured
+            assert measured["below"] if wide_picture(name) and width < 1500 else measured["beside"], measured
             marked += measured["pickable"]
             if decision == 2:
                 ARTIFACTS.mkdir(exist_ok=True)
@@ -356,7 +341,7 @@ def test_the_board_fits_the_window_with_readable_text_and_large_targets(browser:
             settle(page, old)
         assert marked > 0
         docked = page.evaluate("getComputedStyle(document.getElementById('moves')).position") == "fixed"
-        assert docked == (name in WIDE and width < 1500)        # the moves stay in sight below a wide board
+        assert docked == (wide_picture(name) and width < 1500)        # the moves stay in sight below a wide board
         assert errors == []
     finally:
         page.close()

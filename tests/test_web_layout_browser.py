@@ -13,27 +13,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import ARTIFACTS, MIN_TEXT_PX, measure, open_page, sample
+from conftest import ARTIFACTS, MIN_TEXT_PX, fullest, measure, open_page, pictured, sample
 
-from borabora_sim.games import game_names, get_game, record_of
+from borabora_sim.games import get_game
 from borabora_sim.viewer.server import WebServer
 from borabora_sim.viewer.web_game import WebGame
 
 SETTLED = ("old => document.body.dataset.version !== old && document.body.dataset.turn !== 'ai'"
            " && !document.body.hasAttribute('data-busy')")
-
-
-def fullest(name: str) -> tuple[str, list[str]]:
-    """The game `name` as the laptop test plays it, the most drawn: the spec of its last option values (not the
-    defaults, where it has options), and a human against random players in every other seat it allows."""
-    game = get_game(name)
-    options = ",".join(f"{key}={values[-1]}" for key, values in game.options.items())
-    return f"{name}:{options}" if options else name, ["human"] + ["random"] * (max(game.player_counts) - 1)
-
-
-# Every game; one without a picture of its own is skipped, saying so.
-PICTURED = [pytest.param(name, id=name, marks=() if record_of(name).picture else pytest.mark.skip(
-    reason=f"{name} has no picture of its own: browser play shows its text")) for name in game_names()]
 
 
 # What is in sight of the window: the first move of the list (whole, and not under anything), how much of the board
@@ -62,8 +49,13 @@ IN_SIGHT = """() => {
 
 @pytest.fixture
 def served(request: pytest.FixtureRequest) -> Iterator[WebServer]:
-    """A server of the game `request.param`: a name, played as `fullest` says, or (spec, seats)."""
-    spec, seats = request.param if isinstance(request.param, tuple) else fullest(request.param)
+    """A server of the game `request.param`: a name, shown as `fullest` says with a human against random players in
+    every other seat, or (spec, seats)."""
+    if isinstance(request.param, tuple):
+        spec, seats = request.param
+    else:
+        spec, most = fullest(request.param)
+        seats = ["human"] + ["random"] * (most - 1)
     server = WebServer(WebGame(get_game(spec), seats, 5))
     threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     yield server
@@ -76,7 +68,7 @@ def version(page: Any) -> str:
 
 
 @pytest.mark.parametrize("size", [(1366, 768), (1280, 720)], ids=lambda size: f"{size[0]}x{size[1]}")
-@pytest.mark.parametrize("served", PICTURED, indirect=True)
+@pytest.mark.parametrize("served", pictured("browser play shows its text"), indirect=True)
 def test_the_board_and_the_moves_are_in_sight_on_a_laptop(browser: Any, served: WebServer,
                                                           size: tuple[int, int]) -> None:
     """Over the human's first decisions (each a move of the list picked at random): the first move is in the

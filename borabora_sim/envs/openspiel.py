@@ -379,6 +379,7 @@ def load(players: int = 4, seed: int = -1, game: str = DEFAULT_GAME, **options: 
     """``pyspiel.load_game("python_<game>", {"players": players, "seed": seed, **options})``; `game` is a game
     name or spec (its name and options), `options` the game's options as keywords."""
     name, options = parse_game_spec(game, **options)
+    encoder_for(name)                   # a game without an encoder is refused here, in one line
     loaded: SpielGame = pyspiel.load_game(short_name(name), {"players": players, "seed": seed, **options})
     return loaded
 

@@ -16,7 +16,9 @@ __all__ = [
     "CLOCK_VERDICTS",
     "COMPONENT_CHANGE",
     "COMPONENT_FILE_ERROR",
+    "ENCODED",
     "FIRST_DECISION",
+    "WIDE_PICTURE",
 ]
 
 Edit = Callable[[dict[str, Any]], object]
@@ -180,3 +182,12 @@ CLICKABLE = ("[data-shoot^='draft-']", "[data-shoot^='to-place-']", "[data-shoot
              "[data-balance-slot]", "[data-coins]", "[data-food-pile]", "[data-decision]", "[data-temple]",
              "[data-panel^='stalk-']", "[data-food-display]", "[data-player-food]", "[data-home-market]",
              "[data-balance-market]", "[data-gift]", "[data-home-space]", "[data-area*='-']", "[data-player-spirit]")
+
+# What its observation encoder is expected to be: the tensor's length, whether every seat sees the same, the page
+# of docs/ that describes it and its Gymnasium id.
+ENCODED: dict[str, Any] = {"size": 5383, "views_alike": True,
+                           "page": "bamboo_observation.md", "env_id": "borabora_sim/Bamboo-v0"}
+
+# Its picture is too wide to stand beside the panels of browser play and of a replay at 1366 pixels: it stands
+# above them.
+WIDE_PICTURE = True

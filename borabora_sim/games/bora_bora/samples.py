@@ -16,8 +16,10 @@ __all__ = [
     "CLOCK_VERDICTS",
     "COMPONENT_CHANGE",
     "COMPONENT_FILE_ERROR",
+    "ENCODED",
     "FIRST_DECISION",
     "QUICK_STUDY",
+    "WIDE_PICTURE",
 ]
 
 Edit = Callable[[dict[str, Any]], object]
@@ -171,3 +173,12 @@ CLICKABLE = ("[data-player-die]", "[data-action-tile]", "[data-die]", "[data-god
 # Of its studies, the one quick enough to run in the default test run (the fishing question runs at its quick size in
 # tests/test_study_questions.py).
 QUICK_STUDY = "priest"
+
+# What its observation encoder is expected to be: the tensor's length, whether every seat sees the same, the page
+# of docs/ that describes it and its Gymnasium id.
+ENCODED: dict[str, Any] = {"size": 2977, "views_alike": False,
+                           "page": "observation.md", "env_id": "borabora_sim/BoraBora-v0"}
+
+# Its picture is too wide to stand beside the panels of browser play and of a replay at 1366 pixels: it stands
+# above them.
+WIDE_PICTURE = True

@@ -9,14 +9,15 @@ from collections.abc import Callable
 from typing import Any
 
 __all__ = [
-           "BAD_COMPONENTS",
-           "BAD_STATES",
-           "CLICKABLE",
-           "CLOCK_FIELDS",
-           "CLOCK_VERDICTS",
-           "COMPONENT_CHANGE",
-           "COMPONENT_FILE_ERROR",
-           "FIRST_DECISION",
+    "BAD_COMPONENTS",
+    "BAD_STATES",
+    "CLICKABLE",
+    "CLOCK_FIELDS",
+    "CLOCK_VERDICTS",
+    "COMPONENT_CHANGE",
+    "COMPONENT_FILE_ERROR",
+    "ENCODED",
+    "FIRST_DECISION",
 ]
 
 Edit = Callable[[dict[str, Any]], object]
@@ -77,3 +78,8 @@ CLOCK_VERDICTS: tuple[tuple[dict[str, int], tuple[str | int, ...], int | None, s
 
 # The things of its picture that can pick a move in browser play (the targets of its click_targets).
 CLICKABLE = ("[data-roll]", "[data-turn-total]")
+
+# What its observation encoder is expected to be: the tensor's length, whether every seat sees the same, the page
+# of docs/ that describes it and its Gymnasium id.
+ENCODED: dict[str, Any] = {"size": 92, "views_alike": True,
+                           "page": "pig.md", "env_id": "borabora_sim/Pig-v0"}
