@@ -94,9 +94,6 @@ class _SearchPlayer(ValuedKindChoices, SeededPlayer):
         """Sets the options both searches share as `game` makes of them (its styles, action kinds)."""
         self._set_kinds(game, kinds)
         self.compiled = hasattr(game.state_type, "search_handles")
-        if not self.compiled and (evaluation != "heuristic" or rollout_depth not in (-1, None)):
-            raise ValueError(f"{game.name} is written in Python: its searches play rollouts to the end of the game, "
-                             "without a network or cut-off (leave out evaluation and rollout_depth)")
         if rollout == "heuristic" and not game.styles:
             raise ValueError(f"{game.name} has no heuristic to roll out with: rollout must be random")
         if rollout not in ("random", "heuristic"):
@@ -106,6 +103,9 @@ class _SearchPlayer(ValuedKindChoices, SeededPlayer):
         self.margin = check_number("margin", margin, 0.0, 1.0, "a number in [0, 1]")
         if evaluation not in EVALUATIONS:
             raise ValueError(f"evaluation must be one of {', '.join(EVALUATIONS)}, got {evaluation!r}")
+        if not self.compiled and (evaluation != "heuristic" or self.rollout_depth != -1):
+            raise ValueError(f"{game.name} is written in Python: its searches play rollouts to the end of the game, "
+                             "without a network or cut-off (leave out evaluation and rollout_depth)")
         self.evaluation = evaluation
         self.model = load_learned_for(self, game) if evaluation == "learned" else \
             load_network_for(self, game, network) if evaluation == "net" else None
@@ -327,9 +327,6 @@ class MCTSPlayer(_SearchPlayer):
                              f"evaluation={evaluation} leave it out (evaluation=net already searches with the "
                              "network's policy as priors)")
         self.prior = prior
-        if not hasattr(game.state_type, "search_handles") and (threads != 1 or prior != "none"):
-            raise ValueError(f"{game.name} is written in Python: its search runs on one thread without a network "
-                             "(leave out threads and prior)")
         if prior == "net" and c is None:
             given["c"] = cast("float", game.search_defaults.get("c_puct", DEFAULT_C_PUCT))
         settings = {**MCTS_DEFAULTS, **game.search_defaults, **{k: v for k, v in given.items() if v is not None}}
@@ -337,6 +334,9 @@ class MCTSPlayer(_SearchPlayer):
             temperature = cast("float | None", settings.get("temperature"))    # the game's scale, for a cut-off only
         self.c = check_number("c", settings["c"], 0.0, math.inf, "a finite number >= 0 (the UCT exploration constant)")
         self.threads = errors.check_int(threads, "threads", 1, _search.THREADS_MAX)
+        if not hasattr(game.state_type, "search_handles") and (self.threads != 1 or prior != "none"):
+            raise ValueError(f"{game.name} is written in Python: its search runs on one thread without a network "
+                             "(leave out threads and prior)")
         # The shared settings check each value's type and range.
         if network is not None and evaluation != "net" and prior != "net":
             raise ValueError(f"network={network} is the network of evaluation=net or prior=net; give one of them too")
