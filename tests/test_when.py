@@ -133,10 +133,9 @@ def _when(found: bool = True) -> When:
 def test_the_situation_reads_in_game_words() -> None:
     assert when_sentence(_when(), "a die on the Fishing action") == (
         "A die on the Fishing action is the best move most often when it is round 6 and you hold at least 2 shells: "
-        "best in 41% (28% to 56%) of such decisions, against 4% overall.")
+        "best in 41% (28% to 56%) of such decisions, against 1% of the others.")
     assert when_sentence(_when(found=False), "a die on the Fishing action") == (
-        "No situation was found in which a die on the Fishing action is clearly more often the best move (it was "
-        "best in 4% of them).")
+        "No situation was found in which a die on the Fishing action is clearly more often the best move.")
     sure = how_sure_sentence(_when())
     assert "learned from 40 games and checked on 2 others" in sure and "right at 93%" in sure
     assert "against 96% for always predicting" in sure

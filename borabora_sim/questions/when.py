@@ -237,16 +237,17 @@ def _share(share: float) -> str:
 
 def when_sentence(result: When, option_words: str) -> str:
     """The situation in game words for the Answer: "A die on the Fishing action is the best move most often when it
-    is round 6 and you hold at least 2 shells: best in 41% (30% to 53%) of such decisions, against 2% overall."; or
-    that no such situation was found."""
+    is round 6 and you hold at least 2 shells: best in 41% (30% to 53%) of such decisions, against 1% of the
+    others."; or that no such situation was found. Both shares are of the decisions the situation was checked on,
+    as "How sure" gives them; the answer's overall share, of every judged decision, is not repeated here, so that
+    two overall shares of different samples never stand side by side."""
     option = option_words[:1].upper() + option_words[1:]
     if not result.found:
-        overall = f" (it was best in {_share(result.base_rate)} of them)" if result.held_out else ""
-        return f"No situation was found in which {option_words} is clearly more often the best move{overall}."
+        return f"No situation was found in which {option_words} is clearly more often the best move."
     low, high = result.inside_ci
     return (f"{option} is the best move most often when {result.situation_words}: best in "
             f"{_share(result.inside_share)} ({_share(low)} to {_share(high)}) of such decisions, against "
-            f"{_share(result.base_rate)} overall.")
+            f"{_share(result.outside_share)} of the others.")
 
 
 def how_sure_sentence(result: When) -> str:
