@@ -21,7 +21,7 @@ from borabora_sim.games import GameRecord
 from borabora_sim.games.python_game import Chance, PythonGame
 from borabora_sim.vocabulary import ActionGroup, Rung, Situation, Vocabulary
 
-__all__ = ["QUESTIONS", "RECORD", "Nim"]
+__all__ = ["BAD_STATES", "FIRST_DECISION", "QUESTIONS", "RECORD", "Nim"]
 
 PILE = 21
 MOST = 3                                       # the most stones a player may take at once
@@ -129,4 +129,12 @@ QUESTIONS = Vocabulary(
                                                    at_most="at most {} stone{s} are left",
                                                    equal="{} stone{s} are left")}))
 
-RECORD = GameRecord(name="nim", game="borabora_sim.games.nim:Nim", questions="borabora_sim.games.nim:QUESTIONS")
+# Samples for the tests every game runs (GameRecord.samples): the decision a new game waits on, and saved states
+# that break a law of the game with what their refusal names.
+FIRST_DECISION = ("play", "move", 1)
+BAD_STATES = MappingProxyType({
+    "stones_lost": (lambda saved: saved["state"].update(pile=saved["state"]["pile"] - 1), "add up to 21"),
+    "no_such_seat": (lambda saved: saved["state"].update(to_move=9), "to_move is the seat to move")})
+
+RECORD = GameRecord(name="nim", game="borabora_sim.games.nim:Nim", questions="borabora_sim.games.nim:QUESTIONS",
+                    samples="borabora_sim.games.nim")
