@@ -37,6 +37,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("foundation: errors, files, specs, the protocol, component data",
      ("errors", "files", "provenance", "specs", "records", "protocol", "vocabulary", "component_files",
       "games.*.components")),
+    ("the kits a game plugs into: picture primitives, the house style, click-target rules, encoder helpers",
+     ("kits",)),
     ("compiled engines and what wraps them", ("_[!_]*", "learned")),
     ("games and their registry", ("games", "bamboo", "")),
     ("players, their networks and one game between them", ("players", "network", "match")),

@@ -24,6 +24,7 @@ from borabora_sim.games import get_game
 from borabora_sim.games.bora_bora import layout
 from borabora_sim.games.bora_bora.components import GOD_COLOURS, TERRAINS, load_components
 from borabora_sim.games.bora_bora.picture import map_layout
+from borabora_sim.kits.svg import label, root, sub
 from borabora_sim.simulate import replay, simulate
 from borabora_sim.viewer import (
     record_game,
@@ -32,7 +33,6 @@ from borabora_sim.viewer import (
     replay_page,
     to_svg,
 )
-from borabora_sim.viewer.svg import label, root, sub
 
 NO_TILE = 255
 
@@ -191,7 +191,7 @@ def drawn_text_sizes(svg: str) -> list[tuple[float, str]]:
 def test_no_text_of_a_picture_is_drawn_under_the_least_size(spec: str, players: int) -> None:
     """The pages show a picture at fit at no less than READABLE_SCALE of its size (viewer/zoom.py), so that its
     text is 11 pixels or more as long as none is drawn under MIN_TEXT units, here along a random game."""
-    from borabora_sim.viewer.layout import MIN_TARGET, MIN_TEXT
+    from borabora_sim.kits.house_style import MIN_TARGET, MIN_TEXT
     from borabora_sim.viewer.zoom import READABLE_SCALE
 
     assert MIN_TEXT * READABLE_SCALE >= 11 and MIN_TARGET * READABLE_SCALE >= 24

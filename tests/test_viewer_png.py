@@ -15,7 +15,8 @@ from matplotlib import image
 import borabora_sim
 from borabora_sim.cli import main
 from borabora_sim.games.bamboo import new_game as new_bamboo_game
-from borabora_sim.viewer import layout, record_game, replay_png, to_png, to_svg
+from borabora_sim.kits import house_style
+from borabora_sim.viewer import record_game, replay_png, to_png, to_svg
 from borabora_sim.viewer.png import check_png_support
 
 
@@ -63,7 +64,7 @@ def test_a_png_decodes_to_the_pictures_size_and_is_not_blank(make: object, scale
     assert pixels.shape[:2] == (round(height * scale), round(width * scale))
     colours = np.unique((pixels[..., :3] * 255).round().astype(int).reshape(-1, 3), axis=0)
     assert len(colours) > 50 and pixels[..., :3].std() > 0.1
-    assert all(has_colour(pixels, colour) for colour in layout.SEAT_COLOURS[:state.num_players])
+    assert all(has_colour(pixels, colour) for colour in house_style.SEAT_COLOURS[:state.num_players])
 
 
 @needs_cairosvg

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from string import Template
 
-from borabora_sim.viewer import layout as L
+from borabora_sim.kits import house_style as L
 from borabora_sim.viewer import zoom
 
 SEAT_CSS = "\n".join(f".s{seat} {{ background: {colour}; color: {text}; }}"

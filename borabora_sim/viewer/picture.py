@@ -3,9 +3,9 @@ sees it, and the drawing is written out as an SVG document. The PNG pictures and
 
 from __future__ import annotations
 
+from borabora_sim.kits.svg import to_string
 from borabora_sim.protocol import Game, GameState
 from borabora_sim.viewer.registry import check_viewer, renderer_for, resolve_game
-from borabora_sim.viewer.svg import to_string
 
 
 def to_svg(state: GameState, viewer: int | None = None, game: Game | str | None = None) -> str:

@@ -15,9 +15,9 @@ from typing import Any
 
 from borabora_sim.errors import check_int
 from borabora_sim.games import game_of, games_with, get_game, record_of
+from borabora_sim.kits import house_style as L
+from borabora_sim.kits.svg import label, root, sub
 from borabora_sim.protocol import Game
-from borabora_sim.viewer import layout as L
-from borabora_sim.viewer.svg import label, root, sub
 
 Renderer = Callable[[Any, "int | None"], ET.Element]
 

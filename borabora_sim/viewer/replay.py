@@ -21,14 +21,14 @@ from typing import Any
 
 from borabora_sim.errors import check_int
 from borabora_sim.games import DEFAULT_GAME, get_game
+from borabora_sim.kits import house_style as L
+from borabora_sim.kits.svg import label, open_tag, root, sub, to_string
 from borabora_sim.match import play_game
 from borabora_sim.players.base import SeededPlayer
 from borabora_sim.players.reasons import Reasons
 from borabora_sim.protocol import Game, check_seed
-from borabora_sim.viewer import layout as L
 from borabora_sim.viewer.page import PAGE
 from borabora_sim.viewer.registry import check_viewer, renderer_for
-from borabora_sim.viewer.svg import label, open_tag, root, sub, to_string
 
 REASON_OPTIONS = 6              # options kept of each decision's reasons (the best ones, and the chosen one)
 

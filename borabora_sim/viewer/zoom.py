@@ -6,8 +6,8 @@ than the window when that makes it larger than drawn, at most `MAX_FIT` times it
 `READABLE_SCALE` of it (a window too narrow for that, such as 1280 pixels for the widest pictures, scrolls the board
 sideways). The side panels (scores, moves, tools) stand beside the board when it keeps at least `READABLE_SCALE`
 of its drawn size there, and below it otherwise, and always below it in a window narrower than `NARROW` pixels.
-Every picture draws its text at least `layout.MIN_TEXT` units high and its click targets at least
-`layout.MIN_TARGET` units wide, so that at fit no text is under 11 pixels and no target under 24.
+Every picture draws its text at least `house_style.MIN_TEXT` units high and its click targets at least
+`house_style.MIN_TARGET` units wide, so that at fit no text is under 11 pixels and no target under 24.
 
 The zoom buttons (-, +, Fit), the keys - + 0 and Ctrl with the mouse wheel over the board zoom in steps; a board
 zoomed wider than its room scrolls sideways. The script follows the board by itself (it watches what is put in

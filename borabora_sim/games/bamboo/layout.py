@@ -1,7 +1,8 @@
 """Layout data of the Bamboo picture: every size, position and colour its drawing uses, in one place.
 
-Positions are in SVG user units (about pixels). The seat colours, fonts and panel colours are Bora Bora's
-(layout.py), so that the replay page's seat chips and score chart read the same for both games.
+Positions are in SVG user units (about pixels). The seat colours, fonts and panel colours are the house style every
+game shares (borabora_sim.kits.house_style), so that the replay page's seat chips and score chart read the same for
+every game.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 WIDTH = 1480
 HEADER_HEIGHT = 48
 
-# Text sizes (no text is smaller than the house style's MIN_TEXT, borabora_sim.viewer.layout).
+# Text sizes (no text is smaller than the house style's MIN_TEXT, borabora_sim.kits.house_style).
 SMALL = 13                       # labels and the small print of tiles
 TEXT = 14                        # names, counts, values
 

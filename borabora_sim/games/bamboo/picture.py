@@ -18,8 +18,8 @@ from borabora_sim import _bamboo
 from borabora_sim.games.bamboo import layout as B
 from borabora_sim.games.bamboo import words as W
 from borabora_sim.games.bamboo.components import ACTIONS, COLOURS, HOME_TYPES, SIDES, SPIRIT_EFFECTS, BambooComponents
-from borabora_sim.viewer import layout as L
-from borabora_sim.viewer.svg import board_places, hit_area, label, panel, root, seat_chip, seat_text, sub, title
+from borabora_sim.kits import house_style as L
+from borabora_sim.kits.svg import board_places, hit_area, label, panel, root, seat_chip, seat_text, sub, title
 
 NO_TILE = 255
 GHOST = 4                        # the ghost's column of the temples' incense

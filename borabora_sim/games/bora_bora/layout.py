@@ -1,5 +1,5 @@
 """Layout data of the Bora Bora picture: every size, position and colour of its own the drawing uses, in one place
-(the house style every game shares is borabora_sim.viewer.layout).
+(the house style every game shares is borabora_sim.kits.house_style).
 
 The component file gives the map's topology (islands, regions, paths) but no coordinates; `picture.map_layout`
 computes them from these constants and the file's order, so an edited component file redraws the map and the
@@ -11,7 +11,7 @@ from __future__ import annotations
 WIDTH = 1480
 HEADER_HEIGHT = 48
 
-# Text sizes (no text is smaller than the house style's MIN_TEXT, borabora_sim.viewer.layout).
+# Text sizes (no text is smaller than the house style's MIN_TEXT, borabora_sim.kits.house_style).
 SMALL = 13                      # labels and the small print of tiles
 TEXT = 14                       # counts, names, values
 BIG = 16                        # a number that matters (the fish tiles' values, God tiles)

@@ -26,8 +26,8 @@ from borabora_sim.games.bora_bora.components import (
     TERRAINS,
     Components,
 )
-from borabora_sim.viewer import layout as S
-from borabora_sim.viewer.svg import board_places, hit_area, label, panel, root, seat_chip, seat_text, sub, title
+from borabora_sim.kits import house_style as S
+from borabora_sim.kits.svg import board_places, hit_area, label, panel, root, seat_chip, seat_text, sub, title
 
 NO_TILE = 255
 NO_DIE = 7                      # tile_low of an action tile without a die

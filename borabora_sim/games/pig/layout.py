@@ -1,5 +1,5 @@
 """Layout data of the Pig picture: every size, position and colour of its own the drawing uses, in one place (the
-house style every game shares is borabora_sim.viewer.layout). Positions are in SVG user units (about pixels)."""
+house style every game shares is borabora_sim.kits.house_style). Positions are in SVG user units (about pixels)."""
 
 from __future__ import annotations
 

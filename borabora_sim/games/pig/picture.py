@@ -16,8 +16,8 @@ from typing import Any
 
 from borabora_sim import _pig
 from borabora_sim.games.pig import layout as P
-from borabora_sim.viewer import layout as L
-from borabora_sim.viewer.svg import hit_area, label, panel, root, seat_chip, seat_text, sub, title
+from borabora_sim.kits import house_style as L
+from borabora_sim.kits.svg import hit_area, label, panel, root, seat_chip, seat_text, sub, title
 
 
 def draw(state: _pig.State, viewer: int | None = None) -> ET.Element:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from functools import cache
 
-from borabora_sim.viewer import layout as L
+from borabora_sim.kits import house_style as L
 
 SVG_NS = "http://www.w3.org/2000/svg"
 
@@ -91,7 +91,7 @@ def to_string(element: ET.Element) -> str:
     return "".join(out)
 
 
-# Pieces every game's picture draws alike (sizes and colours from layout.py).
+# Pieces every game's picture draws alike (sizes and colours from house_style.py).
 def seat_text(viewer: int | None) -> str:
     """The viewer as the pictures' data attributes name it."""
     return "public" if viewer is None else str(viewer)
@@ -136,5 +136,5 @@ def seat_chip(parent: ET.Element, x: float, y: float, seat: int, r: float = 12, 
     label(group, x, y + size * 0.36, seat, size=size, anchor="middle", fill=L.SEAT_TEXT[seat])
 
 
-__all__ = ["board_places", "board_slots", "hit_area", "label", "panel", "root", "seat_chip", "sub", "title",
-           "to_string"]
+__all__ = ["board_places", "board_slots", "hit_area", "label", "open_tag", "panel", "root", "seat_chip", "seat_text",
+           "sub", "title", "to_string"]

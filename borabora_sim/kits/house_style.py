@@ -15,7 +15,7 @@ SEAT_COLOURS = ("#d1342f", "#2f6fd1", "#e0a800", "#7a3fb8")
 SEAT_TEXT = ("#ffffff", "#ffffff", "#222222", "#ffffff")
 
 # The least a picture draws: its smallest text (font size) and its smallest click target (both sides), in units.
-# The pages show a picture at no less than 0.9 of its size when it fits (viewer/zoom.py), so its text is 11
+# The pages show a picture at no less than 0.9 of its size when it fits (borabora_sim/viewer/zoom.py), so its text is 11
 # pixels or more and its targets 24 or more.
 MIN_TEXT = 12.5
 MIN_TARGET = 28
