@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from borabora_sim.games import game_spec, get_game
+from borabora_sim.kits.click_targets import Target
 from borabora_sim.players import make_player
 from borabora_sim.players.base import SeededPlayer
 from borabora_sim.players.presets import presets_of
@@ -32,7 +33,7 @@ from borabora_sim.players.reasons import Reasons
 from borabora_sim.protocol import Game, GameState, check_seed
 from borabora_sim.viewer import to_svg
 from borabora_sim.viewer.registry import renderer_for
-from borabora_sim.viewer.web_targets import Target, click_targets
+from borabora_sim.viewer.web_targets import click_targets
 
 HUMAN = "human"
 SAVE_FORMAT = "borabora_sim web game"

@@ -1,5 +1,5 @@
 """Which things of Bamboo's picture a click on which picks each legal action in the browser game
-(borabora_sim.viewer.web_targets)."""
+(with the rules of borabora_sim.kits.click_targets)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 from borabora_sim.games.bamboo.components import ACTIONS
 from borabora_sim.games.bamboo.picture import NO_TILE, shoot_name
+from borabora_sim.kits.click_targets import Rule, Target, by_name
 from borabora_sim.protocol import GameState
-from borabora_sim.viewer.web_targets import Rule, Target, by_name
 
 
 def click_targets(state: GameState, actions: Sequence[int]) -> dict[int, list[Target]]:

@@ -1,5 +1,5 @@
 """Which things of Bora Bora's picture a click on which picks each legal action in the browser game
-(borabora_sim.viewer.web_targets)."""
+(with the rules of borabora_sim.kits.click_targets)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 from borabora_sim.games.bora_bora.components import PERSON_TYPES, SEXES
 from borabora_sim.games.bora_bora.layout import ACTION_TILE_NAMES
+from borabora_sim.kits.click_targets import Rule, Target, by_name
 from borabora_sim.protocol import GameState
-from borabora_sim.viewer.web_targets import Rule, Target, by_name
 
 # The action tiles by number of players, as drawn, the fishing space first.
 _ACTION_TILES = {players: ("fishing", *(name for name in names if name is not None))

@@ -1,12 +1,12 @@
 """Which things of Pig's picture a click on which picks each legal action in the browser game
-(borabora_sim.viewer.web_targets): the die rolls again, the turn total holds."""
+(with the rules of borabora_sim.kits.click_targets): the die rolls again, the turn total holds."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from borabora_sim.kits.click_targets import Rule, Target, by_name
 from borabora_sim.protocol import GameState
-from borabora_sim.viewer.web_targets import Rule, Target, by_name
 
 
 def click_targets(state: GameState, actions: Sequence[int]) -> dict[int, list[Target]]:
