@@ -23,9 +23,10 @@ from conftest import play_aec, play_episode, played, sample, samples_of
 
 import borabora_sim
 from borabora_sim import new_game
-from borabora_sim.envs.encoders import encoder_for, reward_kinds, win_shares
+from borabora_sim.envs.encoders import encoder_for, reward_kinds
 from borabora_sim.games import DEFAULT_GAME, game_names, games_with, get_game, record_of
 from borabora_sim.games.bora_bora.observation import observation_tensor
+from borabora_sim.kits.encoding import win_shares
 
 from scenario import DECISION, edited
 

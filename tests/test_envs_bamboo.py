@@ -14,12 +14,12 @@ import numpy as np
 import pytest
 from conftest import play_aec, play_episode, played
 
-from borabora_sim.envs.encoders import win_shares
 from borabora_sim.games import get_game
 from borabora_sim.games.bamboo import Bamboo, pattern_fulfilled
 from borabora_sim.games.bamboo import observation as bob
 from borabora_sim.games.bamboo.components import HOME_TYPES
 from borabora_sim.games.bamboo.observation import HIGH, LOW, SIZE, SLICES, observation_tensor, player_slice
+from borabora_sim.kits.encoding import win_shares
 from borabora_sim.players import make_player
 
 MODES = ("normal", "advanced")

@@ -19,6 +19,7 @@ its final score. An illegal action ends the episode with ``illegal_reward`` (def
 >>> import gymnasium
 >>> from borabora_sim.envs.gymnasium import GameEnv, env_id
 >>> from borabora_sim.games import DEFAULT_GAME
+from borabora_sim.kits.encoding import win_shares
 >>> env = GameEnv(DEFAULT_GAME, opponents=["heuristic", "random"], seat=0)
 >>> obs, info = env.reset(seed=1)
 >>> int(info["action_mask"].sum()) >= 2
@@ -45,8 +46,9 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
 
 from borabora_sim.component_files import ComponentSource
 from borabora_sim.envs import encoders
-from borabora_sim.envs.encoders import encoded_games, encoder_for, resolve_game, win_shares
+from borabora_sim.envs.encoders import encoded_games, encoder_for, resolve_game
 from borabora_sim.games import DEFAULT_GAME
+from borabora_sim.kits.encoding import win_shares
 from borabora_sim.players import make_player
 
 

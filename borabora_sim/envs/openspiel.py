@@ -14,9 +14,9 @@ translates, the same way for every game.
   Python state also calls ``new_initial_state()``, so cloning advances ``k``; pass a seed to
   ``game.new_initial_state(seed)`` to deal one particular game.
 - Returns, given at the end only: 1 to the winner, 0 to every other seat; where a victory is shared (the seats
-  ranked 1 in ``State.ranks()``) each of the *k* winners gets 1/*k* (``encoders.win_shares``). The returns always
-  sum to 1: the game is declared CONSTANT_SUM with utility sum 1 and utilities in [0, 1], and ``rewards()`` is 0
-  until the end and then the returns.
+  ranked 1 in ``State.ranks()``) each of the *k* winners gets 1/*k* (``borabora_sim.kits.encoding.win_shares``).
+  The returns always sum to 1: the game is declared CONSTANT_SUM with utility sum 1 and utilities in [0, 1], and
+  ``rewards()`` is 0 until the end and then the returns.
 - Observations: ``observation_tensor`` is the tensor of the game's encoder (``GameRecord.encoder``);
   ``observation_string`` is the same filtered view as text. ``information_state_string`` adds perfect recall: the
   action history and every chance outcome the seat saw (what the encoder's chance view shows it).
@@ -51,9 +51,10 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
         "pip install 'borabora_sim[openspiel]'"
     ) from exc
 
-from borabora_sim.envs.encoders import Encoder, ObservedState, encoded_games, encoder_for, game_name, win_shares
+from borabora_sim.envs.encoders import encoded_games, encoder_for, game_name
 from borabora_sim.errors import check_players
 from borabora_sim.games import DEFAULT_GAME, get_game, parse_game_spec
+from borabora_sim.kits.encoding import Encoder, ObservedState, win_shares
 from borabora_sim.protocol import GameState
 
 _BASE_PARAMETERS = ("players", "seed")
@@ -206,7 +207,7 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type info
         if seed is None:
             seed = self.game.derive_seed(self.base_seed, self.games_started)
             self.games_started += 1
-        # the states of a game with an encoder say what a seat sees (encoders.ObservedState)
+        # the states of a game with an encoder say what a seat sees (borabora_sim.kits.encoding.ObservedState)
         engine = cast(ObservedState, self.game.new_initial_state(self.players, int(seed)))
         return SpielState(self, engine)
 

@@ -42,9 +42,10 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
 
 from borabora_sim.component_files import ComponentSource
 from borabora_sim.envs import encoders
-from borabora_sim.envs.encoders import encoder_for, resolve_game, win_shares
+from borabora_sim.envs.encoders import encoder_for, resolve_game
 from borabora_sim.errors import check_players
 from borabora_sim.games import DEFAULT_GAME
+from borabora_sim.kits.encoding import win_shares
 
 
 def env(**kwargs: Any) -> AECEnv:

@@ -6,7 +6,9 @@ errors, component data) and names no game; the layers above find each game's par
 
 - ``borabora_sim.kits.svg``: SVG elements, labels, panels, seat chips and click areas, and their writer;
 - ``borabora_sim.kits.house_style``: the fonts, colours and least sizes every game's picture shares;
-- ``borabora_sim.kits.click_targets``: the rules by which a click on a thing of a picture picks an action.
+- ``borabora_sim.kits.click_targets``: the rules by which a click on a thing of a picture picks an action;
+- ``borabora_sim.kits.encoding``: an observation encoder, its tensor's layout and writer, and the parts and texts
+  every game's encoder shares.
 
 Each kit is imported by its own path (``from borabora_sim.kits.svg import label``), so that a picture loads no
 numpy and an encoder no picture.

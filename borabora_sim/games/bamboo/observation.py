@@ -25,9 +25,9 @@ from typing import Any
 import numpy as np
 
 from borabora_sim import _bamboo
-from borabora_sim.envs import encoders
-from borabora_sim.envs.encoders import Encoder, Layout, Writer, write_turn
 from borabora_sim.games.bamboo.components import ACTIONS, HOME_TYPES, SIDES, pattern_fulfilled
+from borabora_sim.kits import encoding
+from borabora_sim.kits.encoding import Encoder, Layout, Writer, write_turn
 
 # The compiled engine's board numbers (cext/bamboo_state.pxd; it refuses component data with others).
 MAX_PLAYERS = 4
@@ -99,7 +99,7 @@ def _tiled(row: list[float], times: int) -> np.ndarray:
 
 
 # (name, size, high[, low]): the global part of the tensor, in order. Low is 0 unless given.
-_GLOBAL: list[encoders.Part] = [
+_GLOBAL: list[encoding.Part] = [
     ("num_players", len(PLAYER_COUNTS), 1),
     ("round", N_ROUNDS, 1),
     ("phase", len(_bamboo.PHASES), 1),
@@ -140,7 +140,7 @@ _GLOBAL: list[encoders.Part] = [
 ]
 
 # (name, size, high[, low]): one player slot, repeated MAX_PLAYERS times as "p{k}.{name}".
-_PLAYER: list[encoders.Part] = [
+_PLAYER: list[encoding.Part] = [
     ("present", 1, 1),
     ("hp_total", 1, sum(_SOURCE_HIGH), sum(_SOURCE_LOW)),
     ("hp_by_source", len(SOURCES), _SOURCE_HIGH, _SOURCE_LOW),
@@ -397,7 +397,7 @@ def observation_tensor(state: Any, viewer: int, out: np.ndarray | None = None) -
 
 def observation_text(obs: dict[str, Any]) -> str:
     """A canonical text of an observation dict: a readable header line, then the view as compact JSON."""
-    return encoders.observation_text(obs, _bamboo.PHASES, _bamboo.DECISIONS)
+    return encoding.observation_text(obs, _bamboo.PHASES, _bamboo.DECISIONS)
 
 
 def names_of(vector: np.ndarray) -> dict[str, np.ndarray]:
@@ -460,7 +460,7 @@ ENCODER = Encoder(
     # 20,000 per player count took 251 / 369 / 464 decisions (2 / 3 / 4 players, either mode).
     max_game_length=3000,
 )
-"""Bamboo's encoder for the adapters (borabora_sim.envs.encoders)."""
+"""Bamboo's encoder for the adapters (borabora_sim.envs), found through its record."""
 
 
 __all__ = ["ENCODER", "SIZE", "SOURCES", "encode", "observation_tensor", "observation_text", "player_slice"]

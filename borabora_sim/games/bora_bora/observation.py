@@ -4,7 +4,7 @@ It is built from ``state.observation(viewer)`` (the engine's filtered view: no o
 no draw-pile order, no chance seed) and the printed component tables ``state.components``. Seats are relative to
 the viewer: player slot 0 is the viewer, slot k is the seat k places after it in seat order. ``SLICES`` maps
 every named part to its ``(start, stop)`` range; docs/observation.md describes each one. ``ENCODER`` is this module
-for the adapters (``borabora_sim.envs.encoders``; Bamboo's tensor is ``borabora_sim.games.bamboo.observation``).
+for the adapters (``borabora_sim.envs``; Bamboo's tensor is ``borabora_sim.games.bamboo.observation``).
 
 >>> import borabora_sim
 >>> from borabora_sim.games.bora_bora.observation import SLICES, observation_tensor
@@ -24,15 +24,9 @@ from typing import Any
 import numpy as np
 
 from borabora_sim import _engine
-from borabora_sim.envs import encoders
-from borabora_sim.envs.encoders import (  # noqa: F401 (public_view is re-exported)
-    Encoder,
-    Layout,
-    Writer,
-    public_view,
-    write_turn,
-)
 from borabora_sim.games.bora_bora.components import GOD_COLOURS, MATERIALS, PERSON_TYPES, SEXES, TASK_REQUIREMENT_KINDS
+from borabora_sim.kits import encoding
+from borabora_sim.kits.encoding import Encoder, Layout, Writer, write_turn
 
 MAX_PLAYERS = 4
 PLAYER_COUNTS = (2, 3, 4)
@@ -304,7 +298,7 @@ def observation_tensor(state: Any, viewer: int, out: np.ndarray | None = None) -
 def observation_text(obs: dict[str, Any]) -> str:
     """A canonical text of an observation dict: a readable header line, then the view as compact JSON (without the
     stale entries above the decision stack)."""
-    return encoders.observation_text(obs, _engine.PHASES, _engine.DECISIONS)
+    return encoding.observation_text(obs, _engine.PHASES, _engine.DECISIONS)
 
 
 def names_of(vector: np.ndarray) -> dict[str, np.ndarray]:
@@ -360,7 +354,7 @@ ENCODER = Encoder(
     # 210 / 312 / 378.
     max_game_length=2000,
 )
-"""Bora Bora's encoder for the adapters (borabora_sim.envs.encoders)."""
+"""Bora Bora's encoder for the adapters (borabora_sim.envs), found through its record."""
 
 
 __all__ = ["ENCODER", "SIZE", "encode", "observation_tensor", "observation_text", "player_slice"]

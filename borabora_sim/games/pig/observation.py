@@ -18,9 +18,9 @@ from typing import Any
 import numpy as np
 
 from borabora_sim import _pig
-from borabora_sim.envs import encoders
-from borabora_sim.envs.encoders import Encoder, Layout, Writer
 from borabora_sim.games.pig.components import MAX_FACES, MAX_GOAL
+from borabora_sim.kits import encoding
+from borabora_sim.kits.encoding import Encoder, Layout, Writer
 
 MAX_PLAYERS = 4
 PLAYER_COUNTS = (2, 3, 4)
@@ -28,7 +28,7 @@ COUNT_HIGH = 32767.0                # scores, turn totals and counters stop ther
 ROUND_HIGH = 255.0
 
 # (name, size, high): the global part of the tensor, in order (low 0).
-_GLOBAL: list[encoders.Part] = [
+_GLOBAL: list[encoding.Part] = [
     ("num_players", len(PLAYER_COUNTS), 1),
     ("phase", len(_pig.PHASES), 1),
     ("to_move", MAX_PLAYERS, 1),              # relative seat; all 0 at the end
@@ -39,7 +39,7 @@ _GLOBAL: list[encoders.Part] = [
     ("last_seat", MAX_PLAYERS, 1),            # whose turn ended last (relative)
 ]
 # (name, size, high): one player slot, repeated MAX_PLAYERS times as "p{k}.{name}".
-_PLAYER: list[encoders.Part] = [
+_PLAYER: list[encoding.Part] = [
     ("present", 1, 1),
     ("pts_total", 1, COUNT_HIGH),             # points banked
     ("pts_by_source", len(_pig.SOURCES), COUNT_HIGH),
@@ -91,7 +91,7 @@ def observation_tensor(state: Any, viewer: int, out: np.ndarray | None = None) -
 
 def observation_text(obs: dict[str, Any]) -> str:
     """A canonical text of an observation dict: a readable header line, then the view as compact JSON."""
-    return encoders.observation_text(obs, _pig.PHASES, _pig.DECISIONS)
+    return encoding.observation_text(obs, _pig.PHASES, _pig.DECISIONS)
 
 
 def chance_view(engine: Any, observe: Any = None,
@@ -131,7 +131,7 @@ ENCODER = Encoder(
     # 96 / 123 / 148 decisions (2 / 3 / 4 players); players that hold at a target take fewer.
     max_game_length=2000,
 )
-"""Pig's encoder for the adapters (borabora_sim.envs.encoders)."""
+"""Pig's encoder for the adapters (borabora_sim.envs), found through its record."""
 
 
 __all__ = ["ENCODER", "SIZE", "encode", "observation_tensor", "observation_text"]
