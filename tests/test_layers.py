@@ -1,10 +1,11 @@
 """The package's modules import each other in layers, without a cycle. The import graph of borabora_sim is read
 from the source with ast: every import statement, at module level, in functions and under TYPE_CHECKING. It has
 no strongly connected component of more than one module, no module imports from a layer above its own
-(LAYERS, lowest first), and no shared module imports a game's package or compiled engine (GAME_MODULE_IMPORTERS
-names those that may). A compiled module (`_engine`, `_bamboo`, `_pig`, `_search`: a stub and no source here) is
-a leaf of the graph: its source is Cython in cext/, read apart for the one rule of the engines (they import no game's
-package and not the viewer, even inside a function). Importing the package, the protocol or the specs in a fresh
+(LAYERS, lowest first), no shared module imports a game's package or compiled engine (GAME_MODULE_IMPORTERS
+names those that may), and no module under games/ imports the viewer or the learning environments (a game's
+picture, click targets and encoder plug into the kits, below the games). A compiled module (`_engine`, `_bamboo`,
+`_pig`, `_search`: a stub and no source here) is a leaf of the graph: its source is Cython in cext/, read apart for
+the one rule of the engines (they import no game's package and not the viewer, even inside a function). Importing the package, the protocol or the specs in a fresh
 process loads no game and no compiled engine.
 
 An import of `borabora_sim.a.b` is an edge to that module only (the packages Python imports on the way are not
@@ -29,10 +30,10 @@ CEXT = PACKAGE.parent / "cext"
 
 # The layers of the package by job, lowest first: a module imports from its own layer and the layers below. A name
 # stands for that module and, for a package, every module in it ("" for the package's own __init__ only); `*`
-# stands for any one part of a name, so that "games.*.picture" is every game's picture. A module is in the layer
-# of the longest name that matches it: a game's package holds modules of several layers (its component data in the
-# foundation, its picture and observation with the viewer and the environments, its studies with the
-# experiments), and the rest of it with the games.
+# stands for any one part of a name, so that "games.*.questions" is every game's questions. A module is in the
+# layer of the longest name that matches it: a game's package holds modules of several layers (its component data
+# in the foundation, its studies with the experiments), and the rest of it with the games: its picture, click
+# targets and observation encoder too, which plug into the kits below them.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("foundation: errors, files, specs, the protocol, component data",
      ("errors", "files", "provenance", "specs", "records", "protocol", "vocabulary", "component_files",
@@ -45,8 +46,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("tables: statistics, ratings, verdicts, plots, a run on disk, its report",
      ("stats", "ratings", "verdicts", "plots", "runs", "report")),
     ("the batch simulator", ("simulate",)),
-    ("pictures, replays, the web game and the learning environments",
-     ("viewer", "envs", "games.*.picture", "games.*.layout", "games.*.observation", "games.*.click_targets")),
+    ("pictures, replays, the web game and the learning environments", ("viewer", "envs")),
     ("experiments, studies, questions, tuning, training and benchmarks",
      ("experiments", "counterfactual", "studies", "questions", "games.*.*_study", "games.*.situations",
       "games.*.questions", "tune", "train", "expert_iteration", "bench")),
@@ -241,10 +241,41 @@ def test_no_shared_module_imports_a_game() -> None:
 
 
 def test_an_import_of_a_game_from_a_shared_module_is_found() -> None:
+    """A kit that names a game is found too, though a game's component data is in a layer below the kits."""
     graph = {f"{ROOT}.stats": {f"{ROOT}.games.bamboo.game"}, f"{ROOT}.games.bamboo.game": {f"{ROOT}._bamboo"},
-             f"{ROOT}.games.bora_bora.game": {f"{ROOT}._bamboo"}}
+             f"{ROOT}.games.bora_bora.game": {f"{ROOT}._bamboo"},
+             f"{ROOT}.kits.svg": {f"{ROOT}.games.pig.components", f"{ROOT}.kits.house_style"}}
+    assert upward_imports(graph) == []
     assert game_module_imports(graph) == [f"{ROOT}.games.bora_bora.game imports {ROOT}._bamboo",
+                                          f"{ROOT}.kits.svg imports {ROOT}.games.pig.components",
                                           f"{ROOT}.stats imports {ROOT}.games.bamboo.game"]
+
+
+# What a game's picture, click targets and encoder need of the layers that show and serve it is in the kits, so that
+# no module under games/ imports those layers, even one of a layer above them (a game's questions).
+SERVING_LAYERS = (f"{ROOT}.viewer", f"{ROOT}.envs")
+
+
+def serving_layer_imports(graph: dict[str, set[str]]) -> list[str]:
+    """Every import of the viewer or the learning environments from a module under games/, as text."""
+    return [f"{module} imports {target}" for module, targets in sorted(graph.items())
+            if module == f"{ROOT}.games" or module.startswith(f"{ROOT}.games.")
+            for target in sorted(targets)
+            if any(target == name or target.startswith(f"{name}.") for name in SERVING_LAYERS)]
+
+
+def test_an_import_of_the_viewer_from_a_game_is_found() -> None:
+    graph = {f"{ROOT}.games.pig.questions": {f"{ROOT}.viewer.replay", f"{ROOT}.kits.svg"},
+             f"{ROOT}.games": {f"{ROOT}.envs"}, f"{ROOT}.games.pig.observation": {f"{ROOT}.kits.encoding"},
+             f"{ROOT}.viewer.replay": {f"{ROOT}.games"}}
+    assert serving_layer_imports(graph) == [f"{ROOT}.games imports {ROOT}.envs",
+                                            f"{ROOT}.games.pig.questions imports {ROOT}.viewer.replay"]
+
+
+def test_no_game_imports_the_viewer_or_the_environments() -> None:
+    found = serving_layer_imports(import_graph())
+    assert not found, "modules under games/ importing the viewer or the environments (use the kits):\n" + \
+        "\n".join(found)
 
 
 # ---- the compiled engines' sources, and what importing the layers below the games loads ------------------------------
@@ -323,6 +354,8 @@ if __name__ == "__main__":
         print("upward:", line)
     for line in game_module_imports(graph):
         print("a game's module imported by:", line)
+    for line in serving_layer_imports(graph):
+        print("a game importing the viewer or the environments:", line)
     for line in engine_imports_from_above():
         print("from above an engine:", line)
     for index, (job, _) in enumerate(LAYERS):
