@@ -5,8 +5,8 @@ no strongly connected component of more than one module, no module imports from 
 names those that may), and no module under games/ imports the viewer or the learning environments (a game's
 picture, click targets and encoder plug into the kits, below the games). A compiled module (`_engine`, `_bamboo`,
 `_pig`, `_search`: a stub and no source here) is a leaf of the graph: its source is Cython in cext/, read apart for
-the one rule of the engines (they import no game's package and not the viewer, even inside a function). Importing the package, the protocol or the specs in a fresh
-process loads no game and no compiled engine.
+the one rule of the engines (they import no game's package and not the viewer, even inside a function). Importing
+the package, the protocol or the specs in a fresh process loads no game and no compiled engine.
 
 An import of `borabora_sim.a.b` is an edge to that module only (the packages Python imports on the way are not
 edges); `from borabora_sim.a import name` is an edge to the submodule `borabora_sim.a.name` when there is one, else
