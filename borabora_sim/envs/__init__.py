@@ -3,7 +3,8 @@ every registered game with an observation encoder.
 
 - ``borabora_sim.envs.encoders``: what the adapters need to know about a game, chosen by its name in one place
   (``encoder_for``): its observation tensor, its texts, its score unit (numpy only). Each game's encoder lives in
-  its own package, named by its record (``GameRecord.encoder``, borabora_sim.games).
+  its own package, built with the kit ``borabora_sim.kits.encoding`` and named by its record
+  (``GameRecord.encoder``, borabora_sim.games).
 - ``borabora_sim.envs.openspiel``: the OpenSpiel games ``python_<game>`` (``pip install 'borabora_sim[openspiel]'``).
 - ``borabora_sim.envs.pettingzoo``: PettingZoo AEC environments ``<game>_v0``, ``env(game=...)``
   (``pip install 'borabora_sim[rl]'``).
