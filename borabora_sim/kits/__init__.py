@@ -10,8 +10,8 @@ errors, component data) and names no game; the layers above find each game's par
 - ``borabora_sim.kits.encoding``: an observation encoder, its tensor's layout and writer, and the parts and texts
   every game's encoder shares.
 
-Each kit is imported by its own path (``from borabora_sim.kits.svg import label``), so that a picture loads no
-numpy and an encoder no picture.
+Each kit is imported by its own path (``from borabora_sim.kits.svg import label``), so that a game's picture loads
+no encoder and its encoder no picture.
 """
 
 __all__: list[str] = []
