@@ -81,7 +81,8 @@ def test_the_player_list_and_the_figures_are_in_the_docs_and_linked() -> None:
     readme = README.read_text(encoding="utf-8")
     assert "95% CI" not in readme, "a confidence interval in the README: the figures belong on the figures page"
     assert "rollout_depth`, `temperature`" not in readme, "the list of every player's options belongs in the docs"
-    assert "](docs/figures.md)" in readme and "](docs/players.md#every-player)" in readme
+    assert "](benchmarks/results/)" in readme and "](analysis/results/)" in readme, "the figures' results files"
+    assert "](docs/players.md#every-player)" in readme
     figures = figures_page().figures_markdown()             # the page the site's build writes as figures.md
     assert "95% CI" in figures and "## What the studies found" in figures
     assert "\n## Every player\n" in (ROOT / "docs" / "players.md").read_text(encoding="utf-8")
