@@ -7,8 +7,11 @@ What each game's tensor holds is checked after them: Bora Bora's here, Bamboo's 
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import importlib
 import itertools
+import pickle
 import random
 import re
 import subprocess
@@ -149,6 +152,19 @@ def test_encoder_is_chosen_by_the_game_in_one_place(name: str) -> None:
     expected = encoded(name)
     assert (encoder.size, encoder.score_unit, encoder.views_alike) == (expected["size"], unit_of(name),
                                                                        expected["views_alike"])
+
+
+@pytest.mark.parametrize("name", SERVED)
+def test_an_encoder_pickles_and_copies_to_itself(name: str) -> None:
+    """Workers and vector environments receive encoders by pickle: each comes back as the game's one encoder."""
+    encoder = encoder_for(name)
+    assert pickle.loads(pickle.dumps(encoder)) is encoder and copy.deepcopy(encoder) is encoder
+
+
+def test_an_encoder_held_by_no_module_global_is_refused_by_pickle() -> None:
+    loose = dataclasses.replace(encoder_for(DEFAULT_GAME))
+    with pytest.raises(pickle.PicklingError, match="global"):
+        pickle.dumps(loose)
 
 
 @pytest.mark.parametrize("name", SERVED)
