@@ -31,6 +31,7 @@ import hashlib
 import json
 import operator
 import random
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
@@ -57,6 +58,18 @@ def splitmix(z: int) -> int:
 def mix_seed(seed: int, index: int) -> int:
     """The seed of game `index` of a run with master `seed`, as the compiled games derive it."""
     return splitmix((seed + (index + 1) * GOLDEN) & MASK64)
+
+
+def _one_integer(action: object, within: str, then: str) -> int:
+    """`action` as an int, as the compiled games take one: a bool, a float or a str is an IllegalActionError, an
+    array of one element an ArgumentTypeError; `within` follows "an int" in the message, `then` ends it."""
+    if isinstance(action, bool) or not hasattr(type(action), "__index__"):
+        raise IllegalActionError(f"action must be an int{within}, got {action!r}{then}")
+    try:
+        return operator.index(action)  # type: ignore[arg-type]
+    except TypeError:                   # has __index__ but is not one integer (a numpy array of one element)
+        raise ArgumentTypeError(f"an action is one integer{within}, got {type(action).__name__} {action!r}"
+                                f"{then}") from None
 
 
 class Chance:
@@ -123,13 +136,7 @@ class PythonState:
     def apply(self, action: object) -> None:
         """Applies a legal action; an illegal one raises IllegalActionError and changes nothing."""
         legal = self.legal_actions()
-        if isinstance(action, bool) or not hasattr(type(action), "__index__"):
-            raise IllegalActionError(f"action must be an int, got {action!r}; {self._legal_text(legal)}")
-        try:
-            number = operator.index(action)  # type: ignore[arg-type]
-        except TypeError:                   # has __index__ but is not one integer (a numpy array of one element)
-            raise ArgumentTypeError(f"an action is one integer, got {type(action).__name__} {action!r}; "
-                                    f"{self._legal_text(legal)}") from None
+        number = _one_integer(action, "", f"; {self._legal_text(legal)}")
         if not 0 <= number < self.game.num_actions:
             raise IllegalActionError(f"action {number} is outside [0, {self.game.num_actions}); "
                                      f"{self._legal_text(legal)}")
@@ -150,13 +157,7 @@ class PythonState:
 
     def action_to_string(self, action: object) -> str:
         count = self.game.num_actions
-        if isinstance(action, bool) or not hasattr(type(action), "__index__"):
-            raise IllegalActionError(f"action must be an int in [0, {count}), got {action!r}")
-        try:
-            number = operator.index(action)  # type: ignore[arg-type]
-        except TypeError:
-            raise ArgumentTypeError(f"an action is one integer in [0, {count}), got {type(action).__name__} "
-                                    f"{action!r}") from None
+        number = _one_integer(action, f" in [0, {count})", "")
         if not 0 <= number < count:
             raise IllegalActionError(f"action must be in [0, {count}), got {number}")
         return self.game.action_name(number)
@@ -401,7 +402,7 @@ class PythonGame:
         except ValueError as error:     # ArgumentTypeError too: the message names the field and what it allows
             raise StateFormatError(f"field {error}") from None
         text = data["chance"]
-        if not (isinstance(text, str) and len(text) == 16 and all(c in "0123456789abcdefABCDEF" for c in text)):
+        if not (isinstance(text, str) and re.fullmatch("[0-9a-fA-F]{16}", text)):
             raise StateFormatError(f"field 'chance' must be 16 hex digits, got {text!r}")
         chance = int(text, 16)
         if not isinstance(data["state"], Mapping):
